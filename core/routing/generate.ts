@@ -1,0 +1,308 @@
+/**
+ * Hash-based URL generation with Rails 2.1 semantics.
+ *
+ * `RouteSet#generate(options, recall)`: `recall` holds the current request's
+ * path parameters. Values missing from `options` are taken from it, but only
+ * for path segments before the first segment whose value `options` changes
+ * ("expiry"): after that, generation forgets the recalled values. Routes are
+ * tried in order of how few of the given keys they leave unused; extra keys
+ * become the query string.
+ */
+import { UrlGenerationError } from '../errors.ts';
+import { wholeValueRegExp } from './requirement.ts';
+import { buildQueryString, escapePath, escapePathComponent, isPlainObject, toParam } from './params.ts';
+import type { GenerateOptions, Route, Segment } from './types.ts';
+
+type Values = (string | null)[];
+
+/** A route prepared for generation (internal: built once per route set). */
+export interface GenRoute {
+  readonly route: Route;
+  readonly segments: readonly Segment[];
+  /** Fixed-value and pattern requirements on non-path keys. */
+  readonly checks: readonly { readonly key: string; readonly value: string | null; readonly re: RegExp | null }[];
+  /** Whole-value patterns for segments that carry a requirement (by segment index). */
+  readonly valueRes: readonly (RegExp | null)[];
+  readonly shell: Readonly<Record<string, string>>;
+  readonly significant: ReadonlySet<string>;
+  readonly controllerReq: string | RegExp | null;
+  readonly actionReq: string | RegExp | null;
+}
+
+export function prepareRoute(route: Route): GenRoute {
+  const checks = Object.entries(route.requirements).map(([key, req]) =>
+    typeof req === 'string' ? { key, value: req, re: null } : { key, value: null, re: wholeValueRegExp(req) });
+  const valueRes = route.segments.map((s) => ('requirement' in s && s.requirement !== null ? wholeValueRegExp(s.requirement) : null));
+  const shell: Record<string, string> = {};
+  for (const c of checks) if (c.value !== null) shell[c.key] = c.value;
+  const requirementFor = (key: string): string | RegExp | null => {
+    const req = route.requirements[key];
+    if (typeof req === 'string') return req;
+    if (req) return new RegExp(req.source, req.flags.includes('i') ? 'i' : '');
+    const seg = route.segments.find((s) => 'key' in s && s.key === key);
+    if (seg && 'requirement' in seg && seg.requirement) return new RegExp(seg.requirement.source, seg.requirement.flags.includes('i') ? 'i' : '');
+    return null;
+  };
+  return Object.freeze({
+    route,
+    segments: route.segments,
+    checks,
+    valueRes,
+    shell: Object.freeze(shell),
+    significant: new Set(route.significantKeys),
+    controllerReq: requirementFor('controller'),
+    actionReq: requirementFor('action'),
+  });
+}
+
+/** Rails' `Route#generate_raw`: the path, or null when this route cannot build one. */
+export function generateRaw(g: GenRoute, options: GenerateOptions, merged: GenerateOptions, expireOn: Readonly<Record<string, boolean>>): { path: string | null; hash: GenerateOptions } {
+  for (const c of g.checks) {
+    if (c.re !== null) {
+      if (!truthy(merged[c.key])) return { path: null, hash: merged };
+      const v = toParam(options[c.key]);
+      if (v === null || !c.re.test(v)) return { path: null, hash: merged };
+    } else if (toParam(merged[c.key]) !== c.value) {
+      return { path: null, hash: merged };
+    }
+  }
+  let hash = merged;
+  let expired = false;
+  const values: Values = new Array(g.segments.length).fill(null);
+  for (let i = 0; i < g.segments.length; i++) {
+    const s = g.segments[i];
+    if (!('key' in s)) continue;
+    const value = extractValue(s, hash);
+    if (!valueAcceptable(s, value, g.valueRes[i])) return { path: null, hash };
+    values[i] = value;
+    if (!expired && expireOn[s.key]) {
+      expired = true;
+      hash = options;
+    }
+  }
+  return { path: structure(g.segments, values, g.segments.length - 1), hash };
+}
+
+/**
+ * Builds a path straight from one value per segment key (the positional
+ * helper case). Equivalent to `generateRaw` when every segment key is given,
+ * without building option hashes; null when a value is rejected.
+ */
+export function generateFromValues(g: GenRoute, byKey: Readonly<Record<string, unknown>>): string | null {
+  for (const c of g.checks) {
+    if (c.re !== null) {
+      const v = toParam(byKey[c.key]);
+      if (v === null || !c.re.test(v)) return null;
+    } else if (c.key in byKey && toParam(byKey[c.key]) !== c.value) {
+      return null;
+    }
+  }
+  const values: Values = new Array(g.segments.length).fill(null);
+  for (let i = 0; i < g.segments.length; i++) {
+    const s = g.segments[i];
+    if (!('key' in s)) continue;
+    const value = extractValue(s, byKey);
+    if (!valueAcceptable(s, value, g.valueRes[i])) return null;
+    values[i] = value;
+  }
+  return structure(g.segments, values, g.segments.length - 1);
+}
+
+function truthy(v: unknown): boolean {
+  return v !== null && v !== undefined && v !== false;
+}
+
+function extractValue(s: Extract<Segment, { key: string }>, hash: Readonly<Record<string, unknown>>): string | null {
+  const raw = hash[s.key];
+  switch (s.type) {
+    case 'controller': {
+      const v = truthy(raw) ? toParam(raw) : s.default;
+      return v === null ? null : v.toLowerCase();
+    }
+    case 'glob': {
+      if (!truthy(raw)) return '';
+      // An array names components (each escaped whole); a string is a path whose slashes are kept.
+      return Array.isArray(raw)
+        ? raw.map((part) => escapePathComponent(toParam(part) ?? '')).join('/')
+        : escapePath(toParam(raw) ?? '');
+    }
+    default: {
+      const v = truthy(raw) ? toParam(raw) : null;
+      return v ?? s.default;
+    }
+  }
+}
+
+function valueAcceptable(s: Extract<Segment, { key: string }>, value: string | null, re: RegExp | null): boolean {
+  if (s.type === 'glob') return re === null || re.test(value ?? '');
+  if (s.type === 'controller' && value === null) return false;
+  if (s.default !== null) return re === null || re.test(value!);
+  if (s.optional) return re === null || value === null || re.test(value);
+  return value !== null && (re === null || re.test(value));
+}
+
+// Rails' string_structure: from the last segment back, optional segments whose value is their default are left off.
+function structure(segments: readonly Segment[], values: Values, i: number): string | null {
+  for (; i > 0; i--) {
+    const s = segments[i];
+    if (!s.optional) break;
+    if (s.type === 'static' || s.type === 'divider') continue;
+    const def = s.type === 'glob' ? '' : s.default;
+    if (values[i] !== def) break;
+  }
+  return interpolate(segments, values, i);
+}
+
+function interpolate(segments: readonly Segment[], values: Values, last: number): string | null {
+  let out = '';
+  for (let j = 0; j <= last; j++) {
+    const s = segments[j];
+    switch (s.type) {
+      case 'divider': out += s.value; break;
+      case 'static': out += escapePathComponent(s.value); break;
+      case 'glob': out += values[j] ?? ''; break;
+      case 'controller':
+        if (j < last && s.optional && values[j] === null) return null;
+        out += escapePath(values[j] ?? '');
+        break;
+      default:
+        if (j < last && s.optional && values[j] === null) return null;
+        out += escapePathComponent(values[j] ?? '');
+    }
+  }
+  return out;
+}
+
+/** Rails' `build_expiry`: which recalled keys the options change. */
+export function buildExpiry(options: GenerateOptions, recall: GenerateOptions): Record<string, boolean> {
+  const expiry: Record<string, boolean> = {};
+  for (const key of Object.keys(recall)) expiry[key] = key in options && toParam(options[key]) !== toParam(recall[key]);
+  return expiry;
+}
+
+/** Keys of `options` a route does not use: they become the query string. */
+export function extraKeys(g: GenRoute, options: GenerateOptions): string[] {
+  return Object.keys(options).filter((k) => !g.significant.has(k));
+}
+
+export interface GeneratorTable {
+  readonly routes: readonly GenRoute[];
+  readonly named: ReadonlyMap<string, GenRoute>;
+}
+
+export type GenerateResult = { path: string; extraKeys: string[] };
+
+const SELECTION_CACHE_LIMIT = 2000;
+
+/** Route selection and expiry over a whole table: Rails' `RouteSet#generate`. */
+export class Generator {
+  private readonly selection = new Map<string, readonly GenRoute[]>();
+
+  constructor(private readonly table: GeneratorTable) {}
+
+  /** `generate(options, recall)`: the path with its query string. */
+  generate(options: GenerateOptions, recall: GenerateOptions = {}): string {
+    const r = this.run(options, recall);
+    return r.path + buildQueryString(r.hash, r.extraKeys);
+  }
+
+  /** `generate_extras`: the path without the query string, and the keys that would have formed it. */
+  generateExtras(options: GenerateOptions, recall: GenerateOptions = {}): GenerateResult {
+    const r = this.run(options, recall);
+    return { path: r.path, extraKeys: [...r.extraKeys].sort() };
+  }
+
+  private run(input: GenerateOptions, recall: GenerateOptions): { path: string; hash: GenerateOptions; extraKeys: string[] } {
+    let options = definedOnly(input);
+    const useRoute = options.use_route;
+    delete options.use_route;
+    let named: GenRoute | null = null;
+    if (useRoute !== undefined && useRoute !== null) {
+      named = this.table.named.get(String(useRoute)) ?? null;
+      if (named === null) throw new UrlGenerationError(`No named route called ${JSON.stringify(String(useRoute))}`);
+      options = { ...named.shell, ...options };
+    }
+    options = optionsAsParams(options);
+    const expireOn = buildExpiry(options, recall);
+    if (truthy(options.controller)) options.controller = toParam(options.controller);
+    const controller = options.controller as string | undefined;
+    // A controller given without a leading slash is relative to the recalled one's module.
+    if (named === null && expireOn.controller && typeof controller === 'string' && !controller.startsWith('/')) {
+      const oldParts = String(toParam(recall.controller)).split('/');
+      const newParts = controller.split('/');
+      options.controller = [...oldParts.slice(0, Math.max(0, oldParts.length - newParts.length)), ...newParts].join('/');
+    }
+    if (typeof options.controller === 'string' && options.controller.startsWith('/')) options.controller = options.controller.slice(1);
+    const merged: GenerateOptions = { ...recall, ...options };
+
+    if (named !== null) {
+      const { path, hash } = generateRaw(named, options, merged, expireOn);
+      if (path === null) throw namedRouteError(named, String(useRoute), options);
+      return { path, hash, extraKeys: extraKeys(named, options) };
+    }
+
+    if (!truthy(merged.action)) merged.action = 'index';
+    if (!truthy(options.action)) options.action = 'index';
+    const c = toParam(merged.controller);
+    const a = toParam(merged.action);
+    if (c === null || a === null) throw new UrlGenerationError(`Need controller and action! ${inspect(options)}`);
+
+    for (const g of this.routesFor(c, a, Object.keys(options))) {
+      const { path, hash } = generateRaw(g, options, merged, expireOn);
+      if (path !== null) return { path, hash, extraKeys: extraKeys(g, options) };
+    }
+    throw new UrlGenerationError(`No route matches ${inspect(options)}`);
+  }
+
+  private routesFor(controller: string, action: string, keys: readonly string[]): readonly GenRoute[] {
+    const cacheKey = `${controller}\u0000${action}\u0000${keys.join('\u0000')}`;
+    const hit = this.selection.get(cacheKey);
+    if (hit) return hit;
+    const selected = this.table.routes
+      .filter((g) => accepts(g.controllerReq, controller) && accepts(g.actionReq, action))
+      .map((g, order) => ({ g, order, unused: keys.filter((k) => !g.significant.has(k)).length }))
+      .sort((x, y) => x.unused - y.unused || x.order - y.order)
+      .map((x) => x.g);
+    // Keys come from callers; bound the memo so odd key sets cannot grow it without limit.
+    if (this.selection.size >= SELECTION_CACHE_LIMIT) this.selection.clear();
+    this.selection.set(cacheKey, selected);
+    return selected;
+  }
+}
+
+function accepts(req: string | RegExp | null, value: string): boolean {
+  if (req === null) return true;
+  return typeof req === 'string' ? req === value : req.test(value);
+}
+
+function definedOnly(options: GenerateOptions): GenerateOptions {
+  const out: GenerateOptions = {};
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+// An explicit controller implies the index action unless one is named, so action expiry works.
+function optionsAsParams(options: GenerateOptions): GenerateOptions {
+  const out = { ...options };
+  if (truthy(options.controller) && !truthy(out.action)) out.action = 'index';
+  if (truthy(out.action)) out.action = toParam(out.action);
+  return out;
+}
+
+function namedRouteError(g: GenRoute, name: string, options: GenerateOptions): UrlGenerationError {
+  const diff = Object.entries(g.shell).filter(([k, v]) => toParam(options[k]) !== v);
+  if (diff.length > 0) {
+    return new UrlGenerationError(`${name}_url failed to generate from ${inspect(options)}, expected: ${inspect(g.shell)}, diff: ${inspect(Object.fromEntries(diff))}`);
+  }
+  const required = g.segments.filter((s) => !s.optional && s.type !== 'divider').map((s) => ('key' in s ? `:${s.key}` : JSON.stringify(s.value)));
+  return new UrlGenerationError(`${name}_url has the following required parameters: [${required.join(', ')}] - are they all satisfied?`);
+}
+
+/** Compact, stable rendering of options for error messages. */
+export function inspect(value: unknown): string {
+  if (isPlainObject(value)) return `{${Object.entries(value).map(([k, v]) => `${k}: ${inspect(v)}`).join(', ')}}`;
+  if (Array.isArray(value)) return `[${value.map(inspect).join(', ')}]`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value !== null && typeof value === 'object') return `#<${value.constructor?.name ?? 'Object'} ${toParam(value)}>`;
+  return String(value);
+}

@@ -1,0 +1,279 @@
+/**
+ * Named-route helpers (`<name>_path`, `<name>_url`, `hash_for_<name>_path`,
+ * `hash_for_<name>_url`), `url_for` and the polymorphic helpers.
+ *
+ * The helper functions live on one prototype per route set, built once;
+ * `helpers(default_url_options, recall)` makes a small object over it per
+ * request, and each helper binds itself on first access, so destructuring
+ * (`const { post_path } = helpers`) works and unused helpers cost nothing.
+ */
+import { ArgumentError, UrlGenerationError } from '../errors.ts';
+import { generateFromValues, type GenRoute, type Generator } from './generate.ts';
+import { underscore, type Inflector } from './inflector.ts';
+import { cgiEscape, isPlainObject, toParam } from './params.ts';
+
+export type UrlOptions = Record<string, unknown>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- helpers take records, ids and option hashes alike
+type HelperFn = (...args: any[]) => any;
+
+/** What a helpers object is bound to: the request's URL defaults and path parameters. */
+export interface HelperContext {
+  readonly default_url_options: UrlOptions;
+  /** The current request's path parameters; generation falls back on them. */
+  readonly recall: UrlOptions;
+  /** The current request's full parameters, for `overwrite_params`. */
+  readonly params: UrlOptions;
+}
+
+/** The helpers of a route set: named helpers plus `url_for` and the polymorphic family. */
+export interface Helpers {
+  url_for(target: unknown, options?: UrlOptions): string;
+  polymorphic_url(target: unknown, options?: UrlOptions): string;
+  polymorphic_path(target: unknown, options?: UrlOptions): string;
+  new_polymorphic_url(target: unknown, options?: UrlOptions): string;
+  new_polymorphic_path(target: unknown, options?: UrlOptions): string;
+  edit_polymorphic_url(target: unknown, options?: UrlOptions): string;
+  edit_polymorphic_path(target: unknown, options?: UrlOptions): string;
+  formatted_polymorphic_url(target: unknown, options?: UrlOptions): string;
+  formatted_polymorphic_path(target: unknown, options?: UrlOptions): string;
+  [helper: string]: HelperFn;
+}
+
+/** Helper names the framework defines itself; a named route may not produce one of them. */
+export const BUILTIN_HELPERS: ReadonlySet<string> = new Set([
+  'url_for',
+  ...['', 'new_', 'edit_', 'formatted_'].flatMap((p) => [`${p}polymorphic_url`, `${p}polymorphic_path`]),
+]);
+
+/** Names of the four helpers a named route defines. */
+export function helperNames(name: string): string[] {
+  return [`${name}_path`, `${name}_url`, `hash_for_${name}_path`, `hash_for_${name}_url`];
+}
+
+interface HelperTable {
+  readonly generator: Generator;
+  readonly named: ReadonlyMap<string, GenRoute>;
+  readonly inflector: Inflector;
+  readonly relative_url_root: string;
+}
+
+const CONTEXT = Symbol('signalbox.helpers.context');
+const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
+type Bound = Helpers & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean };
+
+// Options that shape the URL around the path; they never reach generation or the query string.
+// `user` and `password` count only as a pair (credentials); alone, `user` is an ordinary parameter.
+const URL_OPTION_KEYS = ['anchor', 'params', 'only_path', 'host', 'protocol', 'port', 'trailing_slash', 'skip_relative_url_root', 'overwrite_params', 'relative_url_root'];
+
+/** Builds the shared prototype for a route set's helpers. */
+export function createHelperPrototype(table: HelperTable): object {
+  const proto: Record<string, unknown> = {};
+  const define = (name: string, impl: (this: Bound, ...args: unknown[]) => unknown) => {
+    Object.defineProperty(proto, name, {
+      configurable: true,
+      enumerable: true,
+      get(this: Bound) {
+        const bound = impl.bind(this);
+        Object.defineProperty(this, name, { value: bound, enumerable: true });
+        return bound;
+      },
+    });
+  };
+
+  define('url_for', function (target, options) {
+    return urlFor(this, table, target, (options ?? {}) as UrlOptions);
+  });
+  for (const prefix of ['', 'new_', 'edit_', 'formatted_']) {
+    const action = prefix === '' ? undefined : prefix.slice(0, -1);
+    for (const kind of ['url', 'path'] as const) {
+      define(`${prefix}polymorphic_${kind}`, function (target, options) {
+        const opts: UrlOptions = { ...((options ?? {}) as UrlOptions) };
+        if (action !== undefined) opts.action = action;
+        if (kind === 'path') opts.routing_type = 'path';
+        return polymorphicUrl(this, table, target, opts);
+      });
+    }
+  }
+
+  for (const [name, g] of table.named) {
+    for (const kind of ['url', 'path'] as const) {
+      const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...g.route.defaults, use_route: name, only_path: kind === 'path', ...(options ?? {}) });
+      define(`hash_for_${name}_${kind}`, (options) => hashFor(options as UrlOptions | undefined));
+      define(`${name}_${kind}`, function (...args) {
+        return namedHelper(this, table, name, g, kind, hashFor, args);
+      });
+    }
+  }
+  return Object.freeze(proto);
+}
+
+/** A helpers object over a prototype, bound to one request's context. */
+export function bindHelpers(proto: object, context: HelperContext): Helpers {
+  // Defaults that are all URL options (host, port, ...) add nothing to the query, so positional helpers may take the fast path.
+  const plain = Object.keys(context.default_url_options).every((k) => URL_OPTION_KEYS.includes(k));
+  return Object.create(proto, { [CONTEXT]: { value: context }, [PLAIN_DEFAULTS]: { value: plain } }) as Helpers;
+}
+
+function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[]): string {
+  if (input.length === 0 || isPlainObject(input[0])) return urlFor(self, table, hashFor(input[0] as UrlOptions | undefined), {});
+  const args = [...input];
+  const trailing = isPlainObject(args[args.length - 1]) ? (args.pop() as UrlOptions) : null;
+  const keys = g.route.segmentKeys;
+  if (args.length > keys.length) {
+    // `post_path(post, 'xml')`: one value past the route's keys is a format, handled by the formatted twin.
+    const twin = table.named.get(`formatted_${name}`);
+    if (twin && twin.route.segmentKeys.length === args.length) {
+      return (self[`formatted_${name}_${kind}`] as HelperFn)(...args, ...(trailing ? [trailing] : [])) as string;
+    }
+    throw new ArgumentError(`${name}_${kind} takes at most ${keys.length} positional argument(s) (${keys.map((k) => `:${k}`).join(', ')}), got ${args.length}`);
+  }
+  const positional: UrlOptions = {};
+  for (let i = 0; i < args.length; i++) positional[keys[i]] = args[i];
+
+  // Every key given positionally and nothing else: the result cannot depend on the request, so skip the hash machinery.
+  if (self[PLAIN_DEFAULTS] && (trailing === null || Object.keys(trailing).length === 0) && args.length === keys.length && args.every((a) => a !== null && a !== undefined)) {
+    const path = generateFromValues(g, { ...g.shell, ...positional });
+    if (path !== null) return decorate(table, { ...self[CONTEXT].default_url_options, only_path: kind === 'path' }, path);
+  }
+  return urlFor(self, table, hashFor({ ...(trailing ?? {}), ...positional }), {});
+}
+
+function urlFor(self: Bound, table: HelperTable, target: unknown, extra: UrlOptions): string {
+  if (typeof target === 'string') return target;
+  if (!isPlainObject(target)) return polymorphicUrl(self, table, target, extra);
+  const ctx = self[CONTEXT];
+  const options: UrlOptions = { ...ctx.default_url_options, ...target, ...extra };
+  let route: UrlOptions = { ...options };
+  if (isPlainObject(options.params)) route = { ...route, ...options.params };
+  if (isPlainObject(options.overwrite_params)) route = { ...route, ...ctx.params, ...options.overwrite_params };
+  for (const key of URL_OPTION_KEYS) delete route[key];
+  if (hasCredentials(options)) {
+    delete route.user;
+    delete route.password;
+  }
+  const path = table.generator.generate(route, ctx.recall);
+  return decorate(table, options, path);
+}
+
+/** Wraps a generated path with scheme, credentials, host, port, URL root, trailing slash and anchor. */
+function decorate(table: HelperTable, options: UrlOptions, path: string): string {
+  let url = '';
+  if (!options.only_path) {
+    const protocol = String(options.protocol ?? 'http');
+    url += protocol.includes('://') ? protocol : `${protocol}://`;
+    if (hasCredentials(options)) {
+      url += `${cgiEscape(String(options.user))}:${cgiEscape(String(options.password))}@`;
+    }
+    const host = options.host;
+    if (host === undefined || host === null || host === '') {
+      throw new UrlGenerationError('Missing host to link to! Please provide the :host parameter or set default_url_options[:host]');
+    }
+    url += String(host);
+    if (options.port !== undefined && options.port !== null) url += `:${String(options.port)}`;
+  }
+  if (!options.skip_relative_url_root) url += String(options.relative_url_root ?? table.relative_url_root);
+  if (options.trailing_slash) {
+    const q = path.indexOf('?');
+    const bare = q < 0 ? path : path.slice(0, q);
+    if (!bare.endsWith('/')) path = `${bare}/${q < 0 ? '' : path.slice(q)}`;
+  }
+  url += path;
+  if (options.anchor !== undefined && options.anchor !== null) url += `#${escapeFragment(toParam(options.anchor) ?? '')}`;
+  return url;
+}
+
+function hasCredentials(options: UrlOptions): boolean {
+  return options.user !== undefined && options.user !== null && options.password !== undefined && options.password !== null;
+}
+
+function escapeFragment(text: string): string {
+  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, (c) => encodeURIComponent(c));
+}
+
+/** A resolved polymorphic call: which named helper to call, with which arguments. */
+export interface PolymorphicCall {
+  readonly name: string;
+  readonly args: unknown[];
+}
+
+/**
+ * Resolves `polymorphic_url(target, options)` to a named helper call, as
+ * Rails 2.1 does: leading strings in an array are namespaces, later strings
+ * singleton resources; a new record as last element names the collection.
+ * @example polymorphicCall([post, comment], {}, inflector) // { name: 'post_comment_url', args: [post, comment] }
+ */
+export function polymorphicCall(target: unknown, options: UrlOptions, inflector: Inflector): PolymorphicCall {
+  const list = Array.isArray(target) ? [...target] : null;
+  const action = options.action === undefined || options.action === null ? null : String(options.action);
+  const routingType = String(options.routing_type ?? 'url');
+  const record = list ? list[list.length - 1] : target;
+  let format: unknown = null;
+  if (action === 'formatted' && list) format = list.pop();
+  else if (options.format !== undefined && options.format !== null) format = options.format;
+
+  let args: unknown[] = list ? [...list] : [target];
+  let inflection: 'singular' | 'plural' = 'singular';
+  if (action === 'new') args.pop();
+  else if (isNewRecord(record)) {
+    args.pop();
+    inflection = 'plural';
+  }
+  args = args.filter((a) => typeof a !== 'string');
+  if (format !== null) args.push(format);
+
+  let route = '';
+  let last: unknown = record;
+  if (list) {
+    const parents = [...list];
+    last = parents.pop();
+    for (const p of parents) route += `${typeof p === 'string' ? p : singularName(p)}_`;
+  }
+  if (typeof last === 'string') route += `${last}_`;
+  else route += `${inflection === 'plural' ? inflector.plural(singularName(last)) : singularName(last)}_`;
+  const name = `${action ? `${action}_` : ''}${route}${routingType}`;
+
+  const urlOptions: UrlOptions = { ...options };
+  delete urlOptions.action;
+  delete urlOptions.routing_type;
+  delete urlOptions.format;
+  if (Object.keys(urlOptions).length > 0) {
+    const tail = args[args.length - 1];
+    if (isPlainObject(tail)) args[args.length - 1] = { ...tail, ...urlOptions };
+    else args.push(urlOptions);
+  }
+  return { name, args };
+}
+
+function polymorphicUrl(self: Bound, table: HelperTable, target: unknown, options: UrlOptions): string {
+  const call = polymorphicCall(target, options, table.inflector);
+  const fn = self[call.name];
+  if (typeof fn !== 'function') throw new UrlGenerationError(`No route helper ${call.name} for ${describe(target)}`);
+  return fn(...call.args) as string;
+}
+
+function describe(target: unknown): string {
+  return Array.isArray(target) ? `[${target.map(describe).join(', ')}]` : typeof target === 'string' ? target : modelName(target);
+}
+
+/** A record's model name: `constructor.model_name`, else the constructor's name. */
+export function modelName(record: unknown): string {
+  const ctor = (record as { constructor?: { model_name?: unknown; name?: string } } | null)?.constructor;
+  const name = ctor?.model_name ?? ctor?.name;
+  if (typeof name !== 'string' || name === '' || name === 'Object') {
+    throw new ArgumentError(`Cannot tell the model of ${String(record)}: give its class a name or a static model_name`);
+  }
+  return name;
+}
+
+function singularName(record: unknown): string {
+  return underscore(modelName(record)).replace(/\//g, '_');
+}
+
+/** A record is new when it says so (`new_record`), or has no `to_param`/`id` value. */
+export function isNewRecord(record: unknown): boolean {
+  if (record === null || typeof record !== 'object') return false;
+  const r = record as { new_record?: unknown };
+  if (typeof r.new_record === 'function') return Boolean((r.new_record as () => unknown).call(record));
+  if (typeof r.new_record === 'boolean') return r.new_record;
+  return toParam(record) === null;
+}

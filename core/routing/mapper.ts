@@ -1,0 +1,141 @@
+/**
+ * The `map` object a routes file talks to. Every call merges the mapper's
+ * scope (from `namespace`, `with_options`, or a resource block) under its own
+ * options, the way Rails' option merger does: the call's own options win.
+ */
+import { ArgumentError } from '../errors.ts';
+import { isPlainObject } from './params.ts';
+import { mapResource, mapSingletonResource, nestedOptions, type Resource, type ResourceContext, type ResourceOptions } from './resources.ts';
+import type { Route } from './types.ts';
+
+export type Options = Record<string, unknown>;
+export type Block = (map: Mapper) => void;
+
+/** What the mapper needs from the route set being drawn. */
+export interface MapperTarget extends ResourceContext {
+  namedRoute(name: string): Route | undefined;
+}
+
+/** Arguments of `resources`/`resource`: names, then optional options, then an optional block. */
+export type ResourceArgs = (string | ResourceOptions | Block)[];
+
+export class Mapper {
+  readonly #target: MapperTarget;
+  readonly #scope: Readonly<Options>;
+
+  constructor(target: MapperTarget, scope: Readonly<Options> = {}) {
+    this.#target = target;
+    this.#scope = scope;
+  }
+
+  /**
+   * Declares collection resources.
+   * @example map.resources('posts', { has_many: 'comments' }, (posts) => posts.resource('author'))
+   */
+  resources(...args: ResourceArgs): void {
+    const { names, options, block } = splitArgs('resources', args);
+    for (const name of names) {
+      const resource = mapResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
+      this.#nest(resource, block);
+    }
+  }
+
+  /**
+   * Declares singleton resources (one per context, no index, controller named in the plural).
+   * @example map.resource('account', { has_many: 'sessions' })
+   */
+  resource(...args: ResourceArgs): void {
+    const { names, options, block } = splitArgs('resource', args);
+    if ('singular' in options) throw new ArgumentError('resource: use :plural to name a singleton\'s plural; :singular is for collections');
+    for (const name of names) {
+      const resource = mapSingletonResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
+      this.#nest(resource, block);
+    }
+  }
+
+  /**
+   * Groups routes under a path prefix, a controller module and a name prefix.
+   * @example map.namespace('admin', (admin) => admin.resources('products'))
+   */
+  namespace(name: string, optionsOrBlock: Options | Block, maybeBlock?: Block): void {
+    const options = typeof optionsOrBlock === 'function' ? {} : optionsOrBlock;
+    const block = typeof optionsOrBlock === 'function' ? optionsOrBlock : maybeBlock;
+    if (typeof name !== 'string' || name === '') throw new ArgumentError('namespace needs a name');
+    if (typeof block !== 'function') throw new ArgumentError(`namespace ${JSON.stringify(name)} needs a block`);
+    const merged: Options = { ...this.#scope, ...options };
+    let scope: Options;
+    if (merged.namespace) {
+      const { path_prefix, name_prefix, namespace, ...rest } = merged;
+      scope = { path_prefix: `${path_prefix ?? ''}/${name}`, name_prefix: `${name_prefix ?? ''}${name}_`, namespace: `${namespace}${name}/`, ...rest };
+    } else {
+      scope = { path_prefix: name, name_prefix: `${name}_`, namespace: `${name}/`, ...merged };
+    }
+    block(new Mapper(this.#target, scope));
+  }
+
+  /**
+   * Routes the empty path: a controller/action hash, or the name of a route declared before.
+   * @example map.root({ controller: 'welcome' }); map.root('people')
+   */
+  root(target: Options | string): void {
+    if (typeof target === 'string') {
+      const source = this.#target.namedRoute(target);
+      if (!source) throw new ArgumentError(`root: there is no named route ${JSON.stringify(target)} to alias`);
+      const options: Options = { ...source.defaults };
+      if (source.methods) options.conditions = { ...source.conditions, method: source.methods.map((m) => m.toLowerCase()) };
+      this.named('root', '', options);
+    } else {
+      this.named('root', '', target);
+    }
+  }
+
+  /**
+   * A plain route. `:controller` is required, from the path or the options.
+   * @example map.connect(':controller/:action/:id')
+   */
+  connect(path: string, options: Options = {}): void {
+    this.#add(null, path, options);
+  }
+
+  /**
+   * A named plain route, Rails' `map.login 'login', :controller => ...`.
+   * @example map.named('login', 'login', { controller: 'sessions', action: 'new' })
+   */
+  named(name: string, path: string, options: Options = {}): void {
+    if (typeof name !== 'string' || name === '') throw new ArgumentError('named: a route name is required');
+    this.#add(name, path, options);
+  }
+
+  /**
+   * Every call inside the block gets these options merged in.
+   * @example map.with_options({ controller: 'people' }, (people) => people.named('person', 'people/:id', { action: 'show' }))
+   */
+  with_options(options: Options, block: Block): void {
+    if (!isPlainObject(options) || typeof block !== 'function') throw new ArgumentError('with_options takes an options hash and a block');
+    block(new Mapper(this.#target, { ...this.#scope, ...options }));
+  }
+
+  #add(name: string | null, path: string, options: Options): void {
+    if (typeof path !== 'string') throw new ArgumentError(`route path must be a string, got ${JSON.stringify(path)}`);
+    if (!isPlainObject(options)) throw new ArgumentError(`route options must be a hash, got ${JSON.stringify(options)}`);
+    const merged: Options = { ...this.#scope, ...options };
+    const fullName = name === null ? null : `${merged.name_prefix ?? ''}${name}`;
+    this.#target.addRoute(fullName, path, merged);
+  }
+
+  #nest(resource: Resource, block: Block | undefined): void {
+    if (block) block(new Mapper(this.#target, nestedOptions(resource)));
+  }
+}
+
+function splitArgs(method: string, args: ResourceArgs): { names: string[]; options: Options; block: Block | undefined } {
+  const rest = [...args];
+  const block = typeof rest[rest.length - 1] === 'function' ? (rest.pop() as Block) : undefined;
+  const options = isPlainObject(rest[rest.length - 1]) ? (rest.pop() as Options) : {};
+  const names = rest.map((n) => {
+    if (typeof n !== 'string' || !/^\w+$/.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${JSON.stringify(n)}`);
+    return n;
+  });
+  if (names.length === 0) throw new ArgumentError(`${method} needs at least one name`);
+  return { names, options, block };
+}

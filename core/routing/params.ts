@@ -1,0 +1,101 @@
+/**
+ * Turning option values into URL text: Rails' `to_param`, path escaping
+ * (RFC 2396 pchar: `URI.escape(value, UNSAFE_PCHAR)`) and query escaping
+ * (`CGI.escape`, with `Hash#to_query` / `Array#to_query` for nested values).
+ */
+
+/** A record as the helpers see it: anything with `to_param()` or an `id`. */
+export interface RecordLike {
+  to_param?: () => unknown;
+  id?: unknown;
+}
+
+/**
+ * Rails' `to_param`: null stays null, records give `to_param()` or `id`,
+ * arrays join their parts with `/`.
+ * @example toParam({ id: 7 }) // '7'
+ */
+export function toParam(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'string': return value;
+    case 'number': case 'bigint': case 'boolean': return String(value);
+    case 'object': {
+      if (Array.isArray(value)) return value.map((v) => toParam(v) ?? '').join('/');
+      const rec = value as RecordLike;
+      if (typeof rec.to_param === 'function') return toParam(rec.to_param());
+      if ('id' in rec) return toParam(rec.id);
+      if (value instanceof Date) return value.toISOString();
+      return String(value);
+    }
+    default: return String(value);
+  }
+}
+
+// Characters RFC 2396 allows unescaped in a path segment (unreserved plus `:@&=+$,;`).
+const PCHAR_SAFE = /^[A-Za-z0-9\-_.!~*'():@&=+$,;]*$/;
+const UNSAFE_PCHAR = /[^A-Za-z0-9\-_.!~*'():@&=+$,;]/gu;
+
+/** Escapes one path component; `/` is escaped too. */
+export function escapePathComponent(value: string): string {
+  // Hot path: most ids and words need no escaping at all.
+  if (PCHAR_SAFE.test(value)) return value;
+  return value.replace(UNSAFE_PCHAR, escapeChar);
+}
+
+/** Escapes a path that may contain `/` separators (controller names, glob strings). */
+export function escapePath(value: string): string {
+  return value.split('/').map(escapePathComponent).join('/');
+}
+
+function escapeChar(c: string): string {
+  let out = '';
+  for (const byte of Buffer.from(c, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
+}
+
+/** Ruby's `CGI.escape`: everything but `A-Za-z0-9_.-` is escaped, spaces become `+`. */
+export function cgiEscape(value: string): string {
+  if (/^[A-Za-z0-9_.-]*$/.test(value)) return value;
+  return value.replace(/[^ A-Za-z0-9_.-]/gu, escapeChar).replace(/ /g, '+');
+}
+
+/**
+ * Rails' `to_query(key)`: arrays become `key[]=a&key[]=b`, hashes
+ * `key[sub]=v` with their pairs sorted.
+ * @example toQuery('tags', ['a', 'b']) // 'tags%5B%5D=a&tags%5B%5D=b'
+ */
+export function toQuery(key: string, value: unknown): string {
+  if (Array.isArray(value)) return value.map((v) => toQuery(`${key}[]`, v)).join('&');
+  if (isPlainObject(value)) {
+    return Object.entries(value).map(([k, v]) => toQuery(`${key}[${k}]`, v)).sort().join('&');
+  }
+  return `${cgiEscape(key)}=${cgiEscape(toParam(value) ?? '')}`;
+}
+
+/** Builds `?a=1&b=2` from the truthy values of `keys`, sorted as Rails sorts them; '' when none. */
+export function buildQueryString(hash: Readonly<Record<string, unknown>>, keys: readonly string[]): string {
+  const elements: string[] = [];
+  for (const key of keys) {
+    const value = hash[key];
+    if (value === null || value === undefined || value === false) continue;
+    elements.push(toQuery(key, value));
+  }
+  return elements.length === 0 ? '' : `?${elements.sort().join('&')}`;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Decodes a path component as Ruby's `URI.unescape` does; `null` when the escapes do not form UTF-8. */
+export function unescapePathComponent(value: string): string | null {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * `map.resources` / `map.resource`: a naming calculator (`Resource`,
+ * `SingletonResource`) and the emitters that turn it into routes, in the
+ * order Rails 2.1/2.2 emits them. Every default, custom and nested action
+ * gets a plain route and a `.:format` twin named `formatted_<name>`.
+ */
+import { ArgumentError } from '../errors.ts';
+import type { Inflector } from './inflector.ts';
+import { HTTP_METHODS } from './route.ts';
+import type { RequirementInput } from './requirement.ts';
+
+/** The seven RESTful actions and how each is reached. */
+export const RESTFUL_ACTIONS = Object.freeze({
+  index: { method: 'get', member: false },
+  create: { method: 'post', member: false },
+  new: { method: 'get', member: false },
+  edit: { method: 'get', member: true },
+  show: { method: 'get', member: true },
+  update: { method: 'put', member: true },
+  destroy: { method: 'delete', member: true },
+} as const);
+
+export type DefaultAction = keyof typeof RESTFUL_ACTIONS;
+export const DEFAULT_ACTIONS = Object.freeze(['index', 'create', 'new', 'edit', 'show', 'update', 'destroy'] as const);
+
+/** Options passed down to nested resources (`only`/`except` travel as the computed `actions`). */
+export const INHERITABLE_OPTIONS = Object.freeze(['namespace', 'shallow', 'actions'] as const);
+
+/** A method spec for extra actions: `'get'`, `['get', 'post']` or `'any'`. */
+export type MethodSpec = string | readonly string[];
+
+export interface ResourceOptions {
+  collection?: Readonly<Record<string, MethodSpec>>;
+  member?: Readonly<Record<string, MethodSpec>>;
+  new?: Readonly<Record<string, MethodSpec>>;
+  controller?: string;
+  singular?: string;
+  plural?: string;
+  requirements?: Readonly<Record<string, RequirementInput>>;
+  conditions?: Readonly<Record<string, unknown>>;
+  as?: string;
+  has_one?: string | readonly string[];
+  has_many?: HasMany;
+  path_names?: Readonly<Record<string, string>>;
+  path_prefix?: string | null;
+  name_prefix?: string | null;
+  shallow?: boolean;
+  only?: ActionList;
+  except?: ActionList;
+  namespace?: string;
+  /** Computed from `only`/`except`; passed down to nested resources. */
+  actions?: readonly string[] | null;
+  [key: string]: unknown;
+}
+
+export type HasMany = string | readonly (string | HasManyHash)[] | HasManyHash;
+export interface HasManyHash {
+  readonly [name: string]: HasMany;
+}
+export type ActionList = 'all' | 'none' | string | readonly string[];
+
+/** What a route emitter needs from the route set being drawn. */
+export interface ResourceContext {
+  readonly inflector: Inflector;
+  readonly pathNames: Readonly<{ new: string; edit: string } & Record<string, string>>;
+  readonly actionSeparator: string;
+  hasNamedRoute(name: string): boolean;
+  addRoute(name: string | null, path: string, options: Record<string, unknown>): void;
+}
+
+type MethodGroups = { method: MethodSpec | null; actions: string[] }[];
+
+/** Naming and path calculator for a collection resource. Reads its options, never changes them. */
+export class Resource {
+  readonly plural: string;
+  readonly singular: string;
+  readonly pathSegment: string;
+  readonly pathPrefix: string;
+  readonly namePrefix: string;
+  readonly options: Readonly<ResourceOptions>;
+  readonly collectionMethods: MethodGroups;
+  readonly memberMethods: MethodGroups;
+  readonly newMethods: MethodGroups;
+  /** Default actions routed, or null for all seven. */
+  readonly actions: readonly string[] | null;
+
+  constructor(entity: string, options: ResourceOptions, ctx: ResourceContext, singleton = false) {
+    this.options = options;
+    this.plural = entity;
+    this.singular = singleton ? entity : (options.singular ?? ctx.inflector.singular(entity));
+    this.pathSegment = options.as ?? entity;
+    this.pathPrefix = options.path_prefix ?? '';
+    this.namePrefix = options.name_prefix ?? '';
+    this.collectionMethods = arrangeByMethod(options.collection);
+    this.memberMethods = arrangeByMethod(options.member);
+    this.newMethods = arrangeByMethod(options.new);
+    addDefaultAction(this.memberMethods, 'edit');
+    addDefaultAction(this.newMethods, 'new');
+    this.actions = allowedActions(options);
+  }
+
+  get controller(): string {
+    return `${this.options.namespace ?? ''}${this.options.controller ?? this.plural}`;
+  }
+
+  get path(): string {
+    return `${this.pathPrefix}/${this.pathSegment}`;
+  }
+
+  newPath(ctx: ResourceContext): string {
+    return `${this.path}/${this.options.path_names?.new ?? ctx.pathNames.new}`;
+  }
+
+  get shallowPathPrefix(): string {
+    return this.options.shallow ? '' : this.pathPrefix;
+  }
+
+  get memberPath(): string {
+    return `${this.shallowPathPrefix}/${this.pathSegment}/:id`;
+  }
+
+  get nestingPathPrefix(): string {
+    return `${this.shallowPathPrefix}/${this.pathSegment}/:${this.singular}_id`;
+  }
+
+  get shallowNamePrefix(): string {
+    return this.options.shallow ? '' : this.namePrefix;
+  }
+
+  get nestingNamePrefix(): string {
+    return `${this.shallowNamePrefix}${this.singular}_`;
+  }
+
+  get uncountable(): boolean {
+    return this.singular === this.plural;
+  }
+
+  hasAction(action: string): boolean {
+    return !(DEFAULT_ACTIONS as readonly string[]).includes(action) || this.actions === null || this.actions.includes(action);
+  }
+
+  /** Requirements of collection routes; `:id`'s is kept for member routes only. */
+  requirements(withId: boolean): Record<string, RequirementInput> {
+    const { id, ...rest } = this.options.requirements ?? {};
+    return withId ? { ...rest, id: id ?? /[^/.?]+/ } : rest;
+  }
+
+  /** Whether member routes carry an `:id` (false for singletons). */
+  get requiresId(): boolean {
+    return true;
+  }
+}
+
+/** A singleton resource: one per context, no index, no `:id`; the controller is named in the plural. */
+export class SingletonResource extends Resource {
+  constructor(entity: string, options: ResourceOptions, ctx: ResourceContext) {
+    super(entity, { ...options, controller: options.controller ?? options.plural ?? ctx.inflector.plural(entity) }, ctx, true);
+  }
+
+  override get shallowPathPrefix(): string {
+    return this.pathPrefix;
+  }
+
+  override get shallowNamePrefix(): string {
+    return this.namePrefix;
+  }
+
+  override get memberPath(): string {
+    return `${this.pathPrefix}/${this.pathSegment}`;
+  }
+
+  override get nestingPathPrefix(): string {
+    return `${this.pathPrefix}/${this.pathSegment}`;
+  }
+
+  override get requiresId(): boolean {
+    return false;
+  }
+}
+
+function arrangeByMethod(actions: Readonly<Record<string, MethodSpec>> | undefined): MethodGroups {
+  const groups: MethodGroups = [];
+  for (const [action, method] of Object.entries(actions ?? {})) {
+    validateMethodSpec(action, method);
+    const key = methodKey(method);
+    let group = groups.find((g) => methodKey(g.method) === key);
+    if (!group) groups.push((group = { method: method ?? null, actions: [] }));
+    group.actions.push(action);
+  }
+  return groups;
+}
+
+function methodKey(method: MethodSpec | null): string {
+  return Array.isArray(method) ? `[${method.map((m) => String(m).toLowerCase()).join(',')}]` : String(method ?? 'nil').toLowerCase();
+}
+
+function validateMethodSpec(action: string, method: MethodSpec | null | undefined): void {
+  if (method === null || method === undefined) return;
+  for (const m of Array.isArray(method) ? method : [method]) {
+    const name = String(m).toLowerCase();
+    if (name === 'any') continue;
+    if (name === 'head') throw new ArgumentError(`HTTP method HEAD is invalid for the ${action} action: HEAD requests are answered by GET routes`);
+    if (!(HTTP_METHODS as readonly string[]).includes(name)) throw new ArgumentError(`Invalid HTTP method ${JSON.stringify(m)} for the ${action} action`);
+  }
+}
+
+function addDefaultAction(groups: MethodGroups, action: string): void {
+  let group = groups.find((g) => methodKey(g.method) === 'get');
+  if (!group) groups.push((group = { method: 'get', actions: [] }));
+  group.actions.unshift(action);
+}
+
+function allowedActions(options: ResourceOptions): readonly string[] | null {
+  const { only, except } = options;
+  if (only !== undefined && except !== undefined) throw new ArgumentError('Please supply either :only or :except, not both.');
+  const list = (v: ActionList) => (Array.isArray(v) ? v : [v]).map(String);
+  const checkNames = (names: readonly string[]) => {
+    for (const n of names) if (!(DEFAULT_ACTIONS as readonly string[]).includes(n)) throw new ArgumentError(`Unknown action ${JSON.stringify(n)} in :only/:except; expected 'all', 'none' or some of ${DEFAULT_ACTIONS.join(', ')}`);
+  };
+  if (only === 'all' || except === 'none') return DEFAULT_ACTIONS;
+  if (only === 'none' || except === 'all') return [];
+  if (only !== undefined) { const names = list(only); checkNames(names); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
+  if (except !== undefined) { const names = list(except); checkNames(names); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
+  return options.actions ?? null;
+}
+
+/** Options of one resource route: action, method condition and requirements. */
+function actionOptions(action: string, resource: Resource, method: MethodSpec | null): Record<string, unknown> {
+  const restful = (RESTFUL_ACTIONS as Record<string, { method: string; member: boolean }>)[action];
+  const chosen = method ?? restful?.method ?? null;
+  const conditions: Record<string, unknown> = { ...(resource.options.conditions ?? {}) };
+  if (chosen !== null && chosen !== 'any') conditions.method = chosen;
+  else delete conditions.method;
+  const withId = restful?.member === true && resource.requiresId;
+  return { action, conditions, ...resource.requirements(withId) };
+}
+
+/** Emits a route and its `.:format` twin; the first route to claim a name keeps it. */
+function mapResourceRoutes(ctx: ResourceContext, resource: Resource, action: string, path: string, name: string | null, method: MethodSpec | null = null): void {
+  if (!resource.hasAction(action)) return;
+  const options = { controller: resource.controller, ...actionOptions(action, resource, method) };
+  if (name !== null && !ctx.hasNamedRoute(name)) {
+    ctx.addRoute(name, path, options);
+    ctx.addRoute(`formatted_${name}`, `${path}.:format`, options);
+  } else {
+    ctx.addRoute(null, path, options);
+    ctx.addRoute(null, `${path}.:format`, options);
+  }
+}
+
+function eachMethod(method: MethodSpec | null, fn: (m: MethodSpec | null) => void): void {
+  if (Array.isArray(method)) for (const m of method) fn(m);
+  else fn(method);
+}
+
+function mapCollectionActions(ctx: ResourceContext, r: Resource): void {
+  for (const { method, actions } of r.collectionMethods) {
+    for (const action of actions) {
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.path}${ctx.actionSeparator}${action}`, `${action}_${r.namePrefix}${r.plural}`, m));
+    }
+  }
+}
+
+function mapDefaultCollectionActions(ctx: ResourceContext, r: Resource): void {
+  // An uncountable name (sheep/sheep) needs `_index` to tell the collection from a member.
+  const name = `${r.namePrefix}${r.plural}${r.uncountable ? '_index' : ''}`;
+  mapResourceRoutes(ctx, r, 'index', r.path, name);
+  mapResourceRoutes(ctx, r, 'create', r.path, name);
+}
+
+function mapNewActions(ctx: ResourceContext, r: Resource): void {
+  for (const { method, actions } of r.newMethods) {
+    for (const action of actions) {
+      let path = r.newPath(ctx);
+      let name = `new_${r.namePrefix}${r.singular}`;
+      if (action !== 'new') {
+        path = `${path}${ctx.actionSeparator}${action}`;
+        name = `${action}_${name}`;
+      }
+      mapResourceRoutes(ctx, r, action, path, name, method);
+    }
+  }
+}
+
+function mapMemberActions(ctx: ResourceContext, r: Resource): void {
+  for (const { method, actions } of r.memberMethods) {
+    for (const action of actions) {
+      const word = r.options.path_names?.[action] ?? ctx.pathNames[action] ?? action;
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.actionSeparator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m));
+    }
+  }
+  const name = `${r.shallowNamePrefix}${r.singular}`;
+  mapResourceRoutes(ctx, r, 'show', r.memberPath, name);
+  mapResourceRoutes(ctx, r, 'update', r.memberPath, name);
+  mapResourceRoutes(ctx, r, 'destroy', r.memberPath, name);
+}
+
+/** Options a nested resource inherits, plus the prefixes that nest it. */
+export function nestedOptions(r: Resource): ResourceOptions {
+  const inherited: Record<string, unknown> = {};
+  const withActions: Record<string, unknown> = { ...r.options, actions: r.actions };
+  for (const key of INHERITABLE_OPTIONS) if (withActions[key] !== undefined && withActions[key] !== null) inherited[key] = withActions[key];
+  return { ...inherited, path_prefix: r.nestingPathPrefix, name_prefix: r.nestingNamePrefix };
+}
+
+function mapAssociations(ctx: ResourceContext, r: Resource): void {
+  if (r.options.has_many !== undefined) mapHasMany(ctx, r, r.options.has_many);
+  const hasOne = r.options.has_one;
+  for (const name of hasOne === undefined ? [] : Array.isArray(hasOne) ? hasOne : [hasOne]) {
+    mapSingletonResource(ctx, String(name), nestedOptions(r));
+  }
+}
+
+function mapHasMany(ctx: ResourceContext, r: Resource, associations: HasMany, nested?: HasMany): void {
+  if (typeof associations === 'string') {
+    mapResource(ctx, associations, nested === undefined ? nestedOptions(r) : { ...nestedOptions(r), has_many: nested });
+  } else if (Array.isArray(associations)) {
+    for (const a of associations) mapHasMany(ctx, r, a as HasMany, nested);
+  } else {
+    for (const [name, inner] of Object.entries(associations as Record<string, HasMany>)) mapHasMany(ctx, r, name, inner);
+  }
+}
+
+/** Declares one collection resource; returns its calculator so a block can nest under it. */
+export function mapResource(ctx: ResourceContext, entity: string, options: ResourceOptions): Resource {
+  const r = new Resource(entity, options, ctx);
+  mapCollectionActions(ctx, r);
+  mapDefaultCollectionActions(ctx, r);
+  mapNewActions(ctx, r);
+  mapMemberActions(ctx, r);
+  mapAssociations(ctx, r);
+  return r;
+}
+
+/** Declares one singleton resource; returns its calculator so a block can nest under it. */
+export function mapSingletonResource(ctx: ResourceContext, entity: string, options: ResourceOptions): Resource {
+  const r = new SingletonResource(entity, options, ctx);
+  mapCollectionActions(ctx, r);
+  mapNewActions(ctx, r);
+  mapMemberActions(ctx, r);
+  mapResourceRoutes(ctx, r, 'create', r.path, `${r.shallowNamePrefix}${r.singular}`);
+  mapAssociations(ctx, r);
+  return r;
+}

@@ -1,0 +1,189 @@
+/**
+ * `draw()` and the `RouteSet` it returns: a frozen table of routes plus the
+ * pure functions compiled from it (recognition, generation, helpers).
+ */
+import { ArgumentError, MethodNotAllowed, NotImplemented, RoutingError } from '../errors.ts';
+import { Generator, prepareRoute, type GenRoute } from './generate.ts';
+import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, helperNames, type Helpers, type UrlOptions } from './helpers.ts';
+import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
+import { Mapper, type Block } from './mapper.ts';
+import { formatRoutes } from './print.ts';
+import { ALL_METHODS, LinearRecognizer, type Match, type Recognizer } from './recognizer.ts';
+import { isPlainObject } from './params.ts';
+import { buildRoute } from './route.ts';
+import { TreeRecognizer } from './tree.ts';
+import type { GenerateOptions, Params, Route } from './types.ts';
+
+export interface DrawConfig {
+  /** Inflections for this route set only. */
+  readonly inflections?: InflectionConfig;
+  /** Application-wide path words for the new and edit actions. */
+  readonly resources_path_names?: { readonly new?: string; readonly edit?: string };
+  /** Controller paths a `:controller` segment may match (`admin/products`); without it, one word. */
+  readonly controllers?: readonly string[];
+  /** Prefix of every generated URL when the app is mounted below the root (`/blog`). */
+  readonly relative_url_root?: string;
+  /** Separator before custom action names; `;` is the pre-2.0 form and deprecated. */
+  readonly resource_action_separator?: '/' | ';';
+  /** Which recognizer compiles the table: the trie (default) or the reference linear scan. */
+  readonly recognizer?: 'tree' | 'linear';
+}
+
+/** The resolved configuration a route set was drawn with (plain data). */
+export interface RouteSetConfig {
+  readonly inflections: Required<InflectionConfig>;
+  readonly resources_path_names: { readonly new: string; readonly edit: string };
+  readonly controllers: readonly string[] | null;
+  readonly relative_url_root: string;
+  readonly resource_action_separator: string;
+  readonly recognizer: 'tree' | 'linear';
+}
+
+export interface RouteSet {
+  /** Every route in declaration order (frozen plain data). */
+  readonly routes: readonly Route[];
+  /** Named routes by name. */
+  readonly named: Readonly<Record<string, Route>>;
+  readonly config: RouteSetConfig;
+  /**
+   * Recognises a request path; throws `RoutingError`, `MethodNotAllowed` or `NotImplemented`.
+   * @example routes.recognize('GET', '/posts/1') // { controller: 'posts', action: 'show', id: '1' }
+   */
+  recognize(method: string | null, path: string): Params;
+  /** Like `recognize`, but also returns the route that matched. */
+  recognize_route(method: string | null, path: string): Match;
+  /**
+   * Builds a path (with query string) from options, Rails-style; `recall` is the current request's path parameters.
+   * @example routes.generate({ controller: 'posts', action: 'show', id: 1 }) // '/posts/1'
+   */
+  generate(options: GenerateOptions, recall?: GenerateOptions): string;
+  /** The path without its query string, and the option keys the query string would carry. */
+  generate_extras(options: GenerateOptions, recall?: GenerateOptions): { path: string; extra_keys: string[] };
+  /** Option keys that `generate` would put in the query string. */
+  extra_keys(options: GenerateOptions, recall?: GenerateOptions): string[];
+  /**
+   * Named helpers, `url_for` and polymorphic helpers bound to URL defaults and the current request.
+   * @example routes.helpers({ host: 'example.com' }).post_url(1) // 'http://example.com/posts/1'
+   */
+  helpers(default_url_options?: UrlOptions, recall?: UrlOptions, params?: UrlOptions): Helpers;
+  /** `url_for` without a request: paths by default, full URLs when given a host. */
+  url_for(target: unknown, options?: UrlOptions): string;
+  /** The table as aligned text, like `rake routes`. */
+  print(): string;
+  /** Plain data for `JSON.stringify`: routes, named-route names and configuration. */
+  toJSON(): { routes: readonly Route[]; named: string[]; config: RouteSetConfig };
+}
+
+const deprecationsShown = new Set<string>();
+
+/** Emits a deprecation warning once per process for each form. */
+export function deprecate(code: string, message: string): void {
+  if (deprecationsShown.has(code)) return;
+  deprecationsShown.add(code);
+  process.emitWarning(message, { type: 'DeprecationWarning', code });
+}
+
+/**
+ * Draws a route set. The block receives `map`; the result is frozen.
+ * @example const routes = draw((map) => { map.resources('posts'); map.root({ controller: 'posts' }) })
+ */
+export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
+  const config = resolveConfig(drawConfig);
+  const inflector = createInflector(drawConfig.inflections);
+  const routes: Route[] = [];
+  const named = new Map<string, Route>();
+  let open = true;
+
+  const target = {
+    inflector,
+    pathNames: config.resources_path_names,
+    actionSeparator: config.resource_action_separator,
+    hasNamedRoute: (name: string) => named.has(name),
+    namedRoute: (name: string) => named.get(name),
+    addRoute(name: string | null, path: string, options: Record<string, unknown>) {
+      if (!open) throw new ArgumentError('This route set is already drawn; routes cannot be added to it');
+      if (name !== null) {
+        const taken = named.get(name);
+        if (taken) throw new ArgumentError(`Route name ${JSON.stringify(name)} is already taken by ${taken.path}`);
+        const clash = helperNames(name).find((h) => BUILTIN_HELPERS.has(h));
+        if (clash) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${clash}, which is a built-in helper`);
+      }
+      const route = buildRoute(path, options, routes.length, name);
+      routes.push(route);
+      if (name !== null) named.set(name, route);
+    },
+  };
+  if (typeof block !== 'function') throw new ArgumentError('draw needs a block: draw((map) => { ... })');
+  block(new Mapper(target));
+  open = false;
+  return createRouteSet(Object.freeze(routes), named, config, inflector);
+}
+
+function resolveConfig(c: DrawConfig): RouteSetConfig {
+  const separator = c.resource_action_separator ?? '/';
+  if (separator !== '/') {
+    if (separator !== ';') throw new ArgumentError(`resource_action_separator must be '/' (or the deprecated ';'), got ${JSON.stringify(separator)}`);
+    deprecate('SIGNALBOX_DEP_SEMICOLON_SEPARATOR', "resource_action_separator ';' is deprecated: custom actions use a plain slash (/messages/1/mark).");
+  }
+  const controllers = c.controllers ? Object.freeze([...c.controllers]) : null;
+  return Object.freeze({
+    inflections: Object.freeze({ irregular: c.inflections?.irregular ?? [], uncountable: c.inflections?.uncountable ?? [] }),
+    resources_path_names: Object.freeze({ new: c.resources_path_names?.new ?? 'new', edit: c.resources_path_names?.edit ?? 'edit' }),
+    controllers,
+    relative_url_root: c.relative_url_root ?? '',
+    resource_action_separator: separator,
+    recognizer: c.recognizer ?? 'tree',
+  });
+}
+
+function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, Route>, config: RouteSetConfig, inflector: Inflector): RouteSet {
+  const recognizer: Recognizer = config.recognizer === 'linear'
+    ? new LinearRecognizer(routes, { controllers: config.controllers })
+    : new TreeRecognizer(routes, { controllers: config.controllers });
+  const genRoutes = routes.map(prepareRoute);
+  const genNamed = new Map<string, GenRoute>([...namedMap].map(([name, route]) => [name, genRoutes[route.index]]));
+  const generator = new Generator({ routes: genRoutes, named: genNamed });
+  const proto = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root: config.relative_url_root });
+  const named = Object.freeze(Object.fromEntries(namedMap));
+  const noRequest = bindHelpers(proto, { default_url_options: {}, recall: {}, params: {} });
+
+  const recognizeRoute = (method: string | null, path: string): Match => {
+    const verb = normaliseMethod(method);
+    const match = recognizer.match(verb, path);
+    if (match) return match;
+    const allowed = recognizer.allowedMethods(path);
+    if (verb !== null && !ALL_METHODS.includes(verb)) throw new NotImplemented(allowed);
+    if (allowed.length > 0) throw new MethodNotAllowed(allowed);
+    throw new RoutingError(`No route matches ${JSON.stringify(path)}${verb ? ` with method ${verb}` : ''}`);
+  };
+
+  const set: RouteSet = {
+    routes,
+    named,
+    config,
+    recognize: (method, path) => recognizeRoute(method, path).params,
+    recognize_route: recognizeRoute,
+    generate: (options, recall = {}) => generator.generate(options, recall),
+    generate_extras: (options, recall = {}) => {
+      const r = generator.generateExtras(options, recall);
+      return { path: r.path, extra_keys: r.extraKeys };
+    },
+    extra_keys: (options, recall = {}) => generator.generateExtras(options, recall).extraKeys,
+    helpers: (default_url_options = {}, recall = {}, params = {}) => bindHelpers(proto, { default_url_options, recall, params }),
+    url_for: (target, options = {}) => {
+      // Without a request there is no host to default to: give paths unless a host is named.
+      if (isPlainObject(target)) return noRequest.url_for({ only_path: !('host' in target) && !('host' in options), ...target }, options);
+      return noRequest.url_for(target, { only_path: !('host' in options), ...options });
+    },
+    print: () => formatRoutes(routes),
+    toJSON: () => ({ routes, named: [...namedMap.keys()], config }),
+  };
+  return Object.freeze(set);
+}
+
+/** Upper-cases a method and folds HEAD into GET, as requests see it. */
+function normaliseMethod(method: string | null): string | null {
+  if (method === null || method === undefined) return null;
+  const upper = String(method).toUpperCase();
+  return upper === 'HEAD' ? 'GET' : upper;
+}
