@@ -9,7 +9,7 @@
  * become the query string.
  */
 import { UrlGenerationError } from '../errors.ts';
-import { wholeValueRegExp } from './requirement.ts';
+import { searchRegExp, wholeValueRegExp } from './requirement.ts';
 import { buildQueryString, escapePath, escapePathComponent, isPlainObject, toParam } from './params.ts';
 import type { GenerateOptions, Route, Segment } from './types.ts';
 
@@ -24,7 +24,7 @@ export interface GenRoute {
   /** Whole-value patterns for segments that carry a requirement (by segment index). */
   readonly valueRes: readonly (RegExp | null)[];
   readonly shell: Readonly<Record<string, string>>;
-  readonly significant: ReadonlySet<string>;
+  readonly significant: readonly string[];
   readonly controllerReq: string | RegExp | null;
   readonly actionReq: string | RegExp | null;
 }
@@ -35,24 +35,25 @@ export function prepareRoute(route: Route): GenRoute {
   const valueRes = route.segments.map((s) => ('requirement' in s && s.requirement !== null ? wholeValueRegExp(s.requirement) : null));
   const shell: Record<string, string> = {};
   for (const c of checks) if (c.value !== null) shell[c.key] = c.value;
+  // Rails' `requirement_for(key) === value`: a fixed value, or an unanchored pattern.
   const requirementFor = (key: string): string | RegExp | null => {
     const req = route.requirements[key];
     if (typeof req === 'string') return req;
-    if (req) return new RegExp(req.source, req.flags.includes('i') ? 'i' : '');
+    if (req) return searchRegExp(req);
     const seg = route.segments.find((s) => 'key' in s && s.key === key);
-    if (seg && 'requirement' in seg && seg.requirement) return new RegExp(seg.requirement.source, seg.requirement.flags.includes('i') ? 'i' : '');
+    if (seg && 'requirement' in seg && seg.requirement) return searchRegExp(seg.requirement);
     return null;
   };
-  return Object.freeze({
+  return {
     route,
     segments: route.segments,
     checks,
     valueRes,
-    shell: Object.freeze(shell),
-    significant: new Set(route.significantKeys),
+    shell,
+    significant: route.significantKeys,
     controllerReq: requirementFor('controller'),
     actionReq: requirementFor('action'),
-  });
+  };
 }
 
 /** Rails' `Route#generate_raw`: the path, or null when this route cannot build one. */
@@ -182,7 +183,7 @@ export function buildExpiry(options: GenerateOptions, recall: GenerateOptions): 
 
 /** Keys of `options` a route does not use: they become the query string. */
 export function extraKeys(g: GenRoute, options: GenerateOptions): string[] {
-  return Object.keys(options).filter((k) => !g.significant.has(k));
+  return Object.keys(options).filter((k) => !g.significant.includes(k));
 }
 
 export interface GeneratorTable {
@@ -260,7 +261,7 @@ export class Generator {
     if (hit) return hit;
     const selected = this.table.routes
       .filter((g) => accepts(g.controllerReq, controller) && accepts(g.actionReq, action))
-      .map((g, order) => ({ g, order, unused: keys.filter((k) => !g.significant.has(k)).length }))
+      .map((g, order) => ({ g, order, unused: keys.filter((k) => !g.significant.includes(k)).length }))
       .sort((x, y) => x.unused - y.unused || x.order - y.order)
       .map((x) => x.g);
     // Keys come from callers; bound the memo so odd key sets cannot grow it without limit.

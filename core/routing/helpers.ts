@@ -9,6 +9,7 @@
  */
 import { ArgumentError, UrlGenerationError } from '../errors.ts';
 import { generateFromValues, type GenRoute, type Generator } from './generate.ts';
+import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
 import { cgiEscape, isPlainObject, toParam } from './params.ts';
 
@@ -59,34 +60,61 @@ interface HelperTable {
 
 const CONTEXT = Symbol('signalbox.helpers.context');
 const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
-type Bound = Helpers & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean };
+const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
+type Bound = Helpers & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
 
 // Options that shape the URL around the path; they never reach generation or the query string.
 // `user` and `password` count only as a pair (credentials); alone, `user` is an ordinary parameter.
+const WHERE_KEYS = ['host', 'protocol', 'port', 'relative_url_root', 'skip_relative_url_root', 'only_path'];
 const URL_OPTION_KEYS = ['anchor', 'params', 'only_path', 'host', 'protocol', 'port', 'trailing_slash', 'skip_relative_url_root', 'overwrite_params', 'relative_url_root'];
 
-/** Builds the shared prototype for a route set's helpers. */
-export function createHelperPrototype(table: HelperTable): object {
-  const proto: Record<string, unknown> = {};
-  const define = (name: string, impl: (this: Bound, ...args: unknown[]) => unknown) => {
-    Object.defineProperty(proto, name, {
-      configurable: true,
-      enumerable: true,
-      get(this: Bound) {
-        const bound = impl.bind(this);
-        Object.defineProperty(this, name, { value: bound, enumerable: true });
-        return bound;
-      },
-    });
-  };
+type Impl = (this: Bound, ...args: unknown[]) => unknown;
 
-  define('url_for', function (target, options) {
+/**
+ * Builds the shared prototype for a route set's helpers. It is a Proxy that
+ * makes a helper the first time any helpers object asks for its name, so a
+ * table of hundreds of named routes costs nothing to draw; each helpers
+ * object then keeps the bound function as its own property.
+ */
+export function createHelperPrototype(table: HelperTable): object {
+  const impls = new Map<string, Impl | null>();
+  const builtins = builtinHelpers(table);
+  const resolve = (name: string): Impl | null => {
+    let impl = impls.get(name);
+    if (impl === undefined) impls.set(name, (impl = builtins.get(name) ?? namedImpl(table, name)));
+    return impl;
+  };
+  let allNames: string[] | null = null;
+  const names = () => (allNames ??= [...builtins.keys(), ...[...table.named.keys()].flatMap(helperNames)]);
+  return new Proxy(Object.create(null) as object, {
+    get(_target, prop, receiver: Bound) {
+      if (typeof prop !== 'string') return undefined;
+      const impl = resolve(prop);
+      if (impl === null) return undefined;
+      const bound = impl.bind(receiver);
+      Object.defineProperty(receiver, prop, { value: bound, enumerable: true });
+      return bound;
+    },
+    has: (_target, prop) => typeof prop === 'string' && resolve(prop) !== null,
+    ownKeys: () => names(),
+    getOwnPropertyDescriptor: (_target, prop) =>
+      typeof prop === 'string' && resolve(prop) !== null ? { configurable: true, enumerable: true, writable: false, value: resolve(prop) } : undefined,
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+    setPrototypeOf: () => false,
+  });
+}
+
+function builtinHelpers(table: HelperTable): Map<string, Impl> {
+  const builtins = new Map<string, Impl>();
+  builtins.set('url_for', function (target, options) {
     return urlFor(this, table, target, (options ?? {}) as UrlOptions);
   });
   for (const prefix of ['', 'new_', 'edit_', 'formatted_']) {
     const action = prefix === '' ? undefined : prefix.slice(0, -1);
     for (const kind of ['url', 'path'] as const) {
-      define(`${prefix}polymorphic_${kind}`, function (target, options) {
+      builtins.set(`${prefix}polymorphic_${kind}`, function (target, options) {
         const opts: UrlOptions = { ...((options ?? {}) as UrlOptions) };
         if (action !== undefined) opts.action = action;
         if (kind === 'path') opts.routing_type = 'path';
@@ -94,24 +122,38 @@ export function createHelperPrototype(table: HelperTable): object {
       });
     }
   }
+  return builtins;
+}
 
-  for (const [name, g] of table.named) {
-    for (const kind of ['url', 'path'] as const) {
-      const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...g.route.defaults, use_route: name, only_path: kind === 'path', ...(options ?? {}) });
-      define(`hash_for_${name}_${kind}`, (options) => hashFor(options as UrlOptions | undefined));
-      define(`${name}_${kind}`, function (...args) {
-        return namedHelper(this, table, name, g, kind, hashFor, args);
-      });
+/** The helper a name calls for (`post_path`, `hash_for_post_url`, ...), or null when it names none. */
+function namedImpl(table: HelperTable, helper: string): Impl | null {
+  const m = /^(hash_for_)?(.+)_(url|path)$/.exec(helper);
+  if (!m) return null;
+  const [, hash, name, kindText] = m;
+  const g = table.named.get(name);
+  if (!g) return null;
+  const kind = kindText as 'url' | 'path';
+  const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...g.route.defaults, use_route: name, only_path: kind === 'path', ...(options ?? {}) });
+  if (hash) return (options) => hashFor(options as UrlOptions | undefined);
+  const fast = compileFastGenerator(g);
+  return function (...args) {
+    // Hot path: one positional value per key, defaults that only say where the app lives.
+    if (fast !== null && args.length === fast.arity && this[PLAIN_DEFAULTS] && (fast.arity === 0 || !isPlainObject(args[fast.arity - 1]))) {
+      const path = fast.generate(args);
+      if (path !== null) return kind === 'path' ? this[PATH_PREFIX] + path : decorate(table, this[CONTEXT].default_url_options, path, false);
     }
-  }
-  return Object.freeze(proto);
+    return namedHelper(this, table, name, g, kind, hashFor, args);
+  };
 }
 
 /** A helpers object over a prototype, bound to one request's context. */
-export function bindHelpers(proto: object, context: HelperContext): Helpers {
-  // Defaults that are all URL options (host, port, ...) add nothing to the query, so positional helpers may take the fast path.
-  const plain = Object.keys(context.default_url_options).every((k) => URL_OPTION_KEYS.includes(k));
-  return Object.create(proto, { [CONTEXT]: { value: context }, [PLAIN_DEFAULTS]: { value: plain } }) as Helpers;
+export function bindHelpers(proto: object, context: HelperContext, relativeUrlRoot: string): Helpers {
+  const d = context.default_url_options;
+  // Defaults that only name where the app lives (host, port, root) leave the path alone, so positional helpers may take the fast path.
+  const credentials = hasCredentials(d) ? ['user', 'password'] : [];
+  const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
+  const prefix = d.skip_relative_url_root ? '' : String(d.relative_url_root ?? relativeUrlRoot);
+  return Object.create(proto, { [CONTEXT]: { value: context }, [PLAIN_DEFAULTS]: { value: plain }, [PATH_PREFIX]: { value: prefix } }) as Helpers;
 }
 
 function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[]): string {
@@ -133,7 +175,7 @@ function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute,
   // Every key given positionally and nothing else: the result cannot depend on the request, so skip the hash machinery.
   if (self[PLAIN_DEFAULTS] && (trailing === null || Object.keys(trailing).length === 0) && args.length === keys.length && args.every((a) => a !== null && a !== undefined)) {
     const path = generateFromValues(g, { ...g.shell, ...positional });
-    if (path !== null) return decorate(table, { ...self[CONTEXT].default_url_options, only_path: kind === 'path' }, path);
+    if (path !== null) return decorate(table, self[CONTEXT].default_url_options, path, kind === 'path');
   }
   return urlFor(self, table, hashFor({ ...(trailing ?? {}), ...positional }), {});
 }
@@ -152,13 +194,13 @@ function urlFor(self: Bound, table: HelperTable, target: unknown, extra: UrlOpti
     delete route.password;
   }
   const path = table.generator.generate(route, ctx.recall);
-  return decorate(table, options, path);
+  return decorate(table, options, path, Boolean(options.only_path));
 }
 
 /** Wraps a generated path with scheme, credentials, host, port, URL root, trailing slash and anchor. */
-function decorate(table: HelperTable, options: UrlOptions, path: string): string {
+function decorate(table: HelperTable, options: UrlOptions, path: string, onlyPath: boolean): string {
   let url = '';
-  if (!options.only_path) {
+  if (!onlyPath) {
     const protocol = String(options.protocol ?? 'http');
     url += protocol.includes('://') ? protocol : `${protocol}://`;
     if (hasCredentials(options)) {

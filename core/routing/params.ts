@@ -33,14 +33,20 @@ export function toParam(value: unknown): string | null {
 }
 
 // Characters RFC 2396 allows unescaped in a path segment (unreserved plus `:@&=+$,;`).
-const PCHAR_SAFE = /^[A-Za-z0-9\-_.!~*'():@&=+$,;]*$/;
 const UNSAFE_PCHAR = /[^A-Za-z0-9\-_.!~*'():@&=+$,;]/gu;
+
+// 1 for each ASCII character allowed unescaped in a path component.
+const SAFE_TABLE = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'():@&=+$,;") SAFE_TABLE[c.charCodeAt(0)] = 1;
 
 /** Escapes one path component; `/` is escaped too. */
 export function escapePathComponent(value: string): string {
   // Hot path: most ids and words need no escaping at all.
-  if (PCHAR_SAFE.test(value)) return value;
-  return value.replace(UNSAFE_PCHAR, escapeChar);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128 || SAFE_TABLE[c] === 0) return value.replace(UNSAFE_PCHAR, escapeChar);
+  }
+  return value;
 }
 
 /** Escapes a path that may contain `/` separators (controller names, glob strings). */

@@ -97,7 +97,10 @@ export function compilePattern(segments: readonly Segment[], controllers: readon
 /** Parameters a route puts in every recognition: its fixed requirements. */
 export function parameterShell(route: Route): Params {
   const shell: Params = {};
-  for (const [key, req] of Object.entries(route.requirements)) if (typeof req === 'string') shell[key] = req;
+  for (const key in route.requirements) {
+    const req = route.requirements[key];
+    if (typeof req === 'string') shell[key] = req;
+  }
   return shell;
 }
 

@@ -8,6 +8,9 @@ export interface RouteRow {
   readonly name: string;
   readonly method: string;
   readonly path: string;
+  readonly controller: string | null;
+  readonly action: string | null;
+  /** Every requirement on a key outside the path, patterns as `/source/flags`. */
   readonly requirements: Readonly<Record<string, string>>;
 }
 
@@ -17,6 +20,8 @@ export function routeRows(routes: readonly Route[]): RouteRow[] {
     name: r.name ?? '',
     method: r.methods?.join(',') ?? '',
     path: r.path,
+    controller: typeof r.requirements.controller === 'string' ? r.requirements.controller : null,
+    action: typeof r.requirements.action === 'string' ? r.requirements.action : null,
     requirements: Object.fromEntries(Object.entries(r.requirements).map(([k, v]) => [k, typeof v === 'string' ? v : `/${v.source}/${v.flags}`])),
   }));
 }

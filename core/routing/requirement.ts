@@ -30,26 +30,55 @@ export function toRequirement(input: RequirementInput): Requirement {
   if (flags.includes('m')) {
     throw new ArgumentError(`Regexp multiline option not allowed in routing requirements: /${input.source}/${flags}`);
   }
-  const kept = [...new Set(flags.split(''))].filter((f) => 'ixsu'.includes(f)).sort().join('');
-  return Object.freeze({ source: input.source, flags: kept });
+  const kept = flags === '' ? '' : [...new Set(flags.split(''))].filter((f) => 'ixsu'.includes(f)).sort().join('');
+  // Equal requirements share one frozen object (every member route carries the same `:id` pattern).
+  return remember(requirements, `${kept}/${input.source}`, () => Object.freeze({ source: input.source, flags: kept }));
 }
+
+const requirements = new Map<string, Requirement>();
 
 /** True when the source is anchored (`^`, `\A`, `$`, `\Z`, `\z`), which a path segment cannot be. */
 export function isAnchored(req: Requirement): boolean {
   return /^(\\A|\^)|(\\Z|\\z|\$)$/.test(req.source);
 }
 
+// Route tables repeat the same few requirements (every member route's `:id`); compile each once.
+const compiledSources = new Map<string, string>();
+const wholeValueRegExps = new Map<string, RegExp>();
+const CACHE_LIMIT = 10_000;
+
+function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, (value = make()));
+  }
+  return value;
+}
+
 /** Flag-free JS source equivalent to the requirement (case folded, extended syntax stripped). */
 export function compileRequirement(req: Requirement): string {
+  return remember(compiledSources, `${req.flags}/${req.source}`, () => compileSource(req));
+}
+
+function compileSource(req: Requirement): string {
   let source = req.source.replace(/\\A/g, '^').replace(/\\[Zz]/g, '$');
   if (req.flags.includes('x')) source = stripExtended(source);
   if (req.flags.includes('i')) source = foldCase(source);
   return source;
 }
 
+const searchRegExps = new Map<string, RegExp>();
+
+/** The requirement as an unanchored RegExp (Rails' `regexp =~ text`). */
+export function searchRegExp(req: Requirement): RegExp {
+  return remember(searchRegExps, `${req.flags}/${req.source}`, () => new RegExp(compileRequirement(req), req.flags.includes('u') ? 'u' : ''));
+}
+
 /** The requirement as a RegExp that must match a whole value. */
 export function wholeValueRegExp(req: Requirement): RegExp {
-  return new RegExp(`^(?:${compileRequirement(req)})$`, req.flags.includes('u') ? 'u' : '');
+  // Shared instances are safe: these RegExps have no `g`/`y` flag, so they keep no state between tests.
+  return remember(wholeValueRegExps, `${req.flags}/${req.source}`, () => new RegExp(`^(?:${compileRequirement(req)})$`, req.flags.includes('u') ? 'u' : ''));
 }
 
 /** Counts the capturing groups a source opens, so callers can index their own groups after it. */

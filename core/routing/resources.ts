@@ -23,6 +23,8 @@ export const RESTFUL_ACTIONS = Object.freeze({
 export type DefaultAction = keyof typeof RESTFUL_ACTIONS;
 export const DEFAULT_ACTIONS = Object.freeze(['index', 'create', 'new', 'edit', 'show', 'update', 'destroy'] as const);
 
+const ID_REQUIREMENT: RequirementInput = Object.freeze({ source: '[^/.?]+', flags: '' });
+
 /** Options passed down to nested resources (`only`/`except` travel as the computed `actions`). */
 export const INHERITABLE_OPTIONS = Object.freeze(['namespace', 'shallow', 'actions'] as const);
 
@@ -139,10 +141,15 @@ export class Resource {
     return !(DEFAULT_ACTIONS as readonly string[]).includes(action) || this.actions === null || this.actions.includes(action);
   }
 
-  /** Requirements of collection routes; `:id`'s is kept for member routes only. */
+  #requirements: [Record<string, RequirementInput>, Record<string, RequirementInput>] | null = null;
+
+  /** Requirements of collection routes; `:id`'s is kept for member routes only (default: `[^/.?]+`). */
   requirements(withId: boolean): Record<string, RequirementInput> {
-    const { id, ...rest } = this.options.requirements ?? {};
-    return withId ? { ...rest, id: id ?? /[^/.?]+/ } : rest;
+    if (this.#requirements === null) {
+      const { id, ...rest } = this.options.requirements ?? {};
+      this.#requirements = [rest, { ...rest, id: id ?? ID_REQUIREMENT }];
+    }
+    return this.#requirements[withId ? 1 : 0];
   }
 
   /** Whether member routes carry an `:id` (false for singletons). */

@@ -4,7 +4,7 @@
  */
 import { ArgumentError, MethodNotAllowed, NotImplemented, RoutingError } from '../errors.ts';
 import { Generator, prepareRoute, type GenRoute } from './generate.ts';
-import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, helperNames, type Helpers, type UrlOptions } from './helpers.ts';
+import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
 import { Mapper, type Block } from './mapper.ts';
 import { formatRoutes } from './print.ts';
@@ -52,6 +52,13 @@ export interface RouteSet {
   recognize(method: string | null, path: string): Params;
   /** Like `recognize`, but also returns the route that matched. */
   recognize_route(method: string | null, path: string): Match;
+  /**
+   * The non-throwing lookup: the matching route and its parameters, or null.
+   * (The request machine decides between 404, 405 and 501 afterwards, with `allowed_methods`.)
+   */
+  match(method: string | null, path: string): Match | null;
+  /** Upper-case methods some route answers on this path (what a 405's `Allow` lists). */
+  allowed_methods(path: string): string[];
   /**
    * Builds a path (with query string) from options, Rails-style; `recall` is the current request's path parameters.
    * @example routes.generate({ controller: 'posts', action: 'show', id: 1 }) // '/posts/1'
@@ -105,8 +112,7 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
       if (name !== null) {
         const taken = named.get(name);
         if (taken) throw new ArgumentError(`Route name ${JSON.stringify(name)} is already taken by ${taken.path}`);
-        const clash = helperNames(name).find((h) => BUILTIN_HELPERS.has(h));
-        if (clash) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${clash}, which is a built-in helper`);
+        if (BUILTIN_HELPERS.has(`${name}_url`)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
       }
       const route = buildRoute(path, options, routes.length, name);
       routes.push(route);
@@ -145,7 +151,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
   const generator = new Generator({ routes: genRoutes, named: genNamed });
   const proto = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root: config.relative_url_root });
   const named = Object.freeze(Object.fromEntries(namedMap));
-  const noRequest = bindHelpers(proto, { default_url_options: {}, recall: {}, params: {} });
+  const noRequest = bindHelpers(proto, { default_url_options: {}, recall: {}, params: {} }, config.relative_url_root);
 
   const recognizeRoute = (method: string | null, path: string): Match => {
     const verb = normaliseMethod(method);
@@ -163,13 +169,15 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     config,
     recognize: (method, path) => recognizeRoute(method, path).params,
     recognize_route: recognizeRoute,
+    match: (method, path) => recognizer.match(normaliseMethod(method), path),
+    allowed_methods: (path) => recognizer.allowedMethods(path),
     generate: (options, recall = {}) => generator.generate(options, recall),
     generate_extras: (options, recall = {}) => {
       const r = generator.generateExtras(options, recall);
       return { path: r.path, extra_keys: r.extraKeys };
     },
     extra_keys: (options, recall = {}) => generator.generateExtras(options, recall).extraKeys,
-    helpers: (default_url_options = {}, recall = {}, params = {}) => bindHelpers(proto, { default_url_options, recall, params }),
+    helpers: (default_url_options = {}, recall = {}, params = {}) => bindHelpers(proto, { default_url_options, recall, params }, config.relative_url_root),
     url_for: (target, options = {}) => {
       // Without a request there is no host to default to: give paths unless a host is named.
       if (isPlainObject(target)) return noRequest.url_for({ only_path: !('host' in target) && !('host' in options), ...target }, options);
@@ -181,9 +189,16 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
   return Object.freeze(set);
 }
 
+const CANONICAL_METHODS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null), {
+  GET: 'GET', HEAD: 'GET', POST: 'POST', PUT: 'PUT', DELETE: 'DELETE', OPTIONS: 'OPTIONS',
+}));
+
 /** Upper-cases a method and folds HEAD into GET, as requests see it. */
 function normaliseMethod(method: string | null): string | null {
   if (method === null || method === undefined) return null;
+  // Hot path: the usual spellings need no new string.
+  const known = CANONICAL_METHODS[method];
+  if (known !== undefined) return known;
   const upper = String(method).toUpperCase();
   return upper === 'HEAD' ? 'GET' : upper;
 }

@@ -7,7 +7,7 @@
  * optional before a required segment is made required again.
  */
 import { ArgumentError, RoutingError } from '../errors.ts';
-import { isAnchored, isRequirementInput, toRequirement, type Requirement } from './requirement.ts';
+import { isAnchored, isRequirementInput, searchRegExp, toRequirement, type Requirement } from './requirement.ts';
 import type { Route, RouteRequirement, Segment } from './types.ts';
 import { toParam } from './params.ts';
 
@@ -40,29 +40,40 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   const routeRequirements = assignOptions(segments, defaults, requirements);
   const methods = methodCondition(conditions);
 
-  const segmentKeys = segments.flatMap((s) => ('key' in s ? [s.key] : []));
+  const segmentKeys: string[] = [];
+  const routeDefaults: Record<string, string> = {};
+  for (const s of segments) {
+    if (!('key' in s)) continue;
+    segmentKeys.push(s.key);
+    if (s.type === 'glob') routeDefaults[s.key] = '';
+    else if (s.default !== null) routeDefaults[s.key] = s.default;
+  }
   if (!segmentKeys.includes('action') && routeRequirements.action === undefined) routeRequirements.action = 'index';
-  const significantKeys = [...new Set([...segmentKeys, ...Object.keys(routeRequirements)])];
+  const significantKeys = [...segmentKeys];
+  for (const key in routeRequirements) {
+    if (!significantKeys.includes(key)) significantKeys.push(key);
+    const req = routeRequirements[key];
+    if (typeof req === 'string') routeDefaults[key] = req;
+  }
+  // Parameters become object keys; this one would reach the object's prototype instead.
+  if (significantKeys.includes('__proto__')) throw new ArgumentError('__proto__ cannot name a route parameter');
   if (!significantKeys.includes('controller')) {
     throw new RoutingError(`Illegal route ${JSON.stringify(rawPath)}: the :controller must be specified!`);
   }
 
-  const routeDefaults: Record<string, string> = {};
-  for (const s of segments) {
-    if (s.type === 'glob') routeDefaults[s.key] = '';
-    else if ((s.type === 'dynamic' || s.type === 'controller') && s.default !== null) routeDefaults[s.key] = s.default;
+  let otherConditions: Record<string, unknown> = conditions;
+  if ('method' in conditions) {
+    otherConditions = { ...conditions };
+    delete otherConditions.method;
   }
-  for (const [key, req] of Object.entries(routeRequirements)) if (typeof req === 'string') routeDefaults[key] = req;
-
-  const otherConditions = { ...conditions };
-  delete otherConditions.method;
+  for (const s of segments) Object.freeze(s);
 
   return Object.freeze({
     index,
     name,
     path: printSegments(segments),
     methods,
-    segments: Object.freeze(segments.map((s) => Object.freeze(s) as Segment)),
+    segments: Object.freeze(segments as Segment[]),
     requirements: Object.freeze(routeRequirements),
     conditions: Object.freeze(otherConditions),
     defaults: Object.freeze(routeDefaults),
@@ -74,27 +85,48 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
 /** Splits a slash-wrapped path into segments, as Rails' `segment_for` does. */
 export function parseSegments(path: string): MutableSegment[] {
   const segments: MutableSegment[] = [];
-  let rest = path;
-  while (rest.length > 0) {
-    let m: RegExpExecArray | null;
-    if ((m = /^:(\w+)/.exec(rest))) {
-      const key = m[1];
-      segments.push(key === 'controller'
-        ? { type: 'controller', key: 'controller', optional: false, default: null, requirement: null }
-        : { type: 'dynamic', key, optional: false, default: null, requirement: null });
-    } else if ((m = /^\*(\w+)/.exec(rest))) {
-      segments.push({ type: 'glob', key: m[1], optional: true, requirement: null });
-    } else if ((m = /^\?(.*?)\?/.exec(rest))) {
-      segments.push({ type: 'static', value: m[1], optional: true });
-    } else if ((m = /^[^/.?]+/.exec(rest))) {
-      segments.push({ type: 'static', value: m[0], optional: false });
-    } else {
-      m = /^[/.?]/.exec(rest)!;
-      segments.push({ type: 'divider', value: m[0], optional: m[0] === '/' });
+  const n = path.length;
+  let i = 0;
+  while (i < n) {
+    const c = path[i];
+    const word = (from: number) => {
+      let j = from;
+      while (j < n && isWordChar(path.charCodeAt(j))) j++;
+      return j;
+    };
+    if ((c === ':' || c === '*') && i + 1 < n && isWordChar(path.charCodeAt(i + 1))) {
+      const end = word(i + 1);
+      const key = path.slice(i + 1, end);
+      if (c === '*') segments.push({ type: 'glob', key, optional: true, requirement: null });
+      else if (key === 'controller') segments.push({ type: 'controller', key: 'controller', optional: false, default: null, requirement: null });
+      else segments.push({ type: 'dynamic', key, optional: false, default: null, requirement: null });
+      i = end;
+      continue;
     }
-    rest = rest.slice(m[0].length);
+    if (c === '?') {
+      const close = path.indexOf('?', i + 1);
+      const newline = path.indexOf('\n', i + 1);
+      if (close > i && (newline < 0 || newline > close)) {
+        segments.push({ type: 'static', value: path.slice(i + 1, close), optional: true });
+        i = close + 1;
+        continue;
+      }
+    }
+    if (c === '/' || c === '.' || c === '?') {
+      segments.push({ type: 'divider', value: c, optional: c === '/' });
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && path[j] !== '/' && path[j] !== '.' && path[j] !== '?') j++;
+    segments.push({ type: 'static', value: path.slice(i, j), optional: false });
+    i = j;
   }
   return segments;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 /** The path as declared, without the implied trailing slash: `/posts/:id.:format`. */
@@ -111,19 +143,17 @@ export function printSegments(segments: readonly Segment[]): string {
 }
 
 function divideOptions(segments: MutableSegment[], options: RouteOptions) {
-  const opts: Record<string, unknown> = { ...options };
-  if (opts.namespace) {
-    opts.controller = `${String(opts.namespace).replace(/\/$/, '')}/${String(opts.controller ?? '')}`;
-  }
-  const requirements: Record<string, unknown> = { ...(asObject(opts.requirements, 'requirements')) };
-  const defaults: Record<string, unknown> = { ...(asObject(opts.defaults, 'defaults')) };
-  const conditions: Record<string, unknown> = { ...(asObject(opts.conditions, 'conditions')) };
-  const pathKeys = new Set(segments.flatMap((s) => ('key' in s ? [s.key] : [])));
-  for (const [key, value] of Object.entries(opts)) {
-    if (BUILDER_KEYS.has(key)) continue;
-    if (pathKeys.has(key) && !isRequirementInput(value)) defaults[key] = value;
+  const requirements: Record<string, unknown> = { ...(asObject(options.requirements, 'requirements')) };
+  const defaults: Record<string, unknown> = { ...(asObject(options.defaults, 'defaults')) };
+  const conditions: Record<string, unknown> = { ...(asObject(options.conditions, 'conditions')) };
+  const isPathKey = (key: string) => segments.some((s) => 'key' in s && s.key === key);
+  const assign = (key: string, value: unknown) => {
+    if (isPathKey(key) && !isRequirementInput(value)) defaults[key] = value;
     else requirements[key] = value;
-  }
+  };
+  for (const key in options) if (!BUILDER_KEYS.has(key) && !(key === 'controller' && options.namespace)) assign(key, options[key]);
+  // A namespace puts its module in front of the controller.
+  if (options.namespace) assign('controller', `${String(options.namespace).replace(/\/$/, '')}/${String(options.controller ?? '')}`);
   return { defaults, requirements, conditions };
 }
 
@@ -191,7 +221,7 @@ function assignDefaultRouteOptions(segments: MutableSegment[]): void {
 }
 
 function matchedText(req: Requirement, text: string): string | null {
-  const m = new RegExp(req.source, req.flags.includes('i') ? 'i' : '').exec(text);
+  const m = searchRegExp(req).exec(text);
   return m ? m[0] : null;
 }
 
@@ -216,10 +246,12 @@ function ensureRequiredSegments(segments: MutableSegment[]): void {
   }
 }
 
+const METHOD_LISTS = new Map<string, readonly string[]>();
+
 function methodCondition(conditions: Record<string, unknown>): readonly string[] | null {
   const method = conditions.method;
   if (method === undefined || method === null) return null;
-  const list = (Array.isArray(method) ? method : [method]).map((m) => String(m).toLowerCase());
+  const list = Array.isArray(method) ? method.map((m) => String(m).toLowerCase()) : [String(method).toLowerCase()];
   for (const m of list) {
     if (m === 'head') {
       throw new ArgumentError('HTTP method HEAD is invalid in route conditions. HEAD requests are answered by GET routes, returning just the response headers');
@@ -228,5 +260,9 @@ function methodCondition(conditions: Record<string, unknown>): readonly string[]
       throw new ArgumentError(`Invalid HTTP method specified in route conditions: ${JSON.stringify(conditions)}`);
     }
   }
-  return Object.freeze([...new Set(list.map((m) => m.toUpperCase()))]);
+  // Routes share one frozen list per distinct condition.
+  const key = list.join(',');
+  let methods = METHOD_LISTS.get(key);
+  if (!methods) METHOD_LISTS.set(key, (methods = Object.freeze([...new Set(list.map((m) => m.toUpperCase()))])));
+  return methods;
 }

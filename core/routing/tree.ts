@@ -14,30 +14,11 @@
  * index. The reference `LinearRecognizer` must agree with this one on every
  * input; `tests/core/routing` runs one suite and a property test against both.
  */
-import { compilePattern, assignCapture, extractParams, parameterShell, type CompiledPattern } from './pattern.ts';
+import { compilePattern, extractParams, DEFAULT_SEGMENT_SOURCE, type CompiledPattern } from './pattern.ts';
+import { makeLeaf, methodBit, type Group, type Leaf, type Positions } from './leaf.ts';
 import { compileRequirement, mayMatchSlash } from './requirement.ts';
 import { addRouteMethods, methodAdmits, orderMethods, type Match, type Recognizer, type RecognizerOptions } from './recognizer.ts';
-import type { KeySegment, Params, Route, Segment } from './types.ts';
-
-type Group =
-  | { readonly kind: 'static'; readonly text: string }
-  | { readonly kind: 'param'; readonly segment: KeySegment }
-  | { readonly kind: 'dotted'; readonly text: string; readonly segment: KeySegment }
-  | { readonly kind: 'pair'; readonly first: KeySegment; readonly second: KeySegment }
-  | { readonly kind: 'regex'; readonly pattern: CompiledPattern }
-  | { readonly kind: 'controller'; readonly segment: KeySegment }
-  | { readonly kind: 'glob'; readonly segment: KeySegment };
-
-/** Where one route's walk ends: the route plus how to read parameters off the matched components. */
-interface Leaf {
-  readonly route: Route;
-  readonly index: number;
-  readonly groups: readonly Group[];
-  /** Key segments of groups this variant leaves off (their defaults apply). */
-  readonly absent: readonly KeySegment[];
-  /** Whole-path pattern, used to extract parameters when groups cannot (a controller spanning components). */
-  readonly whole: CompiledPattern | null;
-}
+import type { KeySegment, Route, Segment } from './types.ts';
 
 class Node {
   static: Map<string, Node> | null = null;
@@ -54,6 +35,8 @@ class Node {
 interface SearchState {
   best: number;
   leaf: Leaf | null;
+  /** Component positions of the best walk so far. */
+  at: Positions;
 }
 
 export class TreeRecognizer implements Recognizer {
@@ -61,6 +44,14 @@ export class TreeRecognizer implements Recognizer {
   private readonly root = new Node();
   private readonly slow: { route: Route; pattern: CompiledPattern }[] = [];
   private readonly controllers: readonly (readonly string[])[] | null;
+  // Reused by every lookup: matching is synchronous, so one search is ever in flight.
+  private readonly state: SearchState;
+  // Component positions along the walk in progress, by depth.
+  private readonly walk: Positions;
+  // The lookup in progress (set by `match`, read by `search`; lookups never overlap).
+  private path = '';
+  private len = 0;
+  private bit = 0;
 
   constructor(routes: readonly Route[], options: RecognizerOptions) {
     this.controllers = options.controllers?.map((c) => c.toLowerCase().split('/')) ?? null;
@@ -69,21 +60,32 @@ export class TreeRecognizer implements Recognizer {
       if (groups === null) this.slow.push({ route, pattern: compilePattern(route.segments, options.controllers) });
       else this.insert(route, groups, options.controllers);
     }
-    computeMin(this.root);
+    const size = finish(this.root).depth + 1;
+    this.walk = { starts: new Int32Array(size), ends: new Int32Array(size) };
+    this.state = { best: Infinity, leaf: null, at: { starts: new Int32Array(size), ends: new Int32Array(size) } };
   }
 
   match(method: string | null, path: string): Match | null {
-    const segs = splitPath(path);
-    const state: SearchState = { best: Infinity, leaf: null };
-    if (segs !== null) this.search(this.root, segs, 0, method, state);
+    const state = this.state;
+    state.best = Infinity;
+    state.leaf = null;
+    const len = effectiveLength(path);
+    if (len >= 0) {
+      this.path = path;
+      this.len = len;
+      this.bit = methodBit(method);
+      this.search(this.root, path === '' || path === '/' ? len + 1 : 1, 0);
+    }
     for (const { route, pattern } of this.slow) {
       if (route.index >= state.best) break;
       if (!methodAdmits(route, method)) continue;
       const m = pattern.regexp.exec(path);
       if (m) return { route, params: extractParams(route, pattern, m, path) };
     }
-    if (state.leaf === null) return null;
-    return { route: state.leaf.route, params: readParams(state.leaf, segs!, path) };
+    const leaf = state.leaf as Leaf | null;
+    state.leaf = null;
+    if (leaf === null) return null;
+    return { route: leaf.route, params: leaf.read(path, len, state.at) };
   }
 
   allowedMethods(path: string): string[] {
@@ -94,32 +96,78 @@ export class TreeRecognizer implements Recognizer {
     return orderMethods(methods);
   }
 
-  private search(node: Node, segs: readonly string[], i: number, method: string | null, state: SearchState): void {
+  /**
+   * Walks the component starting at `pos` (components end at `/` or at
+   * `len`, the path length less a trailing slash); `pos > len` means none left.
+   * Hot path: no arrays are built while walking.
+   */
+  private search(node: Node, pos: number, depth: number): void {
+    const state = this.state;
+    const path = this.path;
+    const len = this.len;
     if (node.min >= state.best) return;
-    if (node.globs.length > 0) takeFirst(node.globs, method, state);
-    if (i === segs.length) {
-      takeFirst(node.leaves, method, state);
+    if (node.globs.length > 0) this.take(node.globs);
+    if (pos > len) {
+      this.take(node.leaves);
       return;
     }
-    const seg = segs[i];
+    let end = path.indexOf('/', pos);
+    if (end < 0 || end > len) end = len;
+    const next = end + 1;
+    this.walk.starts[depth] = pos;
+    this.walk.ends[depth] = end;
+    const deeper = depth + 1;
     if (node.static !== null) {
-      const child = node.static.get(seg);
-      if (child !== undefined) this.search(child, segs, i + 1, method, state);
+      const child = node.static.get(path.slice(pos, end));
+      if (child !== undefined) this.search(child, next, deeper);
     }
-    if (node.dotted !== null) {
-      const dot = seg.indexOf('.');
-      if (dot > 0 && isPlain(seg, dot + 1)) {
-        const child = node.dotted.get(seg.slice(0, dot));
-        if (child !== undefined) this.search(child, segs, i + 1, method, state);
+    if (node.dotted !== null || node.param !== null || node.pair !== null) {
+      // One scan classifies the component for all three shapes: `word`, `static.word`, `word.word`.
+      let dot = -1;
+      let dots = 0;
+      let question = false;
+      for (let k = pos; k < end; k++) {
+        const c = path.charCodeAt(k);
+        if (c === 46) {
+          if (dots++ === 0) dot = k;
+        } else if (c === 63) question = true;
+      }
+      if (!question) {
+        if (dots === 0) {
+          if (node.param !== null && end > pos) this.search(node.param, next, deeper);
+        } else if (dot > pos && dot < end - 1 && dots === 1) {
+          if (node.dotted !== null) {
+            const child = node.dotted.get(path.slice(pos, dot));
+            if (child !== undefined) this.search(child, next, deeper);
+          }
+          if (node.pair !== null) this.search(node.pair, next, deeper);
+        }
       }
     }
-    if (node.param !== null && isPlain(seg, 0)) this.search(node.param, segs, i + 1, method, state);
-    if (node.pair !== null && isPair(seg)) this.search(node.pair, segs, i + 1, method, state);
     if (node.controller !== null) {
-      for (const next of this.controllerEnds(segs, i)) this.search(node.controller, segs, next, method, state);
+      // Controller routes read their parameters from the whole-path pattern, so positions past here are not needed.
+      for (const after of this.controllerEnds(path, len, pos, end)) this.search(node.controller, after, deeper);
     }
     if (node.regex !== null) {
-      for (const edge of node.regex) if (edge.node.min < state.best && edge.re.test(seg)) this.search(edge.node, segs, i + 1, method, state);
+      const seg = path.slice(pos, end);
+      for (const edge of node.regex) if (edge.node.min < state.best && edge.re.test(seg)) this.search(edge.node, next, deeper);
+    }
+  }
+
+  /** Takes the first leaf (lowest index) that beats the best so far and admits the method. */
+  private take(leaves: readonly Leaf[]): void {
+    const state = this.state;
+    for (const leaf of leaves) {
+      if (leaf.index >= state.best) return;
+      if ((leaf.methods & this.bit) !== 0) {
+        state.best = leaf.index;
+        state.leaf = leaf;
+        for (let j = 0; j < leaf.depth; j++) {
+          state.at.starts[j] = this.walk.starts[j];
+          state.at.ends[j] = this.walk.ends[j];
+        }
+        return;
+      }
     }
   }
 
@@ -139,12 +187,25 @@ export class TreeRecognizer implements Recognizer {
     }
     if (node.param !== null && isPlain(seg, 0)) this.collect(node.param, segs, i + 1, into);
     if (node.pair !== null && isPair(seg)) this.collect(node.pair, segs, i + 1, into);
-    if (node.controller !== null) for (const next of this.controllerEnds(segs, i)) this.collect(node.controller, segs, next, into);
+    if (node.controller !== null) for (const next of this.controllerSpans(segs, i)) this.collect(node.controller, segs, next, into);
     if (node.regex !== null) for (const edge of node.regex) if (edge.re.test(seg)) this.collect(edge.node, segs, i + 1, into);
   }
 
+  /** Path positions just past each known controller name starting at `pos`, in list order. */
+  private controllerEnds(path: string, len: number, pos: number, end: number): number[] {
+    if (this.controllers === null) return /^[A-Za-z0-9_]+$/.test(path.slice(pos, end)) ? [end + 1] : [];
+    const ends: number[] = [];
+    for (const parts of this.controllers) {
+      const name = parts.join('/');
+      const stop = pos + name.length;
+      if (stop > len || (stop < len && path.charCodeAt(stop) !== 47)) continue;
+      if (path.slice(pos, stop).toLowerCase() === name) ends.push(stop + 1);
+    }
+    return ends;
+  }
+
   /** Component indices just past each known controller name that starts at `i`, in list order. */
-  private controllerEnds(segs: readonly string[], i: number): number[] {
+  private controllerSpans(segs: readonly string[], i: number): number[] {
     if (this.controllers === null) return /^[A-Za-z0-9_]+$/.test(segs[i]) ? [i + 1] : [];
     const ends: number[] = [];
     for (const parts of this.controllers) {
@@ -164,13 +225,12 @@ export class TreeRecognizer implements Recognizer {
     for (let count = 0; count <= compiled.length; count++) {
       if (count >= groups.firstOptional) {
         const absent = groups.groups.slice(count).flatMap((g) => g.filter(isKeySegment));
-        const leaf: Leaf = { route, index: route.index, groups: compiled.slice(0, count), absent, whole };
-        node.leaves.push(leaf);
+        node.leaves.push(makeLeaf(route, compiled.slice(0, count), absent, whole));
       }
       if (count === compiled.length) break;
       const group = compiled[count];
       if (group.kind === 'glob') {
-        node.globs.push({ route, index: route.index, groups: compiled, absent: [], whole });
+        node.globs.push(makeLeaf(route, compiled, [], whole));
         break;
       }
       node = edgeFor(node, group);
@@ -182,22 +242,11 @@ function isKeySegment(s: Segment): s is KeySegment {
   return 'key' in s;
 }
 
-function takeFirst(leaves: readonly Leaf[], method: string | null, state: SearchState): void {
-  for (const leaf of leaves) {
-    if (leaf.index >= state.best) return;
-    if (methodAdmits(leaf.route, method)) {
-      state.best = leaf.index;
-      state.leaf = leaf;
-      return;
-    }
-  }
-}
-
-// A component the default `[^/.?]+` pattern accepts from `from` on.
-function isPlain(seg: string, from: number): boolean {
-  if (seg.length <= from) return false;
-  for (let k = from; k < seg.length; k++) {
-    const c = seg.charCodeAt(k);
+// Text from `from` to `to` that the default `[^/.?]+` pattern accepts.
+function isPlain(text: string, from: number, to: number = text.length): boolean {
+  if (to <= from) return false;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
     if (c === 46 /* . */ || c === 63 /* ? */) return false;
   }
   return true;
@@ -206,7 +255,14 @@ function isPlain(seg: string, from: number): boolean {
 // `a.b`: two plain parts around exactly one dot.
 function isPair(seg: string): boolean {
   const dot = seg.indexOf('.');
-  return dot > 0 && isPlain(seg, dot + 1) && isPlain(seg.slice(0, dot), 0);
+  return dot > 0 && isPlain(seg, dot + 1) && isPlain(seg, 0, dot);
+}
+
+/** The path's length less one trailing slash; -1 when the path does not start with `/` (only whole-path patterns apply). */
+function effectiveLength(path: string): number {
+  if (path === '') return 0;
+  if (path.charCodeAt(0) !== 47) return -1;
+  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
 }
 
 /** `/a/b.c/` -> ['a', 'b.c']; null when the path does not start with `/`. */
@@ -215,39 +271,6 @@ function splitPath(path: string): string[] | null {
   if (path.charCodeAt(0) !== 47) return null;
   const end = path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
   return path.slice(1, end).split('/');
-}
-
-function readParams(leaf: Leaf, segs: readonly string[], path: string): Params {
-  if (leaf.whole !== null) {
-    const m = leaf.whole.regexp.exec(path);
-    if (m) return extractParams(leaf.route, leaf.whole, m, path);
-  }
-  const params = parameterShell(leaf.route);
-  for (let j = 0; j < leaf.groups.length; j++) {
-    const g = leaf.groups[j];
-    const seg = segs[j];
-    switch (g.kind) {
-      case 'static': break;
-      case 'param': assignCapture(params, g.segment, seg, path); break;
-      case 'dotted': assignCapture(params, g.segment, seg.slice(seg.indexOf('.') + 1), path); break;
-      case 'pair': {
-        const dot = seg.indexOf('.');
-        assignCapture(params, g.first, seg.slice(0, dot), path);
-        assignCapture(params, g.second, seg.slice(dot + 1), path);
-        break;
-      }
-      case 'regex': {
-        const m = g.pattern.regexp.exec(seg)!;
-        for (const c of g.pattern.captures) assignCapture(params, c.segment, m[c.group], path);
-        break;
-      }
-      case 'controller': assignCapture(params, g.segment, seg, path); break;
-      case 'glob': assignCapture(params, g.segment, segs.slice(j).join('/'), path); break;
-    }
-  }
-  // A glob left off still recognises as an empty list, as in Rails.
-  for (const s of leaf.absent) assignCapture(params, s, undefined, path);
-  return params;
 }
 
 interface AnalysedRoute {
@@ -288,8 +311,9 @@ function analyse(route: Route): AnalysedRoute | null {
   return { groups: groups.map((g) => g.segments), firstOptional };
 }
 
+// A requirement spelling out the default pattern (resources give `:id` one) tests the same as none.
 function isDefaultDynamic(s: Segment | undefined): s is Extract<Segment, { type: 'dynamic' }> {
-  return s !== undefined && s.type === 'dynamic' && s.requirement === null;
+  return s !== undefined && s.type === 'dynamic' && (s.requirement === null || compileRequirement(s.requirement) === DEFAULT_SEGMENT_SOURCE);
 }
 
 /** Picks the cheapest test that decides one group; `present` groups are tried only when given. */
@@ -335,20 +359,25 @@ function edgeFor(node: Node, group: Group): Node {
   }
 }
 
-function computeMin(node: Node): number {
+/** Sorts leaves and records each node's lowest route index; returns the subtree's minimum and depth. */
+function finish(node: Node): { min: number; depth: number } {
   let min = Infinity;
-  for (const l of node.leaves) min = Math.min(min, l.index);
-  for (const l of node.globs) min = Math.min(min, l.index);
-  const children: Node[] = [];
-  if (node.static) children.push(...node.static.values());
-  if (node.dotted) children.push(...node.dotted.values());
-  if (node.param) children.push(node.param);
-  if (node.pair) children.push(node.pair);
-  if (node.controller) children.push(node.controller);
-  if (node.regex) children.push(...node.regex.map((e) => e.node));
-  for (const child of children) min = Math.min(min, computeMin(child));
+  let depth = 0;
+  for (const l of node.leaves) if (l.index < min) min = l.index;
+  for (const l of node.globs) if (l.index < min) min = l.index;
+  const visit = (child: Node) => {
+    const r = finish(child);
+    if (r.min < min) min = r.min;
+    if (r.depth + 1 > depth) depth = r.depth + 1;
+  };
+  if (node.static) for (const child of node.static.values()) visit(child);
+  if (node.dotted) for (const child of node.dotted.values()) visit(child);
+  if (node.param) visit(node.param);
+  if (node.pair) visit(node.pair);
+  if (node.controller) visit(node.controller);
+  if (node.regex) for (const e of node.regex) visit(e.node);
   node.leaves.sort((x, y) => x.index - y.index);
   node.globs.sort((x, y) => x.index - y.index);
   node.min = min;
-  return min;
+  return { min, depth };
 }

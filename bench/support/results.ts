@@ -1,0 +1,34 @@
+/**
+ * Shared helpers for the benchmarks: medians, machine description, and
+ * writing one section of `bench/RESULTS.md` without disturbing the others.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const RESULTS = join(BENCH_DIR, 'RESULTS.md');
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function machine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpus().length} × ${cpu.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+}
+
+/** Replaces (or appends) the section between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function writeSection(name: string, markdown: string): void {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  let text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\nEach section is written by its benchmark (`npm run bench:<name>`); figures are medians from one run on the machine named in the section, and ratios compare against a peer measured in the same run.\n';
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(RESULTS, text);
+}

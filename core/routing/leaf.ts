@@ -1,0 +1,154 @@
+/**
+ * Leaf payload of the tree recognizer: how each walk's end turns matched
+ * path components into parameters.
+ *
+ * Building the params object is most of a lookup's cost, so each leaf gets
+ * a reader compiled from the route data: one object literal whose keys are
+ * known up front (fixed requirements, defaults of the components left off,
+ * captures by component position). Keys and fixed values are embedded with
+ * `JSON.stringify`, and route keys are words (`__proto__` is refused at
+ * declaration), so the generated source carries no untrusted text.
+ * Leaves with shapes the reader does not cover (regex groups, controllers,
+ * globs) use the generic reader.
+ */
+import { assignCapture, decodeCapture, extractParams, parameterShell, type CompiledPattern } from './pattern.ts';
+import type { KeySegment, Params, Route } from './types.ts';
+
+export type Group =
+  | { readonly kind: 'static'; readonly text: string }
+  | { readonly kind: 'param'; readonly segment: KeySegment }
+  | { readonly kind: 'dotted'; readonly text: string; readonly segment: KeySegment }
+  | { readonly kind: 'pair'; readonly first: KeySegment; readonly second: KeySegment }
+  | { readonly kind: 'regex'; readonly pattern: CompiledPattern }
+  | { readonly kind: 'controller'; readonly segment: KeySegment }
+  | { readonly kind: 'glob'; readonly segment: KeySegment };
+
+/** Positions of the matched components: component `j` is `path.slice(starts[j], ends[j])`. */
+export interface Positions {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+export type Reader = (path: string, len: number, at: Positions) => Params;
+
+export interface Leaf {
+  readonly route: Route;
+  readonly index: number;
+  /** Method bits this route admits (`methodBit`); all bits when it has no method condition. */
+  readonly methods: number;
+  /** Number of components this walk consumes (globs: those before the glob). */
+  readonly depth: number;
+  /** Reads the parameters; replaced by its compiled form on first use. */
+  read: Reader;
+}
+
+// One bit per method a route condition can name, one for "no method given" (only unconditioned
+// routes admit it) and one for any other method; an unconditioned route admits every bit.
+const METHOD_BITS: Readonly<Record<string, number>> = Object.freeze(Object.assign(Object.create(null), {
+  GET: 1, POST: 2, PUT: 4, DELETE: 8, OPTIONS: 16,
+}));
+const NO_METHOD = 32;
+const OTHER_METHOD = 64;
+const ALL_BITS = 127;
+
+/** The bit a request method tests against `Leaf.methods` (HEAD is already folded into GET). */
+export function methodBit(method: string | null): number {
+  if (method === null) return NO_METHOD;
+  return METHOD_BITS[method] ?? OTHER_METHOD;
+}
+
+function routeBits(route: Route): number {
+  if (route.methods === null) return ALL_BITS;
+  let bits = 0;
+  for (const m of route.methods) bits |= METHOD_BITS[m] ?? 0;
+  return bits;
+}
+
+function decode(text: string, path: string): string {
+  return text.indexOf('%') < 0 ? text : decodeCapture(text, path);
+}
+
+/** A leaf for a walk over `groups`, leaving off the key segments in `absent`. */
+export function makeLeaf(route: Route, groups: readonly Group[], absent: readonly KeySegment[], whole: CompiledPattern | null): Leaf {
+  const shell = parameterShell(route);
+  const absentGlobs: string[] = [];
+  for (const s of absent) {
+    if (s.type === 'glob') absentGlobs.push(s.key);
+    else assignCapture(shell, s, undefined, '');
+  }
+  let depth = 0;
+  for (const g of groups) if (g.kind !== 'glob') depth++;
+  const simple = whole === null && groups.every((g) => g.kind === 'static' || g.kind === 'param' || g.kind === 'dotted' || g.kind === 'pair');
+  // Compiled on first use: most routes of a large table are never hit by a given process.
+  const read: Reader = simple
+    ? function first(path, len, at) {
+      leaf.read = compileReader(shell, groups, absentGlobs);
+      return leaf.read(path, len, at);
+    }
+    : genericReader(route, shell, groups, absentGlobs, whole);
+  const leaf: { -readonly [K in keyof Leaf]: Leaf[K] } = { route, index: route.index, methods: routeBits(route), depth, read };
+  return leaf;
+}
+
+function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader {
+  const prelude: string[] = [];
+  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  groups.forEach((g, j) => {
+    const part = (from: string, to: string) => `decode(path.slice(${from}, ${to}), path)`;
+    switch (g.kind) {
+      case 'param':
+        fields.push(`${JSON.stringify(g.segment.key)}: ${part(`at.starts[${j}]`, `at.ends[${j}]`)}`);
+        break;
+      case 'dotted':
+        fields.push(`${JSON.stringify(g.segment.key)}: ${part(`path.indexOf('.', at.starts[${j}]) + 1`, `at.ends[${j}]`)}`);
+        break;
+      case 'pair':
+        prelude.push(`const dot${j} = path.indexOf('.', at.starts[${j}]);`);
+        fields.push(`${JSON.stringify(g.first.key)}: ${part(`at.starts[${j}]`, `dot${j}`)}`);
+        fields.push(`${JSON.stringify(g.second.key)}: ${part(`dot${j} + 1`, `at.ends[${j}]`)}`);
+        break;
+      default:
+        break;
+    }
+  });
+  for (const key of absentGlobs) fields.push(`${JSON.stringify(key)}: []`);
+  const body = `${prelude.join('\n')}\nreturn { ${fields.join(', ')} };`;
+  // eslint-disable-next-line no-new-func -- compiled once per leaf from route data; see the module comment
+  return new Function('decode', `return function read(path, len, at) {\n${body}\n};`)(decode) as Reader;
+}
+
+function genericReader(route: Route, shell: Params, groups: readonly Group[], absentGlobs: readonly string[], whole: CompiledPattern | null): Reader {
+  return (path, len) => {
+    if (whole !== null) {
+      const m = whole.regexp.exec(path);
+      if (m) return extractParams(route, whole, m, path);
+    }
+    const params: Params = { ...shell };
+    const segs = len <= 1 && (path === '' || path === '/') ? [] : path.slice(1, len).split('/');
+    for (let j = 0; j < groups.length; j++) {
+      const g = groups[j];
+      const seg = segs[j];
+      switch (g.kind) {
+        case 'static': break;
+        case 'param': assignCapture(params, g.segment, seg, path); break;
+        case 'dotted': assignCapture(params, g.segment, seg.slice(seg.indexOf('.') + 1), path); break;
+        case 'pair': {
+          const dot = seg.indexOf('.');
+          assignCapture(params, g.first, seg.slice(0, dot), path);
+          assignCapture(params, g.second, seg.slice(dot + 1), path);
+          break;
+        }
+        case 'regex': {
+          const m = g.pattern.regexp.exec(seg)!;
+          for (const c of g.pattern.captures) assignCapture(params, c.segment, m[c.group], path);
+          break;
+        }
+        case 'controller': assignCapture(params, g.segment, seg, path); break;
+        case 'glob': assignCapture(params, g.segment, segs.slice(j).join('/'), path); break;
+      }
+    }
+    // A glob left off still recognises as an empty list, as in Rails.
+    for (const key of absentGlobs) params[key] = [];
+    return params;
+  };
+}
