@@ -302,9 +302,17 @@ export function modelName(record: unknown): string {
   const ctor = (record as { constructor?: { model_name?: unknown; name?: string } } | null)?.constructor;
   const name = ctor?.model_name ?? ctor?.name;
   if (typeof name !== 'string' || name === '' || name === 'Object') {
-    throw new ArgumentError(`Cannot tell the model of ${String(record)}: give its class a name or a static model_name`);
+    throw new ArgumentError(`Cannot tell the model of ${describeValue(record)}: give its class a name or a static model_name`);
   }
   return name;
+}
+
+function describeValue(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 function singularName(record: unknown): string {

@@ -32,7 +32,16 @@ export function toRequirement(input: RequirementInput): Requirement {
   }
   const kept = flags === '' ? '' : [...new Set(flags.split(''))].filter((f) => 'ixsu'.includes(f)).sort().join('');
   // Equal requirements share one frozen object (every member route carries the same `:id` pattern).
-  return remember(requirements, `${kept}/${input.source}`, () => Object.freeze({ source: input.source, flags: kept }));
+  return remember(requirements, `${kept}/${input.source}`, () => {
+    const req = Object.freeze({ source: input.source, flags: kept });
+    try {
+      wholeValueRegExp(req);
+    } catch (error) {
+      if (error instanceof ArgumentError) throw error;
+      throw new ArgumentError(`Invalid routing requirement /${input.source}/${flags}: ${(error as Error).message}`);
+    }
+    return req;
+  });
 }
 
 const requirements = new Map<string, Requirement>();
@@ -62,6 +71,11 @@ export function compileRequirement(req: Requirement): string {
 }
 
 function compileSource(req: Requirement): string {
+  if (req.flags.includes('i') && /\\(?:k<|[1-9]|[pP]\{)/.test(req.source)) {
+    // Node 20 has no inline `(?i:...)`, so `i` is applied by spelling out both cases; a backreference or a
+    // property escape cannot be spelled out that way, and would silently turn case-sensitive.
+    throw new ArgumentError(`Routing requirement /${req.source}/${req.flags}: backreferences and \\p{...} escapes cannot be combined with the i flag`);
+  }
   let source = req.source.replace(/\\A/g, '^').replace(/\\[Zz]/g, '$');
   if (req.flags.includes('x')) source = stripExtended(source);
   if (req.flags.includes('i')) source = foldCase(source);
@@ -104,52 +118,129 @@ export function countCaptures(source: string): number {
  * slash may use it; the rest fall back to whole-path matching.
  */
 export function mayMatchSlash(source: string): boolean {
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      const n = source[i + 1];
-      // \W \D \S \B-free classes and an escaped slash all admit '/'.
-      if (n === 'W' || n === 'D' || n === 'S' || n === '/' || n === 'p' || n === 'P' || n === 'u' || n === 'x' || n === 'c' || n === '0') return true;
-      i++;
+  for (let i = 0; i < source.length; ) {
+    const ch = source[i];
+    if (ch === '\\') {
+      const esc = readEscape(source, i);
+      if (esc.code === SLASH || esc.wide) return true;
+      i = esc.end;
       continue;
     }
-    if (c === '.' || c === '/') return true;
-    if (c === '[') {
-      const end = classEnd(source, i);
-      const body = source.slice(i + 1, end);
-      if (body.startsWith('^') ? !classBodyHasSlash(body.slice(1)) : classBodyHasSlash(body)) return true;
-      i = end;
+    if (ch === '.' || ch === '/') return true;
+    if (ch === '[') {
+      const cls = readClass(source, i);
+      const admitsSlash = cls.items.some((it) => it.wide || covers(it, SLASH));
+      if (cls.negated ? !cls.items.some((it) => !it.wide && covers(it, SLASH)) : admitsSlash) return true;
+      i = cls.end;
+      continue;
     }
+    i++;
   }
   return false;
 }
 
-function classEnd(source: string, open: number): number {
-  for (let i = open + 1; i < source.length; i++) {
-    if (source[i] === '\\') { i++; continue; }
-    if (source[i] === ']' && i > open + 1) return i;
-  }
-  return source.length;
+const SLASH = 0x2f;
+
+interface Escape {
+  readonly text: string;
+  readonly end: number;
+  /** The character it stands for, when it stands for one. */
+  readonly code: number | null;
+  /** A class escape that admits punctuation such as `/` (`\W`, `\D`, `\S`, `\p{...}`). */
+  readonly wide: boolean;
 }
 
-function classBodyHasSlash(body: string): boolean {
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === '\\') {
-      const n = body[i + 1];
-      if (n === '/' || n === 'W' || n === 'D' || n === 'S') return true;
-      i++;
-      continue;
+/** Reads the escape starting at `i` (which is a backslash). */
+function readEscape(src: string, i: number): Escape {
+  const n = src[i + 1] ?? '';
+  const hex = (from: number, len: number) => {
+    const digits = src.slice(from, from + len);
+    return /^[0-9a-fA-F]+$/.test(digits) && digits.length === len ? parseInt(digits, 16) : null;
+  };
+  const simple = (code: number | null, len = 2, wide = false): Escape => ({ text: src.slice(i, i + len), end: i + len, code, wide });
+  switch (n) {
+    case 'x': {
+      const code = hex(i + 2, 2);
+      return code === null ? simple(0x78) : simple(code, 4);
     }
-    if (body[i] === '/') return true;
-    // A range spanning '/' (0x2F), e.g. `!-~`.
-    if (body[i + 1] === '-' && i + 2 < body.length) {
-      const lo = body.charCodeAt(i);
-      const hi = body.charCodeAt(i + 2);
-      if (lo <= 0x2f && hi >= 0x2f) return true;
-      i += 2;
+    case 'u': {
+      if (src[i + 2] === '{') {
+        const close = src.indexOf('}', i + 3);
+        const code = close > 0 ? parseInt(src.slice(i + 3, close), 16) : NaN;
+        return Number.isNaN(code) ? simple(0x75) : { text: src.slice(i, close + 1), end: close + 1, code, wide: false };
+      }
+      const code = hex(i + 2, 4);
+      return code === null ? simple(0x75) : simple(code, 6);
+    }
+    case 'c': {
+      const letter = src[i + 2];
+      return letter && /[A-Za-z]/.test(letter) ? simple(letter.charCodeAt(0) % 32, 3) : simple(null);
+    }
+    case 'k': {
+      const close = src[i + 2] === '<' ? src.indexOf('>', i + 3) : -1;
+      return close > 0 ? { text: src.slice(i, close + 1), end: close + 1, code: null, wide: false } : simple(0x6b);
+    }
+    case 'p': case 'P': {
+      const close = src[i + 2] === '{' ? src.indexOf('}', i + 3) : -1;
+      return close > 0 ? { text: src.slice(i, close + 1), end: close + 1, code: null, wide: true } : simple(n.charCodeAt(0));
+    }
+    case 'W': case 'D': case 'S': return simple(null, 2, true);
+    case 'w': case 'd': case 's': case 'b': case 'B': return simple(null);
+    case 't': return simple(9);
+    case 'n': return simple(10);
+    case 'v': return simple(11);
+    case 'f': return simple(12);
+    case 'r': return simple(13);
+    case '0': return /[0-9]/.test(src[i + 2] ?? '') ? simple(null) : simple(0);
+    default:
+      if (/[1-9]/.test(n)) {
+        let end = i + 2;
+        while (/[0-9]/.test(src[end] ?? '')) end++;
+        return { text: src.slice(i, end), end, code: null, wide: false };
+      }
+      return n === '' ? { text: '\\', end: i + 1, code: 0x5c, wide: false } : simple(n.codePointAt(0)!, 1 + n.length);
+  }
+}
+
+interface ClassItem {
+  readonly lo: number | null;
+  readonly hi: number | null;
+  readonly wide: boolean;
+}
+
+function covers(item: ClassItem, code: number): boolean {
+  return item.lo !== null && item.hi !== null && item.lo <= code && code <= item.hi;
+}
+
+/** Reads the character class starting at `open` (a `[`). */
+function readClass(src: string, open: number): { negated: boolean; body: string; items: ClassItem[]; end: number } {
+  let i = open + 1;
+  const negated = src[i] === '^';
+  if (negated) i++;
+  const start = i;
+  const items: ClassItem[] = [];
+  const atom = (): { code: number | null; wide: boolean } => {
+    if (src[i] === '\\') {
+      const esc = readEscape(src, i);
+      i = esc.end;
+      return { code: esc.code, wide: esc.wide };
+    }
+    const code = src.codePointAt(i)!;
+    i += code > 0xffff ? 2 : 1;
+    return { code, wide: false };
+  };
+  // In JS a `]` closes the class even right after `[` (`[]` is the empty class).
+  while (i < src.length && src[i] !== ']') {
+    const first = atom();
+    if (src[i] === '-' && src[i + 1] !== undefined && src[i + 1] !== ']') {
+      i++;
+      const second = atom();
+      items.push({ lo: first.code, hi: second.code, wide: first.wide || second.wide || first.code === null || second.code === null });
+    } else {
+      items.push({ lo: first.code, hi: first.code, wide: first.wide });
     }
   }
-  return false;
+  return { negated, body: src.slice(start, i), items, end: i + 1 };
 }
 
 // Ruby's /x: unescaped whitespace and `#...` comments outside classes are not part of the pattern.
@@ -168,54 +259,59 @@ function stripExtended(source: string): string {
   return out;
 }
 
-// Case folding by rewriting letters: `a` -> `[aA]`, and letters inside classes gain their other case.
+// Case folding by rewriting letters: `a` -> `[aA]`, an escaped letter likewise, and classes gain the other case
+// of every letter (and letter range) they hold. Escapes that stand for no single character are kept as written.
 function foldCase(source: string): string {
   let out = '';
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      out += c + (source[i + 1] ?? '');
-      i++;
+  for (let i = 0; i < source.length; ) {
+    const ch = source[i];
+    if (ch === '\\') {
+      const esc = readEscape(source, i);
+      out += esc.code !== null && isAsciiLetter(esc.code) ? bothCases(esc.code) : esc.text;
+      i = esc.end;
       continue;
     }
-    if (c === '[') {
-      const end = classEnd(source, i);
-      out += foldClass(source.slice(i, end + 1));
-      i = end;
+    if (ch === '[') {
+      const cls = readClass(source, i);
+      out += `[${cls.negated ? '^' : ''}${cls.body}${otherCases(cls.items)}]`;
+      i = cls.end;
       continue;
     }
-    if (c === '(' && source[i + 1] === '?' && source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
+    if (ch === '(' && source.startsWith('(?<', i) && source[i + 3] !== '=' && source[i + 3] !== '!') {
       // Keep group names as written.
       const close = source.indexOf('>', i);
       out += source.slice(i, close + 1);
-      i = close;
+      i = close + 1;
       continue;
     }
-    const lower = c.toLowerCase();
-    const upper = c.toUpperCase();
-    out += lower !== upper ? `[${lower}${upper}]` : c;
+    const code = source.charCodeAt(i);
+    out += isAsciiLetter(code) ? bothCases(code) : ch;
+    i++;
   }
   return out;
 }
 
-function foldClass(cls: string): string {
-  const negated = cls[1] === '^';
-  const body = cls.slice(negated ? 2 : 1, -1);
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function bothCases(code: number): string {
+  const c = String.fromCharCode(code);
+  return `[${c.toLowerCase()}${c.toUpperCase()}]`;
+}
+
+const hex4 = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
+
+/** Class members adding the other case of every ASCII letter the items cover. */
+function otherCases(items: readonly ClassItem[]): string {
   let extra = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === '\\') { i++; continue; }
-    if (body[i + 1] === '-' && i + 2 < body.length && body[i + 2] !== '\\') {
-      const lo = body[i];
-      const hi = body[i + 2];
-      if (/[a-z]/.test(lo) && /[a-z]/.test(hi)) extra += `${lo.toUpperCase()}-${hi.toUpperCase()}`;
-      else if (/[A-Z]/.test(lo) && /[A-Z]/.test(hi)) extra += `${lo.toLowerCase()}-${hi.toLowerCase()}`;
-      i += 2;
-      continue;
+  for (const it of items) {
+    if (it.lo === null || it.hi === null) continue;
+    for (const [from, to, shift] of [[65, 90, 32], [97, 122, -32]] as const) {
+      const lo = Math.max(it.lo, from);
+      const hi = Math.min(it.hi, to);
+      if (lo <= hi) extra += lo === hi ? hex4(lo + shift) : `${hex4(lo + shift)}-${hex4(hi + shift)}`;
     }
-    const lower = c.toLowerCase();
-    const upper = c.toUpperCase();
-    if (lower !== upper) extra += c === lower ? upper : lower;
   }
-  return `[${negated ? '^' : ''}${body}${extra}]`;
+  return extra;
 }

@@ -113,8 +113,9 @@ export class Resource {
     return `${this.path}/${this.options.path_names?.new ?? ctx.pathNames.new}`;
   }
 
+  /** Member routes of a shallow resource keep only the namespace's prefix, never their parents'. */
   get shallowPathPrefix(): string {
-    return this.options.shallow ? '' : this.pathPrefix;
+    return this.options.shallow ? namespacePath(this.options.namespace) : this.pathPrefix;
   }
 
   get memberPath(): string {
@@ -126,7 +127,7 @@ export class Resource {
   }
 
   get shallowNamePrefix(): string {
-    return this.options.shallow ? '' : this.namePrefix;
+    return this.options.shallow ? namespaceName(this.options.namespace) : this.namePrefix;
   }
 
   get nestingNamePrefix(): string {
@@ -183,6 +184,15 @@ export class SingletonResource extends Resource {
   override get requiresId(): boolean {
     return false;
   }
+}
+
+// `admin/` (a namespace's controller module) as a path prefix and as a name prefix.
+function namespacePath(namespace: string | undefined): string {
+  return namespace ? namespace.replace(/\/$/, '') : '';
+}
+
+function namespaceName(namespace: string | undefined): string {
+  return namespace ? namespace.replace(/\//g, '_') : '';
 }
 
 function arrangeByMethod(actions: Readonly<Record<string, MethodSpec>> | undefined): MethodGroups {

@@ -2,7 +2,7 @@
  * `draw()` and the `RouteSet` it returns: a frozen table of routes plus the
  * pure functions compiled from it (recognition, generation, helpers).
  */
-import { ArgumentError, MethodNotAllowed, NotImplemented, RoutingError } from '../errors.ts';
+import { ArgumentError, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError } from '../errors.ts';
 import { Generator, prepareRoute, type GenRoute } from './generate.ts';
 import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
@@ -169,8 +169,23 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     config,
     recognize: (method, path) => recognizeRoute(method, path).params,
     recognize_route: recognizeRoute,
-    match: (method, path) => recognizer.match(normaliseMethod(method), path),
-    allowed_methods: (path) => recognizer.allowedMethods(path),
+    match: (method, path) => {
+      try {
+        return recognizer.match(normaliseMethod(method), path);
+      } catch (error) {
+        // A path whose escapes do not decode matches nothing; `recognize` reports it as a 400.
+        if (error instanceof MalformedPathError) return null;
+        throw error;
+      }
+    },
+    allowed_methods: (path) => {
+      try {
+        return recognizer.allowedMethods(path);
+      } catch (error) {
+        if (error instanceof MalformedPathError) return [];
+        throw error;
+      }
+    },
     generate: (options, recall = {}) => generator.generate(options, recall),
     generate_extras: (options, recall = {}) => {
       const r = generator.generateExtras(options, recall);

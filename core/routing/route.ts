@@ -44,6 +44,7 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   const routeDefaults: Record<string, string> = {};
   for (const s of segments) {
     if (!('key' in s)) continue;
+    if (segmentKeys.includes(s.key)) throw new ArgumentError(`Route ${JSON.stringify(rawPath)} names :${s.key} twice`);
     segmentKeys.push(s.key);
     if (s.type === 'glob') routeDefaults[s.key] = '';
     else if (s.default !== null) routeDefaults[s.key] = s.default;
@@ -143,6 +144,12 @@ export function printSegments(segments: readonly Segment[]): string {
 }
 
 function divideOptions(segments: MutableSegment[], options: RouteOptions) {
+  // Parameter names become object keys; refuse the one that would reach a prototype instead.
+  for (const hash of [options, options.requirements, options.defaults, options.conditions]) {
+    if (hash && typeof hash === 'object' && Object.prototype.hasOwnProperty.call(hash, '__proto__')) {
+      throw new ArgumentError('__proto__ cannot name a route parameter, requirement, default or condition');
+    }
+  }
   const requirements: Record<string, unknown> = { ...(asObject(options.requirements, 'requirements')) };
   const defaults: Record<string, unknown> = { ...(asObject(options.defaults, 'defaults')) };
   const conditions: Record<string, unknown> = { ...(asObject(options.conditions, 'conditions')) };

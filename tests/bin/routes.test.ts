@@ -1,0 +1,93 @@
+/**
+ * `signalbox routes`: the command prints a route table like `rake routes`
+ * (aligned columns) or as JSON rows. Runs the real command from the project
+ * root, as a user would.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { routes as blogRoutes } from '../../examples/blog/routes.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+interface Result { code: number; stdout: string; stderr: string }
+
+async function signalbox(...args: string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/signalbox.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}
+
+// The commands start node and tsx; run them side by side once, then check each result.
+const results = Promise.all([
+  signalbox('routes'),
+  signalbox('routes', '--json'),
+  signalbox('routes', 'tests/bin/fixtures/no-route-set.ts'),
+  signalbox('routes', '--json', 'tests/bin/fixtures/default-export.ts'),
+  signalbox('routes', 'a.ts', 'b.ts'),
+]);
+
+test('routes prints the example app\'s table, one line per route', async () => {
+  const [{ code, stdout, stderr }] = await results;
+  assert.is(code, 0, stderr);
+  const lines = stdout.trimEnd().split('\n');
+  assert.is(lines.length, blogRoutes.routes.length);
+  assert.is(stdout.trimEnd(), blogRoutes.print());
+  for (const expected of [/^\s*posts GET\s+\/posts\s+\{controller: "posts", action: "index"\}$/, /^\s*login GET\s+\/login\s+\{controller: "sessions", action: "new"\}$/, /^\s*admin_post GET\s+\/admin\/posts\/:id\s+\{controller: "admin\/posts", action: "show"\}$/, /^\s*root\s+\/\s+\{controller: "posts", action: "index"\}$/]) {
+    assert.ok(lines.some((l) => expected.test(l)), `a line matches ${expected}`);
+  }
+});
+
+test('routes aligns its columns: names right-aligned, paths in one column', async () => {
+  const [{ stdout }] = await results;
+  const lines = stdout.trimEnd().split('\n');
+  const width = Math.max(...blogRoutes.routes.map((r) => (r.name ?? '').length));
+  lines.forEach((line, i) => {
+    assert.is(line.slice(0, width + 1), `${(blogRoutes.routes[i].name ?? '').padStart(width)} `, `name column of line ${i}`);
+  });
+  const pathStarts = new Set(lines.map((l) => l.indexOf(' /') + 1));
+  assert.is(pathStarts.size, 1, 'every path starts in the same column');
+});
+
+test('routes --json prints rows with name, method, path, controller and action', async () => {
+  const [, { code, stdout, stderr }] = await results;
+  assert.is(code, 0, stderr);
+  const rows = JSON.parse(stdout) as Record<string, unknown>[];
+  assert.ok(Array.isArray(rows));
+  assert.is(rows.length, blogRoutes.routes.length);
+  for (const row of rows) {
+    for (const key of ['name', 'method', 'path', 'controller', 'action']) assert.ok(key in row, `${key} in ${JSON.stringify(row)}`);
+  }
+  assert.ok(rows.some((r) => r.name === 'post_comments' && r.method === 'GET' && r.path === '/posts/:post_id/comments' && r.controller === 'comments' && r.action === 'index'));
+  assert.ok(rows.some((r) => r.name === 'logout' && r.method === 'DELETE' && r.controller === 'sessions' && r.action === 'destroy'));
+});
+
+test('a module that exports no RouteSet exits non-zero with a clear message', async () => {
+  const [, , { code, stdout, stderr }] = await results;
+  assert.is.not(code, 0);
+  assert.is(stdout, '');
+  assert.is(stderr.trim(), 'tests/bin/fixtures/no-route-set.ts does not export a RouteSet (as `routes` or default)');
+});
+
+test('a module\'s default export is used when it is a RouteSet', async () => {
+  const [, , , { code, stdout, stderr }] = await results;
+  assert.is(code, 0, stderr);
+  const rows = JSON.parse(stdout) as { name: string; path: string }[];
+  assert.equal(rows.map((r) => `${r.name} ${r.path}`), ['widgets /widgets', 'formatted_widgets /widgets.:format', 'widget /widgets/:id', 'formatted_widget /widgets/:id.:format', 'root /']);
+});
+
+test('more than one file is a usage error', async () => {
+  const [, , , , { code, stderr }] = await results;
+  assert.is(code, 2);
+  assert.match(stderr, /^usage: signalbox routes \[--json\] \[file\]/);
+});
+
+test.run();

@@ -1,0 +1,386 @@
+/**
+ * `map.resources` and `map.resource`: the seven RESTful routes (six for a
+ * singleton) with their `.:format` twins, names, nesting, and every option
+ * of spec section 2.2.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ArgumentError, DEFAULT_ACTIONS, draw, RESTFUL_ACTIONS, type RouteSet } from '../../../core/index.ts';
+import { assertNotRouted, assertRecognizes, assertRouting, plainNames, routeLines, throwsA } from './support.ts';
+
+const test = suite('resources');
+
+function lines(block: Parameters<typeof draw>[0], config?: Parameters<typeof draw>[1]): string[] {
+  return routeLines(draw(block, config));
+}
+
+test('RESTFUL_ACTIONS is the one frozen table of verbs and member-ness', () => {
+  assert.ok(Object.isFrozen(RESTFUL_ACTIONS));
+  assert.equal(RESTFUL_ACTIONS, {
+    index: { method: 'get', member: false },
+    create: { method: 'post', member: false },
+    new: { method: 'get', member: false },
+    edit: { method: 'get', member: true },
+    show: { method: 'get', member: true },
+    update: { method: 'put', member: true },
+    destroy: { method: 'delete', member: true },
+  });
+  assert.equal([...DEFAULT_ACTIONS], ['index', 'create', 'new', 'edit', 'show', 'update', 'destroy']);
+  assert.ok(Object.isFrozen(DEFAULT_ACTIONS));
+});
+
+test('resources declares the seven default routes in Rails 2.1 order (spec 4.1)', () => {
+  assert.equal(lines((map) => map.resources('posts')), [
+    'GET /posts -> posts#index',
+    'POST /posts -> posts#create',
+    'GET /posts/new -> posts#new',
+    'GET /posts/:id/edit -> posts#edit',
+    'GET /posts/:id -> posts#show',
+    'PUT /posts/:id -> posts#update',
+    'DELETE /posts/:id -> posts#destroy',
+  ]);
+});
+
+test('every route has a .:format twin, named formatted_<name>', () => {
+  const set = draw((map) => map.resources('posts'));
+  assert.is(set.routes.length, 14);
+  for (let i = 0; i < set.routes.length; i += 2) {
+    const [plain, twin] = [set.routes[i], set.routes[i + 1]];
+    assert.is(twin.path, `${plain.path}.:format`);
+    assert.equal(twin.methods, plain.methods);
+    assert.is(twin.name, plain.name === null ? null : `formatted_${plain.name}`);
+  }
+  assert.equal(plainNames(set), ['posts', 'new_post', 'edit_post', 'post']);
+});
+
+test('the routes recognise and generate as spec 4.1 says', () => {
+  const set = draw((map) => map.resources('posts'));
+  assertRouting(set, 'GET /posts', { controller: 'posts', action: 'index' });
+  assertRouting(set, 'POST /posts', { controller: 'posts', action: 'create' });
+  assertRouting(set, 'GET /posts/new', { controller: 'posts', action: 'new' });
+  assertRouting(set, 'GET /posts/1/edit', { controller: 'posts', action: 'edit', id: '1' });
+  assertRouting(set, 'GET /posts/1', { controller: 'posts', action: 'show', id: '1' });
+  assertRouting(set, 'PUT /posts/1', { controller: 'posts', action: 'update', id: '1' });
+  assertRouting(set, 'DELETE /posts/1', { controller: 'posts', action: 'destroy', id: '1' });
+  assertRouting(set, 'GET /posts/1.xml', { controller: 'posts', action: 'show', id: '1', format: 'xml' });
+  assertRouting(set, 'GET /posts/new.js', { controller: 'posts', action: 'new', format: 'js' });
+});
+
+test('resource declares a singleton: no index, no id, controller named in the plural (spec 4.2)', () => {
+  assert.equal(lines((map) => map.resource('account')), [
+    'GET /account/new -> accounts#new',
+    'GET /account/edit -> accounts#edit',
+    'GET /account -> accounts#show',
+    'PUT /account -> accounts#update',
+    'DELETE /account -> accounts#destroy',
+    'POST /account -> accounts#create',
+  ]);
+  assert.equal(plainNames(draw((map) => map.resource('account'))), ['new_account', 'edit_account', 'account']);
+});
+
+test('a singleton can name its plural for the controller', () => {
+  assert.equal(lines((map) => map.resource('person', { plural: 'folks' }))[2], 'GET /person -> folks#show');
+  assert.equal(lines((map) => map.resource('person'))[2], 'GET /person -> people#show');
+});
+
+test('several names share one options hash', () => {
+  const set = draw((map) => map.resources('posts', 'pages', { only: 'index' }));
+  assert.equal(routeLines(set), ['GET /posts -> posts#index', 'GET /pages -> pages#index']);
+  assert.equal(routeLines(draw((map) => map.resource('account', 'profile', { only: 'show' }))), ['GET /account -> accounts#show', 'GET /profile -> profiles#show']);
+});
+
+test('collection, member and new actions get plain-slash routes and their names (spec 4.3)', () => {
+  const set = draw((map) => map.resources('messages', { collection: { rss: 'get' }, member: { mark: 'post' }, new: { preview: 'post' } }));
+  assertRouting(set, 'GET /messages/rss', { controller: 'messages', action: 'rss' });
+  assertRouting(set, 'POST /messages/1/mark', { controller: 'messages', action: 'mark', id: '1' });
+  assertRouting(set, 'POST /messages/new/preview', { controller: 'messages', action: 'preview' });
+  const h = set.helpers();
+  assert.is(h.rss_messages_path(), '/messages/rss');
+  assert.is(h.mark_message_path(1), '/messages/1/mark');
+  assert.is(h.preview_new_message_path(), '/messages/new/preview');
+  assertNotRouted(set, 'GET /messages/1/mark');
+});
+
+test('extra actions are emitted before the defaults, so /messages/rss is not a show', () => {
+  const set = draw((map) => map.resources('messages', { collection: { rss: 'get' } }));
+  assert.equal(routeLines(set).slice(0, 2), ['GET /messages/rss -> messages#rss', 'GET /messages -> messages#index']);
+});
+
+test('a method list routes each method; any routes every method', () => {
+  const set = draw((map) => map.resources('messages', { member: { mark: ['get', 'post'], ping: 'any' }, new: { new: 'any' } }));
+  assertRecognizes(set, 'GET /messages/1/mark', { controller: 'messages', action: 'mark', id: '1' });
+  assertRecognizes(set, 'POST /messages/1/mark', { controller: 'messages', action: 'mark', id: '1' });
+  assertNotRouted(set, 'PUT /messages/1/mark');
+  for (const m of ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
+    assertRecognizes(set, `${m} /messages/1/ping`, { controller: 'messages', action: 'ping', id: '1' });
+    assertRecognizes(set, `${m} /messages/new`, { controller: 'messages', action: 'new' });
+  }
+});
+
+test('method names in extra actions are case-insensitive', () => {
+  const set = draw((map) => map.resources('messages', { member: { mark: 'POST' } }));
+  assertRecognizes(set, 'POST /messages/1/mark', { controller: 'messages', action: 'mark', id: '1' });
+});
+
+test('invalid methods for extra actions are refused', () => {
+  throwsA(() => draw((map) => map.resources('messages', { member: { mark: 'head' } })), ArgumentError, 'HTTP method HEAD is invalid for the mark action: HEAD requests are answered by GET routes');
+  throwsA(() => draw((map) => map.resources('messages', { collection: { rss: 'bacon' } })), ArgumentError, 'Invalid HTTP method "bacon" for the rss action');
+  throwsA(() => draw((map) => map.resources('messages', { member: { mark: ['get', 'patch'] } })), ArgumentError);
+});
+
+test(':controller names the controller; :singular names the members', () => {
+  const set = draw((map) => map.resources('people', { controller: 'users', singular: 'human' }));
+  assertRecognizes(set, 'GET /people/1', { controller: 'users', action: 'show', id: '1' });
+  assert.equal(plainNames(set), ['people', 'new_human', 'edit_human', 'human']);
+});
+
+test(':requirements apply to member routes, with the id pattern defaulting to [^/.?]+', () => {
+  const set = draw((map) => map.resources('posts', { requirements: { id: /\d+/ } }));
+  assertRecognizes(set, 'GET /posts/12', { controller: 'posts', action: 'show', id: '12' });
+  assertNotRouted(set, 'GET /posts/abc');
+  assert.equal(draw((map) => map.resources('posts')).named.post.segments[3], { type: 'dynamic', key: 'id', optional: false, default: null, requirement: { source: '[^/.?]+', flags: '' } });
+});
+
+test(':requirements with the i flag are honoured', () => {
+  const set = draw((map) => map.resources('posts', { requirements: { id: /post-[a-z]+/i } }));
+  assertRecognizes(set, 'GET /posts/POST-Abc', { controller: 'posts', action: 'show', id: 'POST-Abc' });
+  assertNotRouted(set, 'GET /posts/page-abc');
+});
+
+test(':conditions are kept on every route; the method condition is set per action', () => {
+  const set = draw((map) => map.resources('posts', { conditions: { subdomain: 'admin', method: 'post' } }));
+  assert.equal(set.named.posts.conditions, { subdomain: 'admin' });
+  assert.equal(set.named.posts.methods, ['GET']);
+  assert.equal(set.routes[2].methods, ['POST']);
+});
+
+test(':as renames the path, not the names, and nested resources can be renamed separately', () => {
+  const set = draw((map) => map.resources('posts', { as: 'articles' }, (posts) => posts.resources('comments', { as: 'notes' })));
+  assertRecognizes(set, 'GET /articles/1', { controller: 'posts', action: 'show', id: '1' });
+  assertRecognizes(set, 'GET /articles/1/notes/2', { controller: 'comments', action: 'show', post_id: '1', id: '2' });
+  assert.is(set.helpers().post_comment_path(1, 2), '/articles/1/notes/2');
+  assertNotRouted(set, 'GET /posts/1');
+});
+
+test(':path_names replaces the new and edit words', () => {
+  const set = draw((map) => map.resources('posts', { path_names: { new: 'nuevo', edit: 'editar' } }));
+  assertRouting(set, 'GET /posts/nuevo', { controller: 'posts', action: 'new' });
+  assertRouting(set, 'GET /posts/1/editar', { controller: 'posts', action: 'edit', id: '1' });
+  assert.is(set.helpers().edit_post_path(1), '/posts/1/editar');
+});
+
+test('resources_path_names sets the words for the whole route set; :path_names still wins', () => {
+  const set = draw((map) => {
+    map.resources('posts');
+    map.resources('pages', { path_names: { new: 'create' } });
+  }, { resources_path_names: { new: 'neu', edit: 'bearbeiten' } });
+  assertRecognizes(set, 'GET /posts/neu', { controller: 'posts', action: 'new' });
+  assertRecognizes(set, 'GET /posts/1/bearbeiten', { controller: 'posts', action: 'edit', id: '1' });
+  assertRecognizes(set, 'GET /pages/create', { controller: 'pages', action: 'new' });
+  assertRecognizes(set, 'GET /pages/1/bearbeiten', { controller: 'pages', action: 'edit', id: '1' });
+});
+
+test(':path_prefix with a variable makes that variable required', () => {
+  const set = draw((map) => map.resources('posts', { path_prefix: '/blogs/:blog_id' }));
+  assertRouting(set, 'GET /blogs/3/posts/1', { controller: 'posts', action: 'show', blog_id: '3', id: '1' });
+  assert.is(set.helpers().post_path(3, 1), '/blogs/3/posts/1');
+  assert.equal(plainNames(set), ['posts', 'new_post', 'edit_post', 'post'], 'names are unchanged without :name_prefix');
+  assertNotRouted(set, 'GET /posts/1');
+});
+
+test(':name_prefix prefixes every name', () => {
+  const set = draw((map) => map.resources('posts', { path_prefix: '/blogs/:blog_id', name_prefix: 'blog_' }));
+  assert.equal(plainNames(set), ['blog_posts', 'new_blog_post', 'edit_blog_post', 'blog_post']);
+});
+
+test('nesting adds the parent path and name prefix (spec 4.3)', () => {
+  const set = draw((map) => map.resources('posts', (posts) => posts.resources('comments')));
+  assert.equal(plainNames(set).slice(4), ['post_comments', 'new_post_comment', 'edit_post_comment', 'post_comment']);
+  assertRouting(set, 'GET /posts/1/comments', { controller: 'comments', action: 'index', post_id: '1' });
+  assertRouting(set, 'GET /posts/1/comments/new', { controller: 'comments', action: 'new', post_id: '1' });
+});
+
+test('name_prefix: null removes the parent name prefix but keeps the path', () => {
+  const set = draw((map) => map.resources('posts', (posts) => posts.resources('comments', { name_prefix: null })));
+  assert.equal(plainNames(set).slice(4), ['comments', 'new_comment', 'edit_comment', 'comment']);
+  assert.is(set.helpers().comment_path(1, 2), '/posts/1/comments/2');
+});
+
+test('nested under a singleton, only the singular name prefixes the path', () => {
+  const set = draw((map) => map.resource('account', (account) => account.resources('sessions')));
+  assertRouting(set, 'GET /account/sessions/5', { controller: 'sessions', action: 'show', id: '5' });
+  assert.ok(plainNames(set).includes('account_session'));
+});
+
+test('has_many takes a name, a list, or a nested hash', () => {
+  assert.ok(plainNames(draw((map) => map.resources('posts', { has_many: 'comments' }))).includes('post_comment'));
+  const list = plainNames(draw((map) => map.resources('posts', { has_many: ['comments', 'tags'] })));
+  assert.ok(list.includes('post_comment') && list.includes('post_tag'));
+  const nested = draw((map) => map.resources('threads', { has_many: { messages: ['attachments', { comments: 'likes' }] } }));
+  const names = plainNames(nested);
+  for (const n of ['thread_message', 'thread_message_attachment', 'thread_message_comment', 'thread_message_comment_like']) assert.ok(names.includes(n), n);
+  assertRecognizes(nested, 'GET /threads/1/messages/2/comments/3/likes/4', { controller: 'likes', action: 'show', thread_id: '1', message_id: '2', comment_id: '3', id: '4' });
+});
+
+test('has_one takes a name or a list of singleton resources', () => {
+  const set = draw((map) => map.resources('users', { has_one: ['avatar', 'profile'] }));
+  assertRecognizes(set, 'GET /users/1/avatar', { controller: 'avatars', action: 'show', user_id: '1' });
+  assertRecognizes(set, 'PUT /users/1/profile', { controller: 'profiles', action: 'update', user_id: '1' });
+  assert.ok(plainNames(draw((map) => map.resources('users', { has_one: 'avatar' }))).includes('user_avatar'));
+});
+
+test('shallow: member routes drop the parent prefix, collection routes keep it', () => {
+  const set = draw((map) => map.resources('posts', { shallow: true }, (posts) => posts.resources('comments')));
+  assert.equal(routeLines(set).slice(7), [
+    'GET /posts/:post_id/comments -> comments#index',
+    'POST /posts/:post_id/comments -> comments#create',
+    'GET /posts/:post_id/comments/new -> comments#new',
+    'GET /comments/:id/edit -> comments#edit',
+    'GET /comments/:id -> comments#show',
+    'PUT /comments/:id -> comments#update',
+    'DELETE /comments/:id -> comments#destroy',
+  ]);
+  assert.equal(plainNames(set).slice(4), ['post_comments', 'new_post_comment', 'edit_comment', 'comment']);
+  const h = set.helpers();
+  assert.is(h.comment_path(3), '/comments/3');
+  assert.is(h.post_comments_path(1), '/posts/1/comments');
+});
+
+test('shallow is inherited by nested resources and works with has_many and has_one', () => {
+  const set = draw((map) => map.resources('posts', { shallow: true, has_many: 'comments', has_one: 'author' }, (posts) => posts.resources('tags', (tags) => tags.resources('votes'))));
+  const h = set.helpers();
+  assert.is(h.comment_path(1), '/comments/1');
+  assert.is(h.tag_path(2), '/tags/2');
+  assert.is(h.tag_votes_path(2), '/tags/2/votes', 'the grandchild nests under the shallow member path');
+  assert.is(h.vote_path(3), '/votes/3');
+  assert.is(h.post_author_path(1), '/posts/1/author', 'a singleton has no member id, so it keeps its prefix');
+});
+
+test('only and except limit the default actions', () => {
+  assert.equal(lines((map) => map.resources('posts', { only: ['index', 'show'] })), ['GET /posts -> posts#index', 'GET /posts/:id -> posts#show']);
+  assert.equal(lines((map) => map.resources('posts', { only: 'show' })), ['GET /posts/:id -> posts#show']);
+  assert.equal(lines((map) => map.resources('posts', { except: ['new', 'edit', 'create', 'update', 'destroy'] })), ['GET /posts -> posts#index', 'GET /posts/:id -> posts#show']);
+  assert.equal(lines((map) => map.resources('posts', { only: 'all' })).length, 7);
+  assert.equal(lines((map) => map.resources('posts', { except: 'none' })).length, 7);
+  assert.equal(lines((map) => map.resources('posts', { only: 'none' })), []);
+  assert.equal(lines((map) => map.resources('posts', { except: 'all' })), []);
+});
+
+test('only and except do not remove extra actions', () => {
+  assert.equal(lines((map) => map.resources('posts', { only: 'none', member: { publish: 'put' } })), ['PUT /posts/:id/publish -> posts#publish']);
+});
+
+test('an excluded action fails routing', () => {
+  const set = draw((map) => map.resources('posts', { except: 'destroy' }));
+  assertNotRouted(set, 'DELETE /posts/1');
+  assertRecognizes(set, 'GET /posts/1', { controller: 'posts', action: 'show', id: '1' });
+});
+
+test('only and except are inherited by nested resources, including has_many', () => {
+  const set = draw((map) => map.resources('posts', { only: ['index', 'show'], has_many: 'comments' }, (posts) => posts.resources('tags')));
+  assert.equal(plainNames(set), ['posts', 'post', 'post_comments', 'post_comment', 'post_tags', 'post_tag']);
+});
+
+test('a nested resource can override inherited only/except', () => {
+  const set = draw((map) => map.resources('posts', { only: 'none' }, (posts) => posts.resources('comments', { only: 'all' })));
+  assert.equal(plainNames(set), ['post_comments', 'new_post_comment', 'edit_post_comment', 'post_comment']);
+});
+
+test(':only and :except together are refused', () => {
+  throwsA(() => draw((map) => map.resources('posts', { only: 'show', except: 'index' })), ArgumentError, 'Please supply either :only or :except, not both.');
+});
+
+test('unknown action names in :only/:except are refused', () => {
+  throwsA(() => draw((map) => map.resources('posts', { only: ['show', 'bogus'] })), ArgumentError, 'Unknown action "bogus" in :only/:except; expected \'all\', \'none\' or some of index, create, new, edit, show, update, destroy');
+  throwsA(() => draw((map) => map.resources('posts', { except: 'publish' })), ArgumentError);
+});
+
+test('an uncountable name uses <name>_index for the collection and <name> for the member', () => {
+  const set = draw((map) => map.resources('sheep'));
+  assert.equal(plainNames(set), ['sheep_index', 'new_sheep', 'edit_sheep', 'sheep']);
+  const h = set.helpers();
+  assert.is(h.sheep_index_path(), '/sheep');
+  assert.is(h.sheep_path(1), '/sheep/1');
+});
+
+test('names inflect only the last word of an underscored name', () => {
+  assert.equal(plainNames(draw((map) => map.resources('line_items'))), ['line_items', 'new_line_item', 'edit_line_item', 'line_item']);
+  assert.equal(plainNames(draw((map) => map.resources('people'))), ['people', 'new_person', 'edit_person', 'person']);
+});
+
+test('custom inflections belong to one route set', () => {
+  const octopi = draw((map) => map.resources('octopi'), { inflections: { irregular: [['octopus', 'octopi']] } });
+  const plain = draw((map) => map.resources('octopi'));
+  assert.equal(plainNames(octopi), ['octopi', 'new_octopus', 'edit_octopus', 'octopus']);
+  assert.not.equal(plainNames(plain), plainNames(octopi), 'the other set did not learn the irregular');
+  const uncountable = draw((map) => map.resources('equipment'), { inflections: { uncountable: ['equipment'] } });
+  assert.equal(plainNames(uncountable), ['equipment_index', 'new_equipment', 'edit_equipment', 'equipment']);
+  assert.equal(octopi.config.inflections, { irregular: [['octopus', 'octopi']], uncountable: [] });
+});
+
+test('resource route names do not clash with built-in helpers', () => {
+  const set: RouteSet = draw((map) => map.resources('javascripts', 'images'));
+  const h = set.helpers();
+  assert.is(h.javascript_path(1), '/javascripts/1');
+  assert.is(h.image_path(1), '/images/1');
+  assert.is(typeof h.url_for, 'function');
+});
+
+test('named routes under resources contain no double slashes', () => {
+  const set = draw((map) => {
+    map.resource('account', { path_prefix: ':site_id' }, (account) => account.resources('posts', { has_one: 'author' }));
+    map.namespace('admin', (admin) => admin.namespace('reports', (reports) => reports.resources('sales', { has_many: 'lines' })));
+  });
+  for (const r of set.routes) assert.not.match(r.path, /\/\//, r.path);
+});
+
+test('a resource name must be a word', () => {
+  throwsA(() => draw((map) => map.resources('po sts')), ArgumentError, 'resources: resource names must be words, got "po sts"');
+  throwsA(() => draw((map) => map.resource('a/b')), ArgumentError);
+  throwsA(() => draw((map) => map.resources({})), ArgumentError, 'resources needs at least one name');
+});
+
+test('resource refuses :singular; a singleton names its plural instead', () => {
+  throwsA(() => draw((map) => map.resource('account', { singular: 'acct' })), ArgumentError, 'resource: use :plural to name a singleton\'s plural; :singular is for collections');
+});
+
+test('a resource whose names would shadow a built-in polymorphic helper is refused', () => {
+  throwsA(() => draw((map) => map.resources('polymorphics')), ArgumentError, 'Route name "new_polymorphic" would define new_polymorphic_url, which is a built-in helper');
+});
+
+test('options are read, never mutated', () => {
+  const options = Object.freeze({ only: Object.freeze(['index', 'show']), has_many: 'comments', member: Object.freeze({ publish: 'put' }) });
+  const a = draw((map) => map.resources('posts', options));
+  const b = draw((map) => map.resources('posts', options));
+  assert.equal(a.routes, b.routes);
+});
+
+test('the deprecated resource_action_separator ";" warns once and routes /messages/1;mark', async () => {
+  const warnings: Error[] = [];
+  const listener = (w: Error) => warnings.push(w);
+  process.on('warning', listener);
+  let set: RouteSet;
+  try {
+    set = draw((map) => map.resources('messages', { member: { mark: 'post' }, collection: { rss: 'get' }, new: { preview: 'post' } }), { resource_action_separator: ';' });
+    draw((map) => map.resource('account', { member: { login: 'get' } }), { resource_action_separator: ';' });
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', listener);
+  }
+  const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_DEP_SEMICOLON_SEPARATOR');
+  assert.is(ours.length, 1, 'exactly one deprecation warning for the process');
+  assert.is(ours[0].name, 'DeprecationWarning');
+  assert.is(ours[0].message, "resource_action_separator ';' is deprecated: custom actions use a plain slash (/messages/1/mark).");
+  assert.is(set.config.resource_action_separator, ';');
+  // Custom actions and edit use the separator; new keeps its slash, as in Rails 1.2.
+  assertRouting(set, 'POST /messages/1;mark', { controller: 'messages', action: 'mark', id: '1' });
+  assertRouting(set, 'POST /messages/1;mark.xml', { controller: 'messages', action: 'mark', id: '1', format: 'xml' });
+  assertRouting(set, 'GET /messages;rss', { controller: 'messages', action: 'rss' });
+  assertRouting(set, 'POST /messages/new;preview', { controller: 'messages', action: 'preview' });
+  assertRouting(set, 'GET /messages/1;edit', { controller: 'messages', action: 'edit', id: '1' });
+  assertRouting(set, 'GET /messages/new', { controller: 'messages', action: 'new' });
+  assertNotRouted(set, 'POST /messages/1/mark');
+  assert.is(set.helpers().mark_message_path(1), '/messages/1;mark');
+});
+
+test.run();
