@@ -15,6 +15,29 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_METHOD_NOT_ALLOWED: 405,
   SBX_ERR_NOT_IMPLEMENTED: 501,
   SBX_ERR_ARGUMENT: 500,
+  SBX_ERR_UNKNOWN_HTTP_METHOD: 501,
+  SBX_ERR_UNKNOWN_ACTION: 404,
+  SBX_ERR_RECORD_NOT_FOUND: 404,
+  SBX_ERR_RECORD_INVALID: 422,
+  SBX_ERR_RECORD_NOT_SAVED: 422,
+  SBX_ERR_STALE_OBJECT: 409,
+  SBX_ERR_NOT_ACCEPTABLE: 406,
+  SBX_ERR_INVALID_AUTHENTICITY_TOKEN: 422,
+  SBX_ERR_DOUBLE_RENDER: 500,
+  SBX_ERR_REDIRECT_BACK: 500,
+  SBX_ERR_MISSING_TEMPLATE: 500,
+  SBX_ERR_ACTION_CONTROLLER: 500,
+  SBX_ERR_BAD_REQUEST: 400,
+  SBX_ERR_PARAMS_ENCODING: 400,
+  SBX_ERR_PARAMS_DEPTH: 400,
+  SBX_ERR_PARAMS_COUNT: 400,
+  SBX_ERR_PARAMS_CONFLICT: 400,
+  SBX_ERR_JSON_PARSE: 400,
+  SBX_ERR_XML_PARSE: 400,
+  SBX_ERR_MULTIPART_PARSE: 400,
+  SBX_ERR_IP_SPOOFING: 400,
+  SBX_ERR_PAYLOAD_TOO_LARGE: 413,
+  SBX_ERR_UNKNOWN_STATUS: 500,
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -78,5 +101,157 @@ export class NotImplemented extends SignalboxError {
 export class ArgumentError extends SignalboxError {
   constructor(message: string) {
     super('SBX_ERR_ARGUMENT', message);
+  }
+}
+
+/** The request used a method HTTP does not define here (not GET, HEAD, POST, PUT, DELETE or OPTIONS). */
+export class UnknownHttpMethod extends SignalboxError {
+  readonly method: string;
+  constructor(method: string) {
+    super('SBX_ERR_UNKNOWN_HTTP_METHOD', `Unknown HTTP method ${JSON.stringify(method)}`);
+    this.method = method;
+  }
+}
+
+/** The route named an action the controller does not have (or hides). */
+export class UnknownAction extends SignalboxError {
+  constructor(controller: string, action: string) {
+    super('SBX_ERR_UNKNOWN_ACTION', `No action responded to ${action} in ${controller}`);
+  }
+}
+
+/** Thrown by model code when a record does not exist; answers 404 unless rescued. */
+export class RecordNotFound extends SignalboxError {
+  constructor(message = 'Record not found') {
+    super('SBX_ERR_RECORD_NOT_FOUND', message);
+  }
+}
+
+/** Thrown by model code when a record fails validation; answers 422 unless rescued. */
+export class RecordInvalid extends SignalboxError {
+  readonly errors: readonly string[];
+  constructor(errors: readonly string[] = [], message?: string) {
+    super('SBX_ERR_RECORD_INVALID', message ?? `Validation failed: ${errors.join(', ')}`);
+    this.errors = Object.freeze([...errors]);
+  }
+}
+
+/** Thrown by model code when a save is refused; answers 422 unless rescued. */
+export class RecordNotSaved extends SignalboxError {
+  constructor(message = 'Record not saved') {
+    super('SBX_ERR_RECORD_NOT_SAVED', message);
+  }
+}
+
+/** Thrown by model code on a lost update (optimistic locking); answers 409 unless rescued. */
+export class StaleObjectError extends SignalboxError {
+  constructor(message = 'Attempted to update a stale object') {
+    super('SBX_ERR_STALE_OBJECT', message);
+  }
+}
+
+/** `respond_to` found no representation the client accepts. */
+export class NotAcceptable extends SignalboxError {
+  constructor(accepted: readonly string[] = []) {
+    super('SBX_ERR_NOT_ACCEPTABLE', accepted.length ? `None of ${accepted.join(', ')} is available` : 'Not acceptable');
+  }
+}
+
+/** A state-changing request without the session's authenticity token. */
+export class InvalidAuthenticityToken extends SignalboxError {
+  constructor() {
+    super('SBX_ERR_INVALID_AUTHENTICITY_TOKEN', 'Invalid authenticity token');
+  }
+}
+
+/** An action rendered or redirected twice. */
+export class DoubleRenderError extends SignalboxError {
+  constructor() {
+    super('SBX_ERR_DOUBLE_RENDER', 'Render and/or redirect were called multiple times in this action. You may only call render OR redirect, and at most once per action.');
+  }
+}
+
+/** `redirect_to('back')` with no Referer to go back to. */
+export class RedirectBackError extends SignalboxError {
+  constructor() {
+    super('SBX_ERR_REDIRECT_BACK', 'No HTTP_REFERER was set in the request to this action, so redirect_to :back could not be called successfully.');
+  }
+}
+
+/** No template for the action and format; `searched` lists every path tried. */
+export class MissingTemplate extends SignalboxError {
+  readonly searched: readonly string[];
+  constructor(searched: readonly string[]) {
+    super('SBX_ERR_MISSING_TEMPLATE', `Missing template ${searched[0] ?? ''} (searched: ${searched.join(', ')})`);
+    this.searched = Object.freeze([...searched]);
+  }
+}
+
+/** A misuse of the controller API (e.g. `redirect_to(null)`). */
+export class ActionControllerError extends SignalboxError {
+  constructor(message: string) {
+    super('SBX_ERR_ACTION_CONTROLLER', message);
+  }
+}
+
+/** The status an error answers with: its table status, or 500 for anything else. */
+export function statusOf(error: unknown): number {
+  return error instanceof SignalboxError ? error.status : 500;
+}
+
+/** The request cannot be read as sent: malformed parameters, body or headers. Answers 400. */
+export class BadRequest extends SignalboxError {
+  constructor(message: string, code: ErrorCode = 'SBX_ERR_BAD_REQUEST') {
+    super(code, message);
+  }
+}
+
+/** Why parameters were refused: bad percent-encoding, nesting too deep, too many, or clashing containers. */
+export type ParamsErrorCode = 'SBX_ERR_PARAMS_ENCODING' | 'SBX_ERR_PARAMS_DEPTH' | 'SBX_ERR_PARAMS_COUNT' | 'SBX_ERR_PARAMS_CONFLICT';
+
+/** Query or form parameters that cannot be parsed (each reason has its own code); answers 400. */
+export class ParamsParseError extends BadRequest {
+  constructor(code: ParamsErrorCode, message: string) {
+    super(message, code);
+  }
+}
+
+/** The body format that failed to parse. */
+export type BodyErrorCode = 'SBX_ERR_JSON_PARSE' | 'SBX_ERR_XML_PARSE' | 'SBX_ERR_MULTIPART_PARSE';
+
+/** A JSON, XML or multipart body that is not well-formed; answers 400. */
+export class BodyParseError extends BadRequest {
+  constructor(code: BodyErrorCode, message: string) {
+    super(message, code);
+  }
+}
+
+/** Client-IP and X-Forwarded-For disagree, so the client address cannot be trusted; answers 400. */
+export class IpSpoofing extends BadRequest {
+  readonly client_ip: string;
+  readonly forwarded_for: string;
+  constructor(clientIp: string, forwardedFor: string) {
+    // The header values stay out of the message: clients see it, and they chose those values.
+    super('IP spoofing attack?! Client-IP and X-Forwarded-For name different clients', 'SBX_ERR_IP_SPOOFING');
+    this.client_ip = clientIp;
+    this.forwarded_for = forwardedFor;
+  }
+}
+
+/** A body, part or field over its configured size or count limit; `limit` names it. Answers 413. */
+export class PayloadTooLarge extends SignalboxError {
+  readonly limit: string;
+  readonly max: number;
+  constructor(limit: string, max: number, message?: string) {
+    super('SBX_ERR_PAYLOAD_TOO_LARGE', message ?? `Request entity too large: over the ${limit} limit of ${max}`);
+    this.limit = limit;
+    this.max = max;
+  }
+}
+
+/** A status given by a name that is not in the status table (a programming error, so 500). */
+export class UnknownStatus extends SignalboxError {
+  constructor(status: unknown) {
+    super('SBX_ERR_UNKNOWN_STATUS', `Unknown HTTP status ${JSON.stringify(status) ?? String(status)}`);
   }
 }

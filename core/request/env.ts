@@ -1,0 +1,224 @@
+/**
+ * What a request says about where it came from and where it went: host,
+ * port, protocol, domain, client address, cookies and body type, as pure
+ * functions of a `RequestEnv` (Rails 2.1's `AbstractRequest` and `CgiRequest`).
+ * Like Rails, these trust X-Forwarded-Host/-Proto/-For: put a proxy you control in front.
+ *
+ * @example
+ *   const env = { headers: { host: 'www.example.co.uk:8080' } };
+ *   hostWithPort(env); // 'www.example.co.uk:8080'
+ *   subdomains(env, 2); // ['www']
+ */
+import { parse as parseCookie } from 'cookie';
+import { IpSpoofing } from '../errors.ts';
+import type { MimeRegistry, MimeType } from '../mime/types.ts';
+import { isUnsafeKey } from './param-values.ts';
+
+/** The request facts these functions read. Header names are lower-case. */
+export interface RequestEnv {
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The peer address of the connection. */
+  readonly remote_address?: string;
+  /** Whether the connection itself is TLS (CGI's HTTPS=on). */
+  readonly ssl?: boolean;
+  readonly server_name?: string;
+  readonly server_addr?: string;
+  readonly server_port?: string | number;
+  readonly server_software?: string;
+}
+
+function header(env: RequestEnv, name: string): string | undefined {
+  return Object.hasOwn(env.headers, name) ? env.headers[name] : undefined;
+}
+
+/** The host and port as the request named them: X-Forwarded-Host (its last entry), Host, server name, server address. */
+export function rawHostWithPort(env: RequestEnv): string {
+  const forwarded = header(env, 'x-forwarded-host');
+  if (forwarded !== undefined) return forwarded.split(/,\s?/).at(-1)!.trim();
+  const host = header(env, 'host') ?? env.server_name;
+  if (host !== undefined) return host;
+  if (env.server_addr === undefined && env.server_port === undefined) return '';
+  return `${env.server_addr ?? ''}:${env.server_port ?? ''}`;
+}
+
+/**
+ * The host name, without its port.
+ * @example host({ headers: { host: '[2001:db8::1]:8008' } }) // '[2001:db8::1]'
+ */
+export function host(env: RequestEnv): string {
+  return rawHostWithPort(env).replace(/:\d+$/, '');
+}
+
+/** The port the request named, or the protocol's standard port. */
+export function port(env: RequestEnv): number {
+  const named = /:(\d+)$/.exec(rawHostWithPort(env));
+  return named ? Number(named[1]) : standardPort(env);
+}
+
+/** 443 for HTTPS, else 80. */
+export function standardPort(env: RequestEnv): number {
+  return ssl(env) ? 443 : 80;
+}
+
+/** `:port` when the port is not the protocol's standard one, else ''. */
+export function portString(env: RequestEnv): string {
+  const p = port(env);
+  return p === standardPort(env) ? '' : `:${p}`;
+}
+
+/**
+ * Host plus a non-standard port.
+ * @example hostWithPort({ headers: { host: 'example.com:80' } }) // 'example.com'
+ */
+export function hostWithPort(env: RequestEnv): string {
+  return host(env) + portString(env);
+}
+
+/** 'https://' or 'http://'. */
+export function protocol(env: RequestEnv): string {
+  return ssl(env) ? 'https://' : 'http://';
+}
+
+/** Whether the request came over HTTPS: a TLS connection, or X-Forwarded-Proto: https. */
+export function ssl(env: RequestEnv): boolean {
+  return env.ssl === true || header(env, 'x-forwarded-proto') === 'https';
+}
+
+/** An IP-address host has no domain or subdomains. */
+function namedHost(name: string): boolean {
+  return !/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+/**
+ * The registered domain: the last `tldLength + 1` labels of the host; null for an IP address.
+ * @example domain({ headers: { host: 'www.rubyonrails.co.uk' } }, 2) // 'rubyonrails.co.uk'
+ */
+export function domain(env: RequestEnv, tldLength = 1): string | null {
+  const name = host(env);
+  return namedHost(name) ? name.split('.').slice(-(tldLength + 1)).join('.') : null;
+}
+
+/**
+ * The labels before the domain; empty for an IP address.
+ * @example subdomains({ headers: { host: 'dev.www.rubyonrails.co.uk' } }, 2) // ['dev', 'www']
+ */
+export function subdomains(env: RequestEnv, tldLength = 1): string[] {
+  const name = host(env);
+  return namedHost(name) ? name.split('.').slice(0, -(tldLength + 1)) : [];
+}
+
+/** Proxies on the loopback or a private network, whose forwarding headers are believed. */
+const TRUSTED_PROXY = /^127\.0\.0\.1$|^::1$|^(10|172\.(1[6-9]|2[0-9]|30|31)|192\.168)\./i;
+const LOCALHOST: ReadonlySet<string> = new Set(['127.0.0.1', '::1']);
+
+/** Node reports IPv4 peers on dual-stack sockets as `::ffff:a.b.c.d`. */
+function plainAddress(address: string): string {
+  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+}
+
+/**
+ * The client's address. A peer that is not a trusted proxy is the client. Behind a trusted
+ * proxy: Client-IP, else the last X-Forwarded-For entry that is not itself a trusted proxy.
+ * Throws `IpSpoofing` (400) when Client-IP is not among the X-Forwarded-For entries.
+ */
+export function remoteIp(env: RequestEnv): string {
+  const peer = plainAddress(env.remote_address ?? '');
+  if (!TRUSTED_PROXY.test(peer)) return peer;
+  const forwardedFor = header(env, 'x-forwarded-for');
+  const forwarded = forwardedFor?.split(',').map((a) => a.trim());
+  const clientIp = header(env, 'client-ip');
+  if (clientIp !== undefined) {
+    // Two headers naming different clients: one of them was written by the client.
+    if (forwarded && !forwarded.includes(clientIp.trim())) throw new IpSpoofing(clientIp, forwardedFor!);
+    return clientIp.trim();
+  }
+  if (forwarded) {
+    while (forwarded.length > 1 && TRUSTED_PROXY.test(forwarded.at(-1)!)) forwarded.pop();
+    return forwarded.at(-1)!;
+  }
+  return peer;
+}
+
+/** Whether both the peer and the client address are this machine (Rails' `local_request?`). */
+export function localRequest(env: RequestEnv): boolean {
+  if (!LOCALHOST.has(plainAddress(env.remote_address ?? ''))) return false;
+  try {
+    return LOCALHOST.has(remoteIp(env));
+  } catch {
+    // remoteIp only throws IpSpoofing: headers that disagree are no local request.
+    return false;
+  }
+}
+
+/** Whether X-Requested-With names XMLHttpRequest (Prototype and jQuery send it). */
+export function xhr(env: RequestEnv): boolean {
+  return /XMLHttpRequest/i.test(header(env, 'x-requested-with') ?? '');
+}
+
+/** The server software's leading name, lower-cased ('Apache/2.2' gives 'apache'), or null. */
+export function serverSoftware(env: RequestEnv): string | null {
+  const name = /^[a-zA-Z]+/.exec(env.server_software ?? '');
+  return name ? name[0].toLowerCase() : null;
+}
+
+/**
+ * The request URI (an absolute-form target reduced to its path and query) and the path:
+ * the URI without its query and without `relativeUrlRoot` (matched on a segment boundary).
+ * Both stay percent-encoded; an empty path reads as '/'.
+ * @example requestUriAndPath('http://example.com/app/posts?page=2', '/app') // { request_uri: '/app/posts?page=2', path: '/posts' }
+ */
+export function requestUriAndPath(target: string, relativeUrlRoot = ''): { request_uri: string; path: string } {
+  const absolute = /^\w+:\/\/[^/]+(\/.*)?$/s.exec(target);
+  const requestUri = (absolute ? absolute[1] : target) || '/';
+  let path = requestUri.split('?', 1)[0];
+  const root = relativeUrlRoot.replace(/\/+$/, '');
+  if (root !== '' && (path === root || path.startsWith(`${root}/`))) path = path.slice(root.length);
+  return { request_uri: requestUri, path: path || '/' };
+}
+
+/** The query string of a request target: what follows its first '?', or ''. */
+export function queryString(target: string): string {
+  const q = target.indexOf('?');
+  return q === -1 ? '' : target.slice(q + 1);
+}
+
+/**
+ * Cookies from a Cookie header (parsed by the `cookie` package: `;` with or without a space
+ * separates pairs, commas stay inside values, the first of a repeated name wins, values are
+ * percent-decoded). Names that address prototypes are dropped.
+ * @example parseCookieHeader('_session_id=abc;is_admin=yes') // { _session_id: 'abc', is_admin: 'yes' }
+ */
+export function parseCookieHeader(cookieHeader: string | undefined): Record<string, string> {
+  const parsed = parseCookie(cookieHeader ?? '');
+  const cookies: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (value !== undefined && !isUnsafeKey(name)) cookies[name] = value;
+  }
+  return cookies;
+}
+
+/**
+ * A header by HTTP name (`Content-Type`, any case) or by CGI variable name (`CONTENT_TYPE`,
+ * `HTTP_X_FORWARDED_FOR`), as Rails' `request.headers[...]` allows.
+ */
+export function requestHeader(headers: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const cgi = /^[A-Z0-9_]+$/.test(name) && name.includes('_');
+  const key = (cgi ? name.replace(/^HTTP_/, '').replaceAll('_', '-') : name).toLowerCase();
+  return Object.hasOwn(headers, key) ? headers[key] : undefined;
+}
+
+/**
+ * The body's MIME type from Content-Type (parameters dropped, lower-cased), or null without one.
+ * The legacy X-Post-Data-Format header (`xml`, `yaml`) takes precedence, as in Rails 2.1.
+ * @example contentTypeOf({ 'content-type': 'application/json; charset=utf-8' }, mime)?.symbol // 'json'
+ */
+export function contentTypeOf(headers: Readonly<Record<string, string | undefined>>, registry: MimeRegistry): MimeType | null {
+  const legacy = requestHeader(headers, 'x-post-data-format')?.toLowerCase();
+  if (legacy === 'xml') return registry.lookup('application/xml');
+  if (legacy === 'yaml') return registry.lookup('application/x-yaml');
+  const raw = requestHeader(headers, 'content-type');
+  if (raw === undefined) return null;
+  // Only the ends are trimmed: `application/json\ta` is not JSON.
+  const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase();
+  return essence === '' ? null : registry.lookup(essence);
+}
