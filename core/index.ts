@@ -1,3 +1,20 @@
-/** Signalbox's core: routing and the request layer. Never imports XState. */
+/** Signalbox's core: routing, the request layer and controllers. Never imports XState. */
 export * from './routing/index.ts';
 export * from './errors.ts';
+export { Controller, type ControllerWiring, type CookieJarLike, type RenderArgument } from './controller/base.ts';
+export type { RenderOptions } from './controller/render.ts';
+export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
+export type { ForgeryOptions, VerifyOptions } from './controller/declarations.ts';
+export type { ForgeryVerdict } from './controller/dispatch.ts';
+export { Flash } from './controller/flash.ts';
+export { toXml } from './controller/xml.ts';
+export { sanitiseLocation } from './controller/redirect.ts';
+export { Request, ACCEPTED_METHODS, type RequestSettings } from './http/request.ts';
+export { Response } from './http/response.ts';
+export type { RequestMessage, ResponseMessage, HeaderValue } from './http/message.ts';
+export { STATUS_CODES, SYMBOL_TO_STATUS_CODE, interpretStatus, statusCode, headOptionHeaderName } from './http/status.ts';
+export { MimeType, createMimeRegistry, type MimeRegistry } from './mime/types.ts';
+export { UploadedFile, type Params as RequestParams, type ParamLimits, type ParamValue } from './request/params.ts';
+export { html, escape, raw, SafeString } from './views/html.ts';
+export { directoryViews, memoryViews, type Template, type ViewResolver } from './views/resolver.ts';
+export type { AppConfig } from './pipeline/run.ts';

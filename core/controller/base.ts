@@ -1,0 +1,308 @@
+/**
+ * `Controller`: the base class of every controller. Actions are methods;
+ * class-level declarations (filters, rescue_from, protect_from_forgery,
+ * verify, hide_action, layout) are static calls, usually in a static block:
+ *
+ * @example
+ *   class PostsController extends Controller {
+ *     static { this.before_filter('find_post', { only: ['show'] }) }
+ *     find_post() { this.post = Post.find(this.params.id) }
+ *     show() { this.respond_to({ html: true, json: () => this.render({ json: this.post }) }) }
+ *   }
+ *
+ * The instance is wired to one request by `dispatch`; nothing here keeps
+ * state between requests.
+ */
+import { ActionControllerError, DoubleRenderError, RedirectBackError } from '../errors.ts';
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
+import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
+import type { Helpers, RouteSet } from '../routing/index.ts';
+import { isPlainObject } from '../routing/params.ts';
+import type { ViewResolver } from '../views/resolver.ts';
+import {
+  declarationsOf, splitFilterArgs, actionScope,
+  type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
+} from './declarations.ts';
+import type { Flash } from './flash.ts';
+import { absoluteLocation, assertTarget, redirectBody } from './redirect.ts';
+import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
+import { renderBody, type RenderOptions } from './render.ts';
+import { verifyAction } from './verification.ts';
+
+/** What `dispatch` wires into a controller for one request. */
+export interface ControllerWiring {
+  readonly request: Request;
+  readonly response: Response;
+  readonly routes: RouteSet;
+  readonly helpers: Helpers;
+  readonly session: Record<string, unknown>;
+  readonly cookies: CookieJarLike;
+  readonly flash: Flash;
+  readonly views: ViewResolver | null;
+  readonly controller_path: string;
+  readonly action_name: string;
+  readonly form_authenticity_token: () => string;
+  /** App-wide objects given to `createApp({ services })`: data stores, clients, configuration. */
+  readonly services: Readonly<Record<string, unknown>>;
+}
+
+/** Cookie access as actions see it: read request cookies, queue response cookies. */
+export interface CookieJarLike {
+  get(name: string): string | undefined;
+  set(name: string, value: string | { value: string; [option: string]: unknown }): void;
+  delete(name: string, options?: Record<string, unknown>): void;
+}
+
+export type RenderArgument = RenderOptions | string | undefined;
+
+const NOT_ACTIONS = new Set(['constructor']);
+
+export class Controller {
+  // ---- class-level declarations -------------------------------------------------------------
+
+  /** Runs the named methods (or functions) before the action; one that renders or redirects halts the chain. */
+  static before_filter(...args: unknown[]): void {
+    const { targets, scope } = splitFilterArgs(args);
+    const d = declarationsOf(this);
+    for (const target of targets) d.filters.push({ kind: 'before', target, ...scope });
+    hideFilterNames(this, targets);
+  }
+
+  /** Runs a before filter ahead of those already declared. */
+  static prepend_before_filter(...args: unknown[]): void {
+    const { targets, scope } = splitFilterArgs(args);
+    declarationsOf(this).filters.unshift(...targets.map((target) => ({ kind: 'before' as const, target, ...scope })));
+    hideFilterNames(this, targets);
+  }
+
+  /** Runs after the action (not when a before filter halted the chain). */
+  static after_filter(...args: unknown[]): void {
+    const { targets, scope } = splitFilterArgs(args);
+    const d = declarationsOf(this);
+    for (const target of targets) d.filters.push({ kind: 'after', target, ...scope });
+    hideFilterNames(this, targets);
+  }
+
+  /** Wraps the action: the filter gets `run`, and the action happens when it calls it. */
+  static around_filter(...args: unknown[]): void {
+    const { targets, scope } = splitFilterArgs(args);
+    const d = declarationsOf(this);
+    for (const target of targets) d.filters.push({ kind: 'around', target, ...scope });
+    hideFilterNames(this, targets);
+  }
+
+  /** Removes inherited filters by method name. */
+  static skip_filter(...names: string[]): void {
+    const d = declarationsOf(this);
+    for (let i = d.filters.length - 1; i >= 0; i--) if (typeof d.filters[i].target === 'string' && names.includes(d.filters[i].target as string)) d.filters.splice(i, 1);
+  }
+
+  static skip_before_filter(...names: string[]): void {
+    this.skip_filter(...names);
+  }
+
+  /**
+   * Handles an error class (or class name) raised by an action or filter; the last matching declaration wins.
+   * @example static { this.rescue_from(RecordNotFound, 'not_found') }
+   */
+  static rescue_from(...args: [...RescueMatcher[], RescueHandler | { with: RescueHandler }]): void {
+    const last = args[args.length - 1] as RescueHandler | { with: RescueHandler };
+    const handler = typeof last === 'object' && last !== null && 'with' in last ? last.with : (last as RescueHandler);
+    const matchers = args.slice(0, -1) as RescueMatcher[];
+    if (matchers.length === 0) throw new ActionControllerError('rescue_from needs an error class and a handler');
+    const d = declarationsOf(this);
+    for (const matcher of matchers) d.rescues.push({ matcher, handler });
+    if (typeof handler === 'string') d.hidden.add(handler);
+  }
+
+  /** Requires the session's authenticity token on state-changing requests to these actions. */
+  static protect_from_forgery(options: ForgeryOptions = {}): void {
+    const scope = actionScope(options);
+    declarationsOf(this).forgery = { ...options, ...scope };
+  }
+
+  /** Declares a prerequisite (params, session keys, method, xhr) checked before the action. */
+  static verify(options: VerifyOptions): void {
+    const scope = actionScope(options);
+    const checked = { ...options };
+    declarationsOf(this).filters.push({ kind: 'before', target: (c: Controller) => verifyAction(c, checked), ...scope });
+  }
+
+  /** Methods that are not actions even though they are public. */
+  static hide_action(...names: string[]): void {
+    const d = declarationsOf(this);
+    for (const name of names) d.hidden.add(name);
+  }
+
+  /** The layout for this controller's templates: a name under `layouts/`, or false for none. */
+  static layout(name: string | false): void {
+    declarationsOf(this).layout = name;
+  }
+
+  // ---- per-request state (wired by dispatch) ------------------------------------------------
+
+  request!: Request;
+  response!: Response;
+  params!: Record<string, any>;
+  session!: Record<string, unknown>;
+  cookies!: CookieJarLike;
+  flash!: Flash;
+  /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
+  routes!: Helpers;
+  action_name!: string;
+  controller_path!: string;
+  views!: ViewResolver | null;
+  /** App-wide objects given to `createApp({ services })` (a data store, say). */
+  services!: Readonly<Record<string, any>>;
+  /** What the action rendered, once it has: used to refuse a second render. */
+  _performed = false;
+  /** A template render started by `render` and finished by dispatch. */
+  _pending: Promise<void> | null = null;
+  /** The format `respond_to` chose, if any; it names the template format. */
+  _format: string | null = null;
+  _wiring!: ControllerWiring;
+
+  /** Called by dispatch before any filter runs. */
+  _wire(w: ControllerWiring): void {
+    this._wiring = w;
+    this.request = w.request;
+    this.response = w.response;
+    this.params = w.request.parameters;
+    this.session = w.session;
+    this.cookies = w.cookies;
+    this.flash = w.flash;
+    this.routes = w.helpers;
+    this.action_name = w.action_name;
+    this.controller_path = w.controller_path;
+    this.views = w.views;
+    this.services = w.services;
+  }
+
+  /** The controller's name without its module: `admin/posts` -> `posts`. */
+  get controller_name(): string {
+    return this.controller_path.slice(this.controller_path.lastIndexOf('/') + 1);
+  }
+
+  /** True once the action has rendered, redirected or sent a bare status. */
+  get performed(): boolean {
+    return this._performed;
+  }
+
+  // ---- responses ----------------------------------------------------------------------------
+
+  /**
+   * Renders a response body: `{ text }`, `{ json }`, `{ xml }`, `{ html }`, `{ js }`, `{ nothing: true }`,
+   * `{ action }` or `{ template }`, with `status`, `location`, `content_type`, `layout`.
+   * A string names an action's template.
+   * @example this.render({ json: post, status: 'created', location: post })
+   */
+  render(options: RenderArgument = {}): void {
+    const opts: RenderOptions = typeof options === 'string' ? { action: options } : options;
+    this._claimRender();
+    if (opts.status !== undefined) this._setStatus(opts.status);
+    if (opts.location !== undefined && opts.location !== null) {
+      this.response.location = this._expandLocation(opts.location);
+    }
+    const result = renderBody(this, opts);
+    if (result instanceof Promise) this._pending = result;
+  }
+
+  /**
+   * A response with no body: a status and optional headers.
+   * @example this.head('created', { location: post })
+   */
+  head(status: number | string, options: Record<string, unknown> = {}): void {
+    this._claimRender();
+    this._setStatus(status);
+    for (const [key, value] of Object.entries(options)) {
+      if (key === 'location') this.response.location = this._expandLocation(value);
+      else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
+    }
+    this.response.body = '';
+  }
+
+  /**
+   * Redirects to a URL, a path, a route hash, a record (or `[parent, child]`), or `'back'`.
+   * @example this.redirect_to(post, { status: 'see_other' })
+   */
+  redirect_to(target: unknown, options: { status?: number | string } = {}): void {
+    assertTarget(target);
+    let location: string;
+    if (target === 'back' || target === ':back') {
+      const referer = this.request.referer;
+      if (!referer) throw new RedirectBackError();
+      location = absoluteLocation(referer, this.request.protocol, this.request.host_with_port);
+    } else if (typeof target === 'string') {
+      location = absoluteLocation(target, this.request.protocol, this.request.host_with_port);
+    } else {
+      location = absoluteLocation(this.url_for(isPlainObject(target) ? { only_path: false, ...target } : target), this.request.protocol, this.request.host_with_port);
+    }
+    this._claimRender();
+    this._setStatus(options.status ?? 302);
+    this.response.location = location;
+    this.response.redirected_to = target;
+    this.response.content_type ??= 'text/html';
+    this.response.body = redirectBody(location);
+  }
+
+  /**
+   * Chooses a representation by the request's format or Accept list, in declaration order.
+   * Throws `NotAcceptable` (406) when nothing declared is acceptable.
+   * @example this.respond_to({ html: true, xml: () => this.render({ xml: posts }) })
+   * @example this.respond_to((format) => { format.html(); format.any('js', 'json', () => ...) })
+   */
+  respond_to(handlers: RespondHandlers | RespondBlock): void {
+    respondTo(this, handlers);
+  }
+
+  /** A URL for this request's context (full URL by default, as in controllers). */
+  url_for(target: unknown = {}, options: Record<string, unknown> = {}): string {
+    if (isPlainObject(target)) return this.routes.url_for({ only_path: false, ...target }, options);
+    return this.routes.url_for(target, options);
+  }
+
+  /** The token forms must send back on state-changing requests. */
+  form_authenticity_token(): string {
+    return this._wiring.form_authenticity_token();
+  }
+
+  // ---- internals used by render/respond_to/dispatch -----------------------------------------
+
+  _claimRender(): void {
+    if (this._performed) throw new DoubleRenderError();
+    this._performed = true;
+  }
+
+  _setStatus(status: number | string): void {
+    this.response.status = statusCode(status);
+    const line = interpretStatus(status);
+    const reason = line.slice(line.indexOf(' ') + 1);
+    this.response.reason = reason;
+  }
+
+  _expandLocation(location: unknown): string {
+    if (typeof location === 'string') return absoluteLocation(location, this.request.protocol, this.request.host_with_port);
+    return absoluteLocation(this.url_for(location), this.request.protocol, this.request.host_with_port);
+  }
+
+  /** Whether `name` is an action of this controller: a public method below `Controller`, not hidden or private. */
+  static action_methods(): Set<string> {
+    const names = new Set<string>();
+    const hidden = declarationsOf(this).hidden;
+    for (let proto = this.prototype; proto && proto !== Controller.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        if (NOT_ACTIONS.has(name) || name.startsWith('_') || hidden.has(name)) continue;
+        const desc = Object.getOwnPropertyDescriptor(proto, name);
+        if (desc && typeof desc.value === 'function') names.add(name);
+      }
+    }
+    return names;
+  }
+}
+
+// A method named as a filter is plumbing, never an action reachable by URL.
+function hideFilterNames(klass: object, targets: readonly unknown[]): void {
+  const d = declarationsOf(klass);
+  for (const t of targets) if (typeof t === 'string') d.hidden.add(t);
+}

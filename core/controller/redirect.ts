@@ -1,0 +1,47 @@
+/**
+ * Where a redirect goes, and making sure the `Location` header cannot be
+ * used against the client: no CR/LF/NUL (response splitting), nothing above
+ * 0x7E unescaped, never a protocol-relative `//host` (open redirect), and a
+ * relative target always lands on the request's own host.
+ */
+import { ActionControllerError } from '../errors.ts';
+
+/** `http://...`, `https://...`, `mailto:` and other absolute URLs (a scheme followed by a colon). */
+const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * Makes a redirect target safe for a `Location` header.
+ * @example sanitiseLocation('/a\r\nSet-Cookie: x=1') // '/aSet-Cookie:%20x=1'
+ */
+export function sanitiseLocation(target: string): string {
+  // Control characters split headers; drop them outright rather than escape them.
+  let out = target.replace(/[\u0000-\u001f\u007f]/g, '');
+  // Anything beyond printable ASCII (and spaces) is percent-encoded, byte by byte.
+  out = out.replace(/[^\u0021-\u007e]/gu, (c) => encodeURIComponent(c));
+  return out;
+}
+
+/** Resolves a string target against the request: absolute URLs stay, paths get the request's scheme and host. */
+export function absoluteLocation(target: string, protocol: string, hostWithPort: string): string {
+  const clean = sanitiseLocation(target);
+  if (ABSOLUTE.test(clean)) return clean;
+  // `//evil.example/x` and `/\evil.example` would leave the site; keep them on it.
+  const path = clean.replace(/^[/\\]+/, '/');
+  return `${protocol}${hostWithPort}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** The body Rails sends with a redirect, the URL HTML-escaped. */
+export function redirectBody(location: string): string {
+  return `<html><body>You are being <a href="${escapeHtml(location)}">redirected</a>.</body></html>`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Refuses targets that cannot be redirected to at all. */
+export function assertTarget(target: unknown): void {
+  if (target === null || target === undefined || target === '') {
+    throw new ActionControllerError('Cannot redirect to nil!');
+  }
+}

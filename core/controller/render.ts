@@ -1,0 +1,82 @@
+/**
+ * What `render` puts in the response for each kind of option. Text-like
+ * renders finish at once; template renders return a promise that dispatch
+ * awaits after the action (so actions need not `await this.render(...)`).
+ */
+import { MissingTemplate } from '../errors.ts';
+import { toXml } from './xml.ts';
+import { renderView } from '../views/render.ts';
+import type { Controller } from './base.ts';
+
+export interface RenderOptions {
+  readonly text?: unknown;
+  readonly json?: unknown;
+  /** JSONP: wraps the JSON in a call to this function name (letters, digits, `_`, `.`, `$` only). */
+  readonly callback?: string;
+  readonly xml?: unknown;
+  readonly html?: unknown;
+  readonly js?: unknown;
+  readonly nothing?: boolean;
+  readonly action?: string;
+  readonly template?: string;
+  readonly status?: number | string;
+  readonly location?: unknown;
+  readonly content_type?: string;
+  readonly layout?: string | boolean;
+  /** Extra values for the template (besides the controller's own properties). */
+  readonly locals?: Record<string, unknown>;
+}
+
+/** Fills the response for `options`; a promise when a template has to be loaded and run. */
+export function renderBody(c: Controller, options: RenderOptions): void | Promise<void> {
+  const res = c.response;
+  if (options.content_type !== undefined) res.content_type = options.content_type;
+  if ('text' in options) {
+    res.body = options.text === null || options.text === undefined ? '' : String(options.text);
+    return;
+  }
+  if ('json' in options) {
+    let body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json) ?? 'null';
+    if (options.callback !== undefined) {
+      if (!/^[A-Za-z_$][\w$.]*$/.test(options.callback)) throw new TypeError(`Invalid JSONP callback name ${JSON.stringify(options.callback)}`);
+      body = `${options.callback}(${body})`;
+      res.content_type ??= 'text/javascript';
+    }
+    res.content_type ??= 'application/json';
+    res.body = body;
+    return;
+  }
+  if ('xml' in options) {
+    res.content_type ??= 'application/xml';
+    res.body = typeof options.xml === 'string' ? options.xml : toXml(options.xml);
+    return;
+  }
+  if ('html' in options) {
+    res.content_type ??= 'text/html';
+    res.body = String(options.html ?? '');
+    return;
+  }
+  if ('js' in options) {
+    res.content_type ??= 'text/javascript';
+    res.body = String(options.js ?? '');
+    return;
+  }
+  if (options.nothing) {
+    // Rails answers a single space, so that every HTTP client sees a body.
+    res.body = ' ';
+    return;
+  }
+  const name = options.template ?? `${c.controller_path}/${options.action ?? c.action_name}`;
+  return renderTemplate(c, name, options);
+}
+
+async function renderTemplate(c: Controller, name: string, options: RenderOptions): Promise<void> {
+  const format = c._format ?? c.request.template_format;
+  const views = c.views;
+  const wanted = `${name}.${format}`;
+  if (views === null) throw new MissingTemplate([`(no views directory)/${wanted}`]);
+  const rendered = await renderView(views, c, wanted, format, options.layout, options.locals ?? {});
+  if (rendered === null) throw new MissingTemplate([views.describe(wanted)]);
+  c.response.content_type ??= c.request.mime.get(format)?.string ?? 'text/html';
+  c.response.body = rendered;
+}

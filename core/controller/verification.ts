@@ -1,0 +1,35 @@
+/**
+ * `verify`: prerequisites checked before an action. When one fails, the
+ * declared flash and headers are added and the declared render or redirect
+ * happens; with neither, the chain halts with 400 Bad Request.
+ */
+import type { VerifyOptions } from './declarations.ts';
+import type { Controller } from './base.ts';
+
+const list = (v: string | readonly string[] | undefined): readonly string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : v);
+
+/** Whether any prerequisite of `options` fails for this request. */
+export function prerequisitesFail(c: Controller, options: VerifyOptions): boolean {
+  if (list(options.params).some((k) => c.params[k] === undefined || c.params[k] === null)) return true;
+  if (list(options.session).some((k) => c.session[k] === undefined || c.session[k] === null)) return true;
+  if (list(options.flash).some((k) => c.flash.get(k) === undefined || c.flash.get(k) === null)) return true;
+  if (options.method !== undefined && list(options.method).every((m) => c.request.method !== m.toLowerCase())) return true;
+  if (options.xhr !== undefined && c.request.xhr !== options.xhr) return true;
+  return false;
+}
+
+/** The verify filter itself. */
+export function verifyAction(c: Controller, options: VerifyOptions): void {
+  if (!prerequisitesFail(c, options)) return;
+  if (options.add_flash) c.flash.update(options.add_flash);
+  if (options.add_headers) for (const [name, value] of Object.entries(options.add_headers)) c.response.set_header(name, value);
+  if (c.performed) return;
+  if (options.render) c.render(options.render);
+  else if (options.redirect_to !== undefined) {
+    // A method name (other than 'back') is called for the target, as Rails does with a symbol.
+    const target = options.redirect_to;
+    const method = typeof target === 'string' && target !== 'back' && typeof (c as unknown as Record<string, unknown>)[target] === 'function'
+      ? (c as unknown as Record<string, () => unknown>)[target]() : target;
+    c.redirect_to(method);
+  } else c.head('bad_request');
+}

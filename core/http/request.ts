@@ -1,0 +1,237 @@
+/**
+ * The request an action sees: method (after `_method` simulation), path,
+ * parameters, format, host and the rest, computed from one
+ * `RequestMessage`. Cheap to build: anything not needed by every request
+ * (query parsing, Accept parsing, host logic) is computed on first use.
+ */
+import { ArgumentError, BadRequest, UnknownHttpMethod } from '../errors.ts';
+import type { MimeRegistry, MimeType } from '../mime/types.ts';
+import { parseQuery } from '../request/query.ts';
+import type { ParamLimits, Params } from '../request/params.ts';
+import * as env from '../request/env.ts';
+import { normaliseHeaders, type RequestMessage } from './message.ts';
+
+/** Methods a request may use (after `_method`); anything else is an `UnknownHttpMethod`. */
+export const ACCEPTED_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'delete', 'options']);
+/** Methods `_method` may simulate inside a POST. GET is not one: a POST must never pass as a safe request. */
+const SIMULATED_METHODS: ReadonlySet<string> = new Set(['put', 'delete']);
+
+export interface RequestSettings {
+  readonly mime: MimeRegistry;
+  readonly limits?: ParamLimits;
+  readonly relative_url_root?: string;
+}
+
+export class Request {
+  readonly headers: Readonly<Record<string, string>>;
+  /** The method as received, upper-case. */
+  readonly raw_method: string;
+  /** Path and query as received (an absolute-form target is reduced to its path). */
+  readonly request_uri: string;
+  /** The path, still percent-encoded (recognition decodes parameters itself). */
+  readonly path: string;
+  readonly query_string: string;
+  readonly remote_address: string;
+  readonly encrypted: boolean;
+  readonly transport: string;
+  readonly body: Uint8Array | string;
+  /** Parameters from the body (set by the parse stage). */
+  request_parameters: Params = {};
+  #path_parameters: Params = {};
+  #query: Params | null = null;
+  #parameters: Params | null = null;
+  #method: string | null = null;
+  #accepts: MimeType[] | null = null;
+  #format: MimeType | null | undefined = undefined;
+  #env: env.RequestEnv | null = null;
+  readonly #settings: RequestSettings;
+
+  constructor(message: RequestMessage, settings: RequestSettings) {
+    this.#settings = settings;
+    this.headers = normaliseHeaders(message.headers);
+    this.raw_method = String(message.method).toUpperCase();
+    if (!ACCEPTED_METHODS.has(this.raw_method.toLowerCase())) throw new UnknownHttpMethod(this.raw_method);
+    const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
+    this.request_uri = request_uri;
+    this.path = path;
+    const q = request_uri.indexOf('?');
+    this.query_string = q < 0 ? '' : request_uri.slice(q + 1);
+    this.remote_address = message.remote_address ?? '';
+    this.encrypted = message.encrypted === true;
+    this.transport = message.transport ?? 'http';
+    this.body = message.body ?? '';
+  }
+
+  get mime(): MimeRegistry {
+    return this.#settings.mime;
+  }
+
+  get limits(): ParamLimits | undefined {
+    return this.#settings.limits;
+  }
+
+  /** Query-string parameters (parsed on first use). */
+  get query_parameters(): Params {
+    return (this.#query ??= this.query_string === '' ? {} : parseQuery(this.query_string, this.#settings.limits));
+  }
+
+  /** Path parameters from recognition; they win over query and body parameters of the same name. */
+  get path_parameters(): Params {
+    return this.#path_parameters;
+  }
+
+  set path_parameters(params: Params) {
+    this.#path_parameters = params;
+    this.#parameters = null;
+    this.#format = undefined;
+  }
+
+  /** Body, then query, then path parameters merged (later wins), as Rails merges them. */
+  get parameters(): Params {
+    return (this.#parameters ??= { ...this.request_parameters, ...this.query_parameters, ...this.#path_parameters });
+  }
+
+  /** Drops cached derived values after body parameters arrive. */
+  parameters_changed(): void {
+    this.#parameters = null;
+    this.#method = null;
+    this.#format = undefined;
+  }
+
+  /** The method as actions see it: lower-case, `_method` applied to POSTs, HEAD read as GET. */
+  get method(): string {
+    return this.#method ??= this.#computeMethod();
+  }
+
+  /** True when the client sent HEAD (the method still reads `get`). */
+  get head(): boolean {
+    return this.raw_method === 'HEAD';
+  }
+
+  #computeMethod(): string {
+    const raw = this.raw_method.toLowerCase();
+    if (raw === 'head') return 'get';
+    if (raw === 'post') {
+      const simulated = this.request_parameters._method ?? this.query_parameters._method;
+      if (typeof simulated === 'string' && simulated.trim() !== '') {
+        const m = simulated.trim().toLowerCase();
+        if (SIMULATED_METHODS.has(m)) return m;
+        if (m !== 'post') throw new BadRequest(`_method=${JSON.stringify(simulated)} cannot be simulated; use put or delete`);
+      }
+    }
+    return raw;
+  }
+
+  /** The request body's MIME type (from Content-Type), or null. */
+  get content_type(): MimeType | null {
+    return env.contentTypeOf(this.headers, this.mime);
+  }
+
+  /** Accepted types in preference order; with no Accept header, the Content-Type then `*\/*`. */
+  get accepts(): MimeType[] {
+    if (this.#accepts === null) {
+      const accept = (this.headers.accept ?? '').trim();
+      const all = this.mime.get('all')!;
+      this.#accepts = accept === '' ? [this.content_type, all].filter((t): t is MimeType => t !== null) : this.mime.parse(accept);
+    }
+    return this.#accepts;
+  }
+
+  /** The negotiated format: a `format` parameter naming a registered extension, else the first accepted type. */
+  get format(): MimeType | null {
+    if (this.#format === undefined) {
+      const param = this.parameters.format;
+      this.#format = typeof param === 'string' && param !== '' ? (this.mime.lookup_by_extension(param) ?? null) : (this.accepts[0] ?? null);
+    }
+    return this.#format;
+  }
+
+  set format(value: MimeType | string | null) {
+    if (typeof value === 'string') {
+      const type = this.mime.get(value) ?? this.mime.lookup_by_extension(value);
+      if (!type) throw new ArgumentError(`Unknown format ${JSON.stringify(value)}`);
+      this.#format = type;
+    } else {
+      this.#format = value;
+    }
+  }
+
+  /**
+   * Which template renders without `respond_to`: the `format` parameter if any,
+   * else `js` when the client's first accepted type is JavaScript, else `html`.
+   */
+  get template_format(): string {
+    const param = this.parameters.format;
+    if (typeof param === 'string' && param !== '') {
+      const type = this.mime.lookup_by_extension(param);
+      return type?.symbol ?? param;
+    }
+    return this.accepts[0]?.symbol === 'js' ? 'js' : 'html';
+  }
+
+  get env(): env.RequestEnv {
+    return (this.#env ??= { headers: this.headers, remote_address: this.remote_address, ssl: this.encrypted });
+  }
+
+  get xhr(): boolean {
+    return env.xhr(this.env);
+  }
+
+  get ssl(): boolean {
+    return env.ssl(this.env);
+  }
+
+  get protocol(): string {
+    return env.protocol(this.env);
+  }
+
+  get host(): string {
+    return env.host(this.env);
+  }
+
+  get port(): number {
+    return env.port(this.env);
+  }
+
+  get port_string(): string {
+    return env.portString(this.env);
+  }
+
+  get host_with_port(): string {
+    return env.hostWithPort(this.env);
+  }
+
+  domain(tld_length = 1): string | null {
+    return env.domain(this.env, tld_length);
+  }
+
+  subdomains(tld_length = 1): string[] {
+    return env.subdomains(this.env, tld_length);
+  }
+
+  get remote_ip(): string {
+    return env.remoteIp(this.env);
+  }
+
+  get referer(): string | undefined {
+    return this.headers.referer;
+  }
+
+  get user_agent(): string | undefined {
+    return this.headers['user-agent'];
+  }
+
+  get cookies(): Record<string, string> {
+    return env.parseCookieHeader(this.headers.cookie ?? '');
+  }
+
+  /** Whether `If-None-Match` names this ETag (or `*`). */
+  etag_matches(etag: string | undefined): boolean {
+    const header = this.headers['if-none-match'];
+    if (!header || !etag) return false;
+    return header.split(',').some((t) => {
+      const tag = t.trim();
+      return tag === '*' || tag === etag || tag === `W/${etag}`;
+    });
+  }
+}

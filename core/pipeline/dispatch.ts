@@ -1,0 +1,48 @@
+/**
+ * The dispatch stage: finds the recognised controller and runs the action
+ * (core/controller/dispatch.ts does the filter chain). An unknown
+ * controller or action is a routing failure (404).
+ */
+import { dispatch, hasAction } from '../controller/dispatch.ts';
+import { Flash } from '../controller/flash.ts';
+import { RoutingError, UnknownAction } from '../errors.ts';
+import type { CookieJarLike } from '../controller/base.ts';
+import type { RequestRun } from './run.ts';
+
+export function dispatchAction(run: RequestRun): Promise<void> {
+  const request = run.request!;
+  const params = run.match!.params;
+  const controllerPath = String(params.controller);
+  const action = String(params.action ?? 'index');
+  const klass = run.app.controllers.get(controllerPath);
+  if (!klass) return Promise.reject(new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
+  if (!hasAction(klass, action)) return Promise.reject(new UnknownAction(klass.name, action));
+  const session: Record<string, unknown> = {};
+  const helpers = run.app.routes.helpers({ host: request.host_with_port, protocol: request.protocol }, request.path_parameters, request.parameters);
+  return dispatch(klass, {
+    request,
+    response: run.response!,
+    routes: run.app.routes,
+    helpers,
+    session,
+    cookies: requestCookies(run),
+    flash: new Flash(session),
+    views: run.app.views,
+    controller_path: controllerPath,
+    action_name: action,
+    form_authenticity_token: () => '',
+    services: run.app.services,
+  }, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection }).then((controller) => {
+    run.controller = controller;
+  });
+}
+
+function requestCookies(run: RequestRun): CookieJarLike {
+  const request = run.request!;
+  let jar: Record<string, string> | null = null;
+  return {
+    get: (name) => (jar ??= request.cookies)[name],
+    set: () => {},
+    delete: () => {},
+  };
+}

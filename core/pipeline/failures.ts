@@ -1,0 +1,90 @@
+/**
+ * Every way a request ends early, and the one function that turns an error
+ * into a response: the status comes from the error table (core/errors.ts),
+ * the body from `public/<status>.html` when the app has one. Diagnostics
+ * (class, message, backtrace) are shown only to local requests when the app
+ * says so; a public 500 never carries a stack trace or parameters.
+ */
+import { InvalidAuthenticityToken, MethodNotAllowed, NotAcceptable, NotImplemented, SignalboxError, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { Response } from '../http/response.ts';
+import { escape } from '../views/html.ts';
+import type { RequestRun } from './run.ts';
+
+export function storeError(run: RequestRun, error: unknown): void {
+  run.error = error;
+}
+
+export const isUnknownMethod = (error: unknown): boolean => error instanceof UnknownHttpMethod;
+export const isNotAcceptable = (error: unknown): boolean => error instanceof NotAcceptable;
+export const isForgeryRejected = (error: unknown): boolean => error instanceof InvalidAuthenticityToken;
+
+// A response for an error path: keeps nothing a failed action may have half-built.
+function fresh(run: RequestRun, status: number): Response {
+  const res = new Response(run.app.config.default_charset);
+  res.status = status;
+  res.content_type = 'text/html';
+  run.response = res;
+  return res;
+}
+
+/** `public/<status>.html` if the app has it, else Rails' single-space body. */
+function publicBody(run: RequestRun, status: number): string {
+  return run.app.publicFile(`${status}.html`) ?? ' ';
+}
+
+export function renderRoutingError(run: RequestRun): void {
+  fresh(run, 404).body = publicBody(run, 404);
+}
+
+export function renderMethodNotAllowed(run: RequestRun): void {
+  const res = fresh(run, 405);
+  res.set_header('Allow', run.allowed.join(', '));
+  res.body = publicBody(run, 405);
+}
+
+export function renderUnknownMethod(run: RequestRun): void {
+  const res = fresh(run, 501);
+  res.set_header('Allow', 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
+  res.body = publicBody(run, 501);
+}
+
+export function renderNotAcceptable(run: RequestRun): void {
+  fresh(run, 406).body = '';
+}
+
+export function renderForgeryRejected(run: RequestRun): void {
+  logError(run, 422);
+  fresh(run, 422).body = publicBody(run, 422);
+}
+
+/** The one place an error becomes a response. */
+export function renderRescue(run: RequestRun): void {
+  const error = run.error;
+  const status = statusOf(error);
+  logError(run, status);
+  const res = fresh(run, status);
+  if (error instanceof MethodNotAllowed || error instanceof NotImplemented) res.set_header('Allow', error.allowed.map((m) => m.toUpperCase()).join(', '));
+  if (run.app.config.consider_all_requests_local && isLocal(run)) {
+    res.body = diagnostics(run, error);
+    return;
+  }
+  res.body = publicBody(run, status);
+}
+
+function isLocal(run: RequestRun): boolean {
+  const ip = run.message.remote_address ?? '';
+  return ip === '' || ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+function logError(run: RequestRun, status: number): void {
+  const error = run.error;
+  const fields = { reqId: run.id, status, err: error instanceof Error ? error : new Error(String(error)) };
+  if (status >= 500) run.app.log.error(fields, 'request errored');
+  else run.app.log.info({ reqId: run.id, status, code: error instanceof SignalboxError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) }, 'request refused');
+}
+
+function diagnostics(run: RequestRun, error: unknown): string {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const where = run.controller ? `${run.controller.constructor.name}#${run.controller.action_name}` : run.match ? `${String(run.match.params.controller)}#${String(run.match.params.action)}` : run.message.url;
+  return `<html><head><title>${escape(e.name)}</title></head><body><h1>${escape(e.name)} in ${escape(where)}</h1><pre>${escape(e.message)}</pre><pre>${escape(e.stack ?? '')}</pre></body></html>`;
+}

@@ -1,0 +1,12 @@
+/** The request pipeline's stages, as plain functions of one `RequestRun`. */
+export { createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from './run.ts';
+export { parseRequest, negotiate } from './parse.ts';
+export { checkForgery, exemptContentType } from './forgery.ts';
+export { recognize, routeFound, pathAllowsOtherMethods, hasError } from './recognize.ts';
+export { dispatchAction } from './dispatch.ts';
+export { prepareResponse, isFresh, renderNotModified } from './render.ts';
+export {
+  storeError, isUnknownMethod, isNotAcceptable, isForgeryRejected,
+  renderRoutingError, renderMethodNotAllowed, renderUnknownMethod, renderNotAcceptable, renderForgeryRejected, renderRescue,
+} from './failures.ts';
+export { respond } from './respond.ts';

@@ -1,0 +1,41 @@
+/**
+ * The first stages: reading the message into a `Request` (method, target,
+ * headers, query and body parameters) and working out what the client
+ * accepts. Both fail with typed errors (400, 413, 501) that the request
+ * machine routes to its error states.
+ */
+import { Request } from '../http/request.ts';
+import { Response } from '../http/response.ts';
+import { parseBodyParams } from '../request/params.ts';
+import type { RequestRun } from './run.ts';
+
+/** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
+export function parseRequest(run: RequestRun): void | Promise<void> {
+  const { config, mime } = run.app;
+  const request = new Request(run.message, { mime, limits: config.limits, relative_url_root: config.relative_url_root });
+  run.request = request;
+  run.response = new Response(config.default_charset);
+  // Query errors (bad escapes, limits) surface here rather than midway through an action.
+  void request.query_parameters;
+  const body = request.body;
+  if (typeof body === 'string' ? body.length === 0 : body.byteLength === 0) {
+    void request.method;
+    return;
+  }
+  const params = parseBodyParams(request.content_type, body, config.limits, request.headers['content-type']);
+  if (params instanceof Promise) {
+    return params.then((p) => {
+      request.request_parameters = p;
+      request.parameters_changed();
+      void request.method;
+    });
+  }
+  request.request_parameters = params;
+  request.parameters_changed();
+  void request.method;
+}
+
+/** Computes what the client accepts; the format itself is settled once recognition adds path parameters. */
+export function negotiate(run: RequestRun): void {
+  void run.request!.accepts;
+}

@@ -1,0 +1,86 @@
+/**
+ * One request's journey through the pipeline, as one mutable record the
+ * stages fill in turn, and the app-level runtime every stage reads.
+ *
+ * The request machine holds a `RequestRun` in its context; each named
+ * action, guard and actor is a plain function of it (core/pipeline), so
+ * both engines drive exactly the same code.
+ */
+import type { Logger } from 'pino';
+import type { Controller } from '../controller/base.ts';
+import type { ForgeryVerdict } from '../controller/dispatch.ts';
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
+import type { RequestMessage, ResponseMessage } from '../http/message.ts';
+import type { MimeRegistry } from '../mime/types.ts';
+import type { ParamLimits } from '../request/params.ts';
+import type { Match, RouteSet } from '../routing/index.ts';
+import type { ViewResolver } from '../views/resolver.ts';
+
+export type ControllerClass = typeof Controller;
+
+export interface AppConfig {
+  readonly environment: 'development' | 'test' | 'production';
+  readonly default_charset: string;
+  /** Show diagnostics (error class, message, backtrace) instead of the public error page. */
+  readonly consider_all_requests_local: boolean;
+  /** Off turns forgery protection off for the whole app (default: off in test, on otherwise). */
+  readonly allow_forgery_protection: boolean;
+  readonly limits: ParamLimits;
+  readonly relative_url_root: string;
+  /** Content types exempt from forgery protection (exact essence match); empty by default. */
+  readonly forgery_exempt_types: readonly string[];
+}
+
+/** Everything the stages need from the app, built once by `createApp`. */
+export interface AppRuntime {
+  readonly routes: RouteSet;
+  readonly controllers: ReadonlyMap<string, ControllerClass>;
+  readonly mime: MimeRegistry;
+  readonly config: AppConfig;
+  readonly views: ViewResolver | null;
+  readonly public_dir: string | null;
+  readonly log: Logger;
+  readonly services: Readonly<Record<string, unknown>>;
+  /** Reads a file of `public_dir` (cached); null when absent. */
+  publicFile(name: string): string | null;
+}
+
+export interface RequestRun {
+  readonly app: AppRuntime;
+  readonly message: RequestMessage;
+  readonly id: string;
+  /** `performance.now()` when the request arrived, for X-Runtime and logs. */
+  readonly started: number;
+  request: Request | null;
+  match: Match | null;
+  /** Methods the path would accept, when recognition failed on the method alone. */
+  allowed: readonly string[];
+  forgery: ForgeryVerdict;
+  response: Response | null;
+  controller: Controller | null;
+  error: unknown;
+  output: ResponseMessage | null;
+}
+
+let sequence = 0;
+
+/** A fresh run for one message. */
+export function createRun(app: AppRuntime, message: RequestMessage, id?: string): RequestRun {
+  return {
+    app,
+    message,
+    id: id ?? `req-${(++sequence).toString(36)}`,
+    started: performance.now(),
+    request: null,
+    match: null,
+    allowed: [],
+    forgery: NOT_REQUIRED,
+    response: null,
+    controller: null,
+    error: null,
+    output: null,
+  };
+}
+
+const NOT_REQUIRED: ForgeryVerdict = Object.freeze({ required: false, verified: true });

@@ -1,0 +1,99 @@
+/**
+ * Helpers templates call: escaping, links, forms (with `_method` and the
+ * authenticity token), and `content_for`/`yield` for layouts. Every helper
+ * returns a `SafeString`, and escapes what it is given.
+ */
+import pluralizeWord from 'pluralize';
+import type { Controller } from '../controller/base.ts';
+import { SafeString, escape, html, raw } from './html.ts';
+
+type Attributes = Record<string, unknown>;
+
+function attributes(attrs: Attributes): string {
+  let out = '';
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (!/^[A-Za-z_:][\w:.-]*$/.test(name)) continue;
+    out += value === true ? ` ${name}` : ` ${name}="${escape(value)}"`;
+  }
+  return out;
+}
+
+function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
+  const open = `<${name}${attributes(attrs)}>`;
+  return new SafeString(content === undefined ? open : `${open}${escape(content)}</${name}>`);
+}
+
+/** The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body). */
+export function viewHelpers(c: Controller, content: Record<string, SafeString>): Record<string, unknown> {
+  const urlFor = (target: unknown, options: Record<string, unknown> = {}): string => {
+    if (typeof target === 'string') return target;
+    if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {
+      return c.routes.url_for({ only_path: true, ...(target as Record<string, unknown>) }, options);
+    }
+    return c.routes.polymorphic_path(target, options);
+  };
+  const tokenTag = (): SafeString => tag('input', { type: 'hidden', name: 'authenticity_token', value: c.form_authenticity_token() });
+  const methodTag = (method: string): SafeString => (method === 'get' || method === 'post' ? raw('') : tag('input', { type: 'hidden', name: '_method', value: method }));
+  const formOpen = (url: string, method: string, attrs: Attributes = {}): SafeString => {
+    const verb = method.toLowerCase();
+    const open = tag('form', { action: url, method: verb === 'get' ? 'get' : 'post', ...attrs }).value;
+    return raw(open + methodTag(verb).value + (verb === 'get' ? '' : tokenTag().value));
+  };
+  const buttonTo = (text: unknown, target: unknown, options: Attributes = {}): SafeString => {
+    const { method = 'post', confirm, ...rest } = options;
+    const onsubmit = confirm ? `return confirm(${JSON.stringify(String(confirm))});` : undefined;
+    return raw(`${formOpen(urlFor(target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text).value}</form>`);
+  };
+  return {
+    h: escape,
+    escape,
+    html,
+    raw,
+    url_for: urlFor,
+    flash: c.flash,
+    params: c.params,
+    /** A link; with `method` other than GET it becomes a one-button form, so it works without JavaScript. */
+    link_to(text: unknown, target: unknown, options: Attributes = {}): SafeString {
+      const { method, ...rest } = options;
+      if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(text, target, { method, ...rest });
+      return tag('a', { href: urlFor(target), ...rest }, text);
+    },
+    button_to: buttonTo,
+    /** Opens a form: POST for anything but GET, with `_method` and the authenticity token. Close it with `</form>`. */
+    form_tag(target: unknown, options: Attributes = {}): SafeString {
+      const { method = 'post', multipart, ...rest } = options;
+      return formOpen(urlFor(target), String(method), { ...rest, enctype: multipart ? 'multipart/form-data' : undefined });
+    },
+    token_tag: tokenTag,
+    form_authenticity_token: () => c.form_authenticity_token(),
+    hidden_field_tag: (name: string, value: unknown = '', attrs: Attributes = {}) => tag('input', { type: 'hidden', name, value, ...attrs }),
+    text_field_tag: (name: string, value: unknown = '', attrs: Attributes = {}) => tag('input', { type: 'text', name, id: fieldId(name), value, ...attrs }),
+    password_field_tag: (name: string, attrs: Attributes = {}) => tag('input', { type: 'password', name, id: fieldId(name), ...attrs }),
+    text_area_tag: (name: string, value: unknown = '', attrs: Attributes = {}) => tag('textarea', { name, id: fieldId(name), ...attrs }, value ?? ''),
+    check_box_tag: (name: string, value: unknown = '1', checked = false, attrs: Attributes = {}) => tag('input', { type: 'checkbox', name, id: fieldId(name), value, checked, ...attrs }),
+    label_tag: (name: string, text?: unknown, attrs: Attributes = {}) => tag('label', { for: fieldId(name), ...attrs }, text ?? humanize(name)),
+    submit_tag: (value: unknown = 'Save changes', attrs: Attributes = {}) => tag('input', { type: 'submit', name: 'commit', value, ...attrs }),
+    /** Stores markup for the layout: `content_for('title', 'Posts')`, read with `yield('title')`. */
+    content_for(name: string, markup: unknown): SafeString {
+      content[name] = raw((content[name]?.value ?? '') + escape(markup));
+      return raw('');
+    },
+    /** The page body in a layout, or a `content_for` block by name. */
+    yield: (name = 'layout'): SafeString => content[name] ?? raw(''),
+    pluralize: (count: number, singular: string, plural?: string) => `${count} ${count === 1 ? singular : (plural ?? pluralizeWord.plural(singular))}`,
+    truncate: (text: unknown, length = 30, omission = '...') => {
+      const s = String(text ?? '');
+      return s.length > length ? s.slice(0, Math.max(0, length - omission.length)) + omission : s;
+    },
+  };
+}
+
+function fieldId(name: string): string {
+  return name.replace(/\]\[|[[\]]/g, '_').replace(/_+$/, '');
+}
+
+function humanize(name: string): string {
+  const base = fieldId(name).split('_').filter(Boolean).pop() ?? name;
+  return base.charAt(0).toUpperCase() + base.slice(1);
+}

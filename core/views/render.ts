@@ -1,0 +1,65 @@
+/**
+ * Running a template and its layout. The view context reads, in order: the
+ * view helpers, the template's locals, the controller's own properties (its
+ * "assigns", as Rails' instance variables) and the route helpers.
+ */
+import type { Controller } from '../controller/base.ts';
+import { declarationsOf } from '../controller/declarations.ts';
+import { SafeString, escape, raw } from './html.ts';
+import { viewHelpers } from './helpers.ts';
+import type { Template, ViewResolver } from './resolver.ts';
+
+/** Renders `name` (`posts/show.html`) with its layout; null when the template does not exist. */
+export async function renderView(
+  views: ViewResolver,
+  controller: Controller,
+  name: string,
+  format: string,
+  layoutOption: string | boolean | undefined,
+  locals: Record<string, unknown>,
+): Promise<string | null> {
+  const template = await views.find([name]);
+  if (template === null) return null;
+  const content: Record<string, SafeString> = {};
+  const view = createViewContext(controller, locals, content);
+  const body = await run(template, view);
+  const layout = await findLayout(views, controller, format, layoutOption);
+  if (layout === null) return body;
+  content.layout = raw(body);
+  return run(layout, view);
+}
+
+async function run(template: Template, view: unknown): Promise<string> {
+  const out = await template(view);
+  return out instanceof SafeString ? out.value : String(out);
+}
+
+async function findLayout(views: ViewResolver, c: Controller, format: string, option: string | boolean | undefined): Promise<Template | null> {
+  if (option === false) return null;
+  if (typeof option === 'string') return views.find([`layouts/${option}.${format}`]);
+  const declared = declarationsOf(c.constructor).layout;
+  if (declared === false) return null;
+  if (typeof declared === 'string') return views.find([`layouts/${declared}.${format}`]);
+  return views.find([`layouts/${c.controller_name}.${format}`, `layouts/application.${format}`]);
+}
+
+/** The object templates receive. */
+export function createViewContext(controller: Controller, locals: Record<string, unknown>, content: Record<string, SafeString>): Record<string, unknown> {
+  const helpers = viewHelpers(controller, content);
+  return new Proxy(Object.create(null) as Record<string, unknown>, {
+    get(_t, prop) {
+      if (typeof prop !== 'string') return undefined;
+      if (prop in helpers) return helpers[prop];
+      if (Object.prototype.hasOwnProperty.call(locals, prop)) return locals[prop];
+      if (prop in controller) {
+        const value = (controller as unknown as Record<string, unknown>)[prop];
+        return typeof value === 'function' ? value.bind(controller) : value;
+      }
+      const helper = (controller.routes as unknown as Record<string, unknown>)[prop];
+      return helper;
+    },
+    has: (_t, prop) => typeof prop === 'string' && (prop in helpers || prop in locals || prop in controller || prop in controller.routes),
+  });
+}
+
+export { escape };

@@ -1,0 +1,156 @@
+/**
+ * `createApp`: an application is a route set, its controllers and views,
+ * and the request machine that runs every request. `app.handle(message)` is
+ * the whole contract every transport uses.
+ *
+ * @example
+ *   const app = createApp({ routes, controllers: { posts: PostsController }, views: 'app/views' })
+ *   const res = await app.handle({ method: 'GET', url: '/posts/1.json', headers: {} })
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from '../core/pipeline/index.ts';
+import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
+import type { RouteSet } from '../core/routing/index.ts';
+import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
+import { ArgumentError } from '../core/errors.ts';
+import { compileMachine, type CompiledMachine } from './compile.ts';
+import { runWithXState } from './engine-xstate.ts';
+import { requestMachine } from './request.machine.ts';
+import { Tracer, type TraceListener } from './trace.ts';
+
+export type Engine = 'compiled' | 'xstate';
+
+export interface CreateAppOptions {
+  readonly routes: RouteSet;
+  /** Controller classes by controller path (`posts`, `admin/posts`). */
+  readonly controllers: Readonly<Record<string, ControllerClass>> | ReadonlyMap<string, ControllerClass>;
+  /** Directory of static error pages and assets (`public/500.html`). */
+  readonly public_dir?: string;
+  /** Directory of templates, or a resolver. */
+  readonly views?: string | ViewResolver;
+  /** A pino logger; `false` for none. Defaults to pino on stdout (silent in test). */
+  readonly logger?: Logger | false;
+  /** Which engine runs the request machine: the compiled table (default) or real XState actors. */
+  readonly engine?: Engine;
+  readonly environment?: AppConfig['environment'];
+  /** The app's MIME registry (register custom types on it); a fresh one by default. */
+  readonly mime?: MimeRegistry;
+  readonly config?: Partial<Omit<AppConfig, 'environment'>>;
+  /** App-wide objects controllers reach as `this.services` (a data store, API clients). */
+  readonly services?: Readonly<Record<string, unknown>>;
+}
+
+export interface App {
+  /** Runs one request through the request machine. Never rejects: failures become responses. */
+  handle(message: RequestMessage): Promise<ResponseMessage>;
+  readonly routes: RouteSet;
+  readonly engine: Engine;
+  readonly mime: MimeRegistry;
+  readonly config: AppConfig;
+  readonly log: Logger;
+  /** The public directory (static files, error pages, cached pages), or null. */
+  readonly public_dir: string | null;
+  /** The compiled request machine (also used to list states for tools). */
+  readonly compiled: CompiledMachine<{ run: RequestRun }, ResponseMessage>;
+  /** Listens to trace events (states entered, transitions taken); returns an unsubscribe function. */
+  trace(listener: TraceListener): () => void;
+}
+
+const COMPILED = compileMachine<{ run: RequestRun }, ResponseMessage>(requestMachine);
+
+function defaultEnvironment(): AppConfig['environment'] {
+  const env = process.env.NODE_ENV;
+  return env === 'production' || env === 'test' ? env : 'development';
+}
+
+export function createApp(options: CreateAppOptions): App {
+  if (!options || typeof options.routes?.match !== 'function') throw new ArgumentError('createApp needs { routes } drawn with draw()');
+  const environment = options.environment ?? defaultEnvironment();
+  const config: AppConfig = Object.freeze({
+    environment,
+    default_charset: 'utf-8',
+    consider_all_requests_local: environment === 'development',
+    allow_forgery_protection: environment !== 'test',
+    limits: {},
+    relative_url_root: options.routes.config.relative_url_root,
+    forgery_exempt_types: [],
+    ...options.config,
+  });
+  const log = options.logger === false
+    ? pino({ level: 'silent' })
+    : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info', base: undefined }));
+  const controllers = options.controllers instanceof Map
+    ? new Map(options.controllers)
+    : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
+  const views = typeof options.views === 'string' ? directoryViews(options.views) : (options.views ?? null);
+  const publicDir = options.public_dir ? resolve(options.public_dir) : null;
+  const publicCache = new Map<string, string | null>();
+  const runtime: AppRuntime = {
+    routes: options.routes,
+    controllers,
+    mime: options.mime ?? createMimeRegistry(),
+    config,
+    views,
+    public_dir: publicDir,
+    log,
+    services: Object.freeze({ ...(options.services ?? {}) }),
+    publicFile(name) {
+      if (publicDir === null) return null;
+      let body = publicCache.get(name);
+      if (body === undefined) {
+        const file = resolve(publicDir, name);
+        body = file.startsWith(publicDir + sep) && existsSync(file) ? readFileSync(file, 'utf8') : null;
+        publicCache.set(name, body);
+      }
+      return body;
+    },
+  };
+  const engine = options.engine ?? 'compiled';
+  const tracer = new Tracer();
+
+  const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
+    const ms = performance.now() - run.started;
+    const c = run.controller;
+    log.info({
+      reqId: run.id, method: run.message.method, path: run.request?.path ?? run.message.url, status: output.status, ms: Math.round(ms * 100) / 100,
+      controller: c?.controller_path ?? null, action: c?.action_name ?? null, transport: run.message.transport ?? 'http',
+    }, 'request completed');
+    if (tracer.active) tracer.emit({ kind: 'done', id: run.id, status: output.status, ms, t: performance.now() });
+    return output;
+  };
+  const crash = (run: RequestRun, error: unknown): ResponseMessage => {
+    // Only a bug in the framework itself gets here; answer like an unrescued exception.
+    log.error({ reqId: run.id, err: error }, 'request machine failed');
+    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? ' ' });
+  };
+
+  return Object.freeze({
+    routes: options.routes,
+    engine,
+    mime: runtime.mime,
+    config,
+    log,
+    public_dir: publicDir,
+    compiled: COMPILED,
+    trace: (listener: TraceListener) => tracer.listen(listener),
+    handle(message: RequestMessage): Promise<ResponseMessage> {
+      const run = createRun(runtime, message);
+      if (tracer.active) {
+        const q = message.url.indexOf('?');
+        tracer.emit({ kind: 'request', id: run.id, machine: COMPILED.id, method: message.method, path: q < 0 ? message.url : message.url.slice(0, q), transport: message.transport ?? 'http', t: performance.now() });
+      }
+      try {
+        const out = engine === 'xstate'
+          ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, run.id)
+          : COMPILED.run({ run }, tracer, run.id);
+        if (out instanceof Promise) return out.then((o) => finish(run, o), (e) => crash(run, e));
+        return Promise.resolve(finish(run, out));
+      } catch (error) {
+        return Promise.resolve(crash(run, error));
+      }
+    },
+  });
+}

@@ -1,0 +1,7 @@
+/** The request machine, its engines, and `createApp`. */
+export { createApp, type App, type CreateAppOptions, type Engine } from './app.ts';
+export { requestMachine, type RequestMachine } from './request.machine.ts';
+export { requestSetup } from './request.setup.ts';
+export { compileMachine, CompiledMachine, MachineCompileError } from './compile.ts';
+export { runWithXState } from './engine-xstate.ts';
+export { Tracer, type TraceEvent, type TraceListener } from './trace.ts';

@@ -1,0 +1,65 @@
+/**
+ * What the request machine's names mean: each action, guard and actor is a
+ * one-line adapter over a plain function of the `RequestRun` in
+ * core/pipeline. Both engines call these very objects: XState through its
+ * interpreter, the compiled engine by name (actors through their promise
+ * creators, called directly so synchronous stages stay synchronous).
+ */
+import { fromPromise, setup } from 'xstate';
+import * as stage from '../core/pipeline/index.ts';
+import type { RequestRun } from '../core/pipeline/index.ts';
+import type { ResponseMessage } from '../core/http/message.ts';
+
+export interface RequestContext {
+  readonly run: RequestRun;
+}
+
+type ErrorEvent = { readonly error?: unknown };
+const errorOf = (event: unknown): unknown => (event as ErrorEvent).error;
+
+// A stage that throws synchronously is reported as a rejection, as XState expects of a promise actor.
+function promiseActor(fn: (run: RequestRun) => void | Promise<void>) {
+  return fromPromise<void, RequestRun>(({ input }) => {
+    try {
+      return fn(input) as Promise<void>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  });
+}
+
+export const requestSetup = setup({
+  types: {} as {
+    context: RequestContext;
+    input: { run: RequestRun };
+    output: ResponseMessage;
+  },
+  actors: {
+    parseRequest: promiseActor(stage.parseRequest),
+    dispatchAction: promiseActor(stage.dispatchAction),
+  },
+  actions: {
+    storeError: ({ context, event }) => stage.storeError(context.run, errorOf(event)),
+    negotiate: ({ context }) => stage.negotiate(context.run),
+    checkForgery: ({ context }) => stage.checkForgery(context.run),
+    recognize: ({ context }) => stage.recognize(context.run),
+    prepareResponse: ({ context }) => stage.prepareResponse(context.run),
+    renderNotModified: ({ context }) => stage.renderNotModified(context.run),
+    renderRoutingError: ({ context }) => stage.renderRoutingError(context.run),
+    renderMethodNotAllowed: ({ context }) => stage.renderMethodNotAllowed(context.run),
+    renderUnknownMethod: ({ context }) => stage.renderUnknownMethod(context.run),
+    renderNotAcceptable: ({ context }) => stage.renderNotAcceptable(context.run),
+    renderForgeryRejected: ({ context }) => stage.renderForgeryRejected(context.run),
+    renderRescue: ({ context }) => stage.renderRescue(context.run),
+    respond: ({ context }) => stage.respond(context.run),
+  },
+  guards: {
+    isUnknownMethod: ({ event }) => stage.isUnknownMethod(errorOf(event)),
+    isNotAcceptable: ({ event }) => stage.isNotAcceptable(errorOf(event)),
+    isForgeryRejected: ({ event }) => stage.isForgeryRejected(errorOf(event)),
+    routeFound: ({ context }) => stage.routeFound(context.run),
+    hasError: ({ context }) => stage.hasError(context.run),
+    pathAllowsOtherMethods: ({ context }) => stage.pathAllowsOtherMethods(context.run),
+    isFresh: ({ context }) => stage.isFresh(context.run),
+  },
+});

@@ -1,0 +1,160 @@
+/**
+ * The HTTP transport: `node:http` in, `app.handle` through, bytes out. It
+ * enforces what only a transport can (body size while streaming, header
+ * counts, slow clients), serves files from the app's `public/` directory,
+ * and shuts down gracefully. It never routes.
+ *
+ * @example const server = await serve(app, { port: 3000 }); ... await server.close()
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '../machines/app.ts';
+import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import { serveStatic } from './static.ts';
+
+export interface ServeOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** Largest request body accepted, in bytes (413 beyond). Default 10 MB. */
+  readonly max_body_bytes?: number;
+  /** Most header lines accepted (431 beyond). Default 100. */
+  readonly max_headers?: number;
+  /** Largest header block, in bytes (431 beyond). Default 16 KB. */
+  readonly max_header_bytes?: number;
+  /** Time allowed to receive the headers, and the whole request, in ms. */
+  readonly headers_timeout_ms?: number;
+  readonly request_timeout_ms?: number;
+  readonly keep_alive_timeout_ms?: number;
+  /** Stop gracefully on SIGTERM/SIGINT (default false; `npm start` turns it on). */
+  readonly handle_signals?: boolean;
+  /** Serve files under the app's public directory before routing (default true). */
+  readonly static_files?: boolean;
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly port: number;
+  readonly host: string;
+  readonly url: string;
+  /** Stops accepting, lets in-flight requests finish, then closes. */
+  close(): Promise<void>;
+}
+
+const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
+
+export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
+  const maxBody = options.max_body_bytes ?? 10 * 1024 * 1024;
+  const maxHeaders = options.max_headers ?? 100;
+  const server = createServer({
+    maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
+    requestTimeout: options.request_timeout_ms ?? 30_000,
+    headersTimeout: options.headers_timeout_ms ?? 10_000,
+  }, (req, res) => {
+    handleRequest(app, req, res, maxBody, maxHeaders, options.static_files !== false).catch((error: unknown) => {
+      app.log.error({ err: error }, 'transport failed');
+      if (!res.headersSent) {
+        res.writeHead(500, TEXT);
+        res.end('Internal Server Error');
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
+  // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolveClose) => {
+      server.close(() => resolveClose());
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  if (options.handle_signals) {
+    const stop = (signal: NodeJS.Signals) => {
+      app.log.info({ signal }, 'shutting down');
+      void close().then(() => process.exit(0));
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  }
+
+  return new Promise((resolveServe, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, close });
+    });
+  });
+}
+
+async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, maxBody: number, maxHeaders: number, staticFiles: boolean): Promise<void> {
+  if (req.rawHeaders.length / 2 > maxHeaders) {
+    res.writeHead(431, { ...TEXT, Connection: 'close' });
+    res.end('Too many request headers');
+    return;
+  }
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > maxBody) return refuseBody(req, res);
+  if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
+    const file = await serveStatic(app, req.url ?? '/');
+    if (file !== null) return write(res, file, req.method === 'HEAD');
+  }
+  const body = await readBody(req, maxBody);
+  if (body === null) return refuseBody(req, res);
+  const message: RequestMessage = {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers as Record<string, string | string[] | undefined>,
+    body,
+    remote_address: req.socket.remoteAddress ?? '',
+    encrypted: 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted),
+    transport: 'http',
+  };
+  const response = await app.handle(message);
+  write(res, response, false);
+}
+
+function refuseBody(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(413, { ...TEXT, Connection: 'close' });
+  res.end('Request body too large');
+  // Stop reading what the client still sends; the connection closes after the answer.
+  req.resume();
+}
+
+/** The whole body, or null once it passes `max` bytes. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > max) {
+        over = true;
+        chunks.length = 0;
+        resolveBody(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) resolveBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+    req.on('aborted', () => resolveBody(null));
+  });
+}
+
+function write(res: ServerResponse, response: ResponseMessage, head: boolean): void {
+  if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
+  else res.writeHead(response.status, response.headers);
+  res.end(head ? undefined : response.body);
+}
