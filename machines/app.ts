@@ -16,6 +16,7 @@ import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
+import { NULL_SESSION_STORE, type SessionStore } from '../core/session/store.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -41,6 +42,8 @@ export interface CreateAppOptions {
   readonly config?: Partial<Omit<AppConfig, 'environment'>>;
   /** App-wide objects controllers reach as `this.services` (a data store, API clients). */
   readonly services?: Readonly<Record<string, unknown>>;
+  /** Where sessions are kept between requests (none by default). */
+  readonly session_store?: SessionStore;
 }
 
 export interface App {
@@ -97,6 +100,7 @@ export function createApp(options: CreateAppOptions): App {
     public_dir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
+    sessions: options.session_store ?? NULL_SESSION_STORE,
     publicFile(name) {
       if (publicDir === null) return null;
       let body = publicCache.get(name);

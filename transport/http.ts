@@ -62,7 +62,11 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
+      // A method HTTP's parser does not know is a method this server does not implement.
+        : error.code === 'HPE_INVALID_METHOD' ? '501 Not Implemented'
+          : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 

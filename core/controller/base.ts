@@ -25,7 +25,8 @@ import {
   type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from './flash.ts';
-import { absoluteLocation, assertTarget, redirectBody } from './redirect.ts';
+import type { SessionHandle } from '../session/session.ts';
+import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
@@ -36,9 +37,9 @@ export interface ControllerWiring {
   readonly response: Response;
   readonly routes: RouteSet;
   readonly helpers: Helpers;
-  readonly session: Record<string, unknown>;
+  /** The request's session (loaded from the store on first use). */
+  readonly session: SessionHandle;
   readonly cookies: CookieJarLike;
-  readonly flash: Flash;
   readonly views: ViewResolver | null;
   readonly controller_path: string;
   readonly action_name: string;
@@ -56,7 +57,8 @@ export interface CookieJarLike {
 
 export type RenderArgument = RenderOptions | string | undefined;
 
-const NOT_ACTIONS = new Set(['constructor']);
+// `method_missing` is the catch-all for unknown actions, never an action itself.
+const NOT_ACTIONS = new Set(['constructor', 'method_missing']);
 
 export class Controller {
   // ---- class-level declarations -------------------------------------------------------------
@@ -145,9 +147,7 @@ export class Controller {
   request!: Request;
   response!: Response;
   params!: Record<string, any>;
-  session!: Record<string, unknown>;
   cookies!: CookieJarLike;
-  flash!: Flash;
   /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
   routes!: Helpers;
   action_name!: string;
@@ -169,14 +169,27 @@ export class Controller {
     this.request = w.request;
     this.response = w.response;
     this.params = w.request.parameters;
-    this.session = w.session;
     this.cookies = w.cookies;
-    this.flash = w.flash;
     this.routes = w.helpers;
     this.action_name = w.action_name;
     this.controller_path = w.controller_path;
     this.views = w.views;
     this.services = w.services;
+  }
+
+  /** The session: a plain object kept between requests by the app's session store. */
+  get session(): Record<string, any> {
+    return this._wiring.session.data;
+  }
+
+  /** Messages for the next request (`flash.set('notice', ...)`), or this one (`flash.now`). */
+  get flash(): Flash {
+    return this._wiring.session.flash;
+  }
+
+  /** Empties the session; the response starts a new one. */
+  reset_session(): void {
+    this._wiring.session.reset();
   }
 
   /** The controller's name without its module: `admin/posts` -> `posts`. */
@@ -209,13 +222,21 @@ export class Controller {
   }
 
   /**
-   * A response with no body: a status and optional headers.
+   * A response with no body: a status and optional headers (`location` takes a record too).
    * @example this.head('created', { location: post })
+   * @example this.head({ status: 'forbidden', x_reason: 'locked' })
    */
-  head(status: number | string, options: Record<string, unknown> = {}): void {
+  head(status: number | string | Record<string, unknown> = 'ok', options: Record<string, unknown> = {}): void {
+    let opts = options;
+    if (typeof status === 'object') {
+      // `head({ status: 'forbidden', location: ... })`, as Rails takes `head :status => ...`.
+      const { status: given = 'ok', ...rest } = status;
+      opts = rest;
+      status = given as number | string;
+    }
     this._claimRender();
     this._setStatus(status);
-    for (const [key, value] of Object.entries(options)) {
+    for (const [key, value] of Object.entries(opts)) {
       if (key === 'location') this.response.location = this._expandLocation(value);
       else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
     }
@@ -281,9 +302,10 @@ export class Controller {
     this.response.reason = reason;
   }
 
+  /** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
   _expandLocation(location: unknown): string {
-    if (typeof location === 'string') return absoluteLocation(location, this.request.protocol, this.request.host_with_port);
-    return absoluteLocation(this.url_for(location), this.request.protocol, this.request.host_with_port);
+    if (typeof location === 'string') return sanitiseLocation(location);
+    return sanitiseLocation(this.url_for(location));
   }
 
   /** Whether `name` is an action of this controller: a public method below `Controller`, not hidden or private. */
@@ -300,6 +322,18 @@ export class Controller {
     return names;
   }
 }
+
+// Named route helpers are called as the controller's own methods (`this.post_path(post)`), as in Rails.
+// They are found past the end of the class chain: the last link asks the instance's own request wiring,
+// so `this` stays the real instance (private #fields keep working) and nothing is shared between requests.
+Object.setPrototypeOf(Controller.prototype, new Proxy(Object.prototype, {
+  get(target, prop, receiver) {
+    if (prop in target || typeof prop === 'symbol' || prop === '_wiring') return Reflect.get(target, prop, receiver);
+    // Read the wiring as an own property: looking it up through the chain would come back here.
+    const wiring = Object.getOwnPropertyDescriptor(receiver, '_wiring')?.value as ControllerWiring | undefined;
+    return (wiring?.helpers as unknown as Record<string, unknown> | undefined)?.[prop];
+  },
+}));
 
 // A method named as a filter is plumbing, never an action reachable by URL.
 function hideFilterNames(klass: object, targets: readonly unknown[]): void {

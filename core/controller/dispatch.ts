@@ -41,8 +41,7 @@ export function hasAction(klass: ControllerClass, action: string): boolean {
  * rejects with whatever no `rescue_from` handled.
  */
 export async function dispatch(klass: ControllerClass, wiring: ControllerWiring, options: DispatchOptions): Promise<Controller> {
-  const instance = new klass();
-  const c = withRouteHelpers(instance, wiring);
+  const c = new klass();
   c._wire(wiring);
   const action = wiring.action_name;
   const declarations = declarationsOf(klass);
@@ -72,7 +71,6 @@ export async function dispatch(klass: ControllerClass, wiring: ControllerWiring,
     if (!(await rescue(c, error))) throw error;
   }
   if (c._pending) await c._pending;
-  c.flash.sweep(c.session);
   return c;
 }
 
@@ -138,15 +136,4 @@ function matches(error: unknown, matcher: unknown): boolean {
     if (ctor.name === matcher) return true;
   }
   return false;
-}
-
-// Controllers call named route helpers as their own methods (`this.post_path(post)`), as in Rails.
-function withRouteHelpers(instance: Controller, wiring: ControllerWiring): Controller {
-  const helpers = wiring.helpers as unknown as Record<string | symbol, unknown>;
-  return new Proxy(instance, {
-    get(target, prop, receiver) {
-      if (prop in target) return Reflect.get(target, prop, receiver);
-      return helpers[prop];
-    },
-  });
 }

@@ -25,6 +25,8 @@ export interface RenderOptions {
   readonly layout?: string | boolean;
   /** Extra values for the template (besides the controller's own properties). */
   readonly locals?: Record<string, unknown>;
+  /** The template's format (`xml` renders `<name>.xml`), instead of the request's. */
+  readonly format?: string;
 }
 
 /** Fills the response for `options`; a promise when a template has to be loaded and run. */
@@ -71,7 +73,7 @@ export function renderBody(c: Controller, options: RenderOptions): void | Promis
 }
 
 async function renderTemplate(c: Controller, name: string, options: RenderOptions): Promise<void> {
-  const format = c._format ?? c.request.template_format;
+  const format = options.format ?? c._format ?? c.request.template_format;
   const views = c.views;
   const wanted = `${name}.${format}`;
   if (views === null) throw new MissingTemplate([`(no views directory)/${wanted}`]);

@@ -4,7 +4,7 @@
  * `RequestMessage`. Cheap to build: anything not needed by every request
  * (query parsing, Accept parsing, host logic) is computed on first use.
  */
-import { ArgumentError, BadRequest, UnknownHttpMethod } from '../errors.ts';
+import { ArgumentError, UnknownHttpMethod } from '../errors.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
 import { parseQuery } from '../request/query.ts';
 import type { ParamLimits, Params } from '../request/params.ts';
@@ -13,8 +13,6 @@ import { normaliseHeaders, type RequestMessage } from './message.ts';
 
 /** Methods a request may use (after `_method`); anything else is an `UnknownHttpMethod`. */
 export const ACCEPTED_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'delete', 'options']);
-/** Methods `_method` may simulate inside a POST. GET is not one: a POST must never pass as a safe request. */
-const SIMULATED_METHODS: ReadonlySet<string> = new Set(['put', 'delete']);
 
 export interface RequestSettings {
   readonly mime: MimeRegistry;
@@ -108,6 +106,8 @@ export class Request {
     return this.raw_method === 'HEAD';
   }
 
+  // `_method` may name any accepted method, as in Rails. It only changes how the request is routed:
+  // forgery protection judges the method actually sent, so a POST never passes as a GET.
   #computeMethod(): string {
     const raw = this.raw_method.toLowerCase();
     if (raw === 'head') return 'get';
@@ -115,8 +115,8 @@ export class Request {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;
       if (typeof simulated === 'string' && simulated.trim() !== '') {
         const m = simulated.trim().toLowerCase();
-        if (SIMULATED_METHODS.has(m)) return m;
-        if (m !== 'post') throw new BadRequest(`_method=${JSON.stringify(simulated)} cannot be simulated; use put or delete`);
+        if (!ACCEPTED_METHODS.has(m)) throw new UnknownHttpMethod(simulated);
+        return m === 'head' ? 'get' : m;
       }
     }
     return raw;

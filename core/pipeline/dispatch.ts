@@ -4,7 +4,7 @@
  * controller or action is a routing failure (404).
  */
 import { dispatch, hasAction } from '../controller/dispatch.ts';
-import { Flash } from '../controller/flash.ts';
+import { SessionHandle } from '../session/session.ts';
 import { RoutingError, UnknownAction } from '../errors.ts';
 import type { CookieJarLike } from '../controller/base.ts';
 import type { RequestRun } from './run.ts';
@@ -17,7 +17,7 @@ export function dispatchAction(run: RequestRun): Promise<void> {
   const klass = run.app.controllers.get(controllerPath);
   if (!klass) return Promise.reject(new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
   if (!hasAction(klass, action)) return Promise.reject(new UnknownAction(klass.name, action));
-  const session: Record<string, unknown> = {};
+  const session = new SessionHandle(run.app.sessions, request);
   const helpers = run.app.routes.helpers({ host: request.host_with_port, protocol: request.protocol }, request.path_parameters, request.parameters);
   return dispatch(klass, {
     request,
@@ -26,7 +26,6 @@ export function dispatchAction(run: RequestRun): Promise<void> {
     helpers,
     session,
     cookies: requestCookies(run),
-    flash: new Flash(session),
     views: run.app.views,
     controller_path: controllerPath,
     action_name: action,
@@ -34,6 +33,7 @@ export function dispatchAction(run: RequestRun): Promise<void> {
     services: run.app.services,
   }, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection }).then((controller) => {
     run.controller = controller;
+    session.commit(run.response!);
   });
 }
 

@@ -7,7 +7,6 @@
  */
 import { InvalidAuthenticityToken, MethodNotAllowed, NotAcceptable, NotImplemented, SignalboxError, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
-import { escape } from '../views/html.ts';
 import type { RequestRun } from './run.ts';
 
 export function storeError(run: RequestRun, error: unknown): void {
@@ -85,6 +84,13 @@ function logError(run: RequestRun, status: number): void {
 
 function diagnostics(run: RequestRun, error: unknown): string {
   const e = error instanceof Error ? error : new Error(String(error));
-  const where = run.controller ? `${run.controller.constructor.name}#${run.controller.action_name}` : run.match ? `${String(run.match.params.controller)}#${String(run.match.params.action)}` : run.message.url;
-  return `<html><head><title>${escape(e.name)}</title></head><body><h1>${escape(e.name)} in ${escape(where)}</h1><pre>${escape(e.message)}</pre><pre>${escape(e.stack ?? '')}</pre></body></html>`;
+  const params = run.match?.params;
+  const klass = params ? run.app.controllers.get(String(params.controller)) : undefined;
+  const where = klass && params ? `${klass.name}#${String(params.action)}` : run.message.url;
+  return `<html><head><title>${text(e.name)}</title></head><body><h1>${text(e.name)} in ${text(where)}</h1><pre>${text(e.message)}</pre><pre>${text(e.stack ?? '')}</pre></body></html>`;
+}
+
+// Element content needs only these three escaped.
+function text(value: string): string {
+  return value.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
 }

@@ -6,8 +6,8 @@
  */
 import type { RequestRun } from './run.ts';
 
-// HEAD reads as GET; every other method changes state as far as protection is concerned.
-const SAFE_METHODS = new Set(['get']);
+// Judged by the method actually sent: `_method=get` inside a POST is still a POST here.
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /** Whether `content_type` is one the app exempts (an exact essence match, e.g. `application/json`). */
 export function exemptContentType(contentType: string | undefined, exempt: readonly string[]): boolean {
@@ -18,7 +18,7 @@ export function exemptContentType(contentType: string | undefined, exempt: reado
 
 export function checkForgery(run: RequestRun): void {
   const request = run.request!;
-  if (SAFE_METHODS.has(request.method)) return;
+  if (SAFE_METHODS.has(request.raw_method)) return;
   const required = !exemptContentType(request.headers['content-type'], run.app.config.forgery_exempt_types);
   run.forgery = { required, verified: false };
 }

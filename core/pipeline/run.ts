@@ -16,6 +16,7 @@ import type { MimeRegistry } from '../mime/types.ts';
 import type { ParamLimits } from '../request/params.ts';
 import type { Match, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
+import type { SessionStore } from '../session/store.ts';
 
 export type ControllerClass = typeof Controller;
 
@@ -42,6 +43,7 @@ export interface AppRuntime {
   readonly public_dir: string | null;
   readonly log: Logger;
   readonly services: Readonly<Record<string, unknown>>;
+  readonly sessions: SessionStore;
   /** Reads a file of `public_dir` (cached); null when absent. */
   publicFile(name: string): string | null;
 }
