@@ -195,6 +195,7 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
   const states: State[] = names.map((name) => {
     const s = stateConfigs[name];
     const where = `state ${JSON.stringify(name)}`;
+    if ('states' in s) fail(where, 'nested states');
     for (const key of Object.keys(s)) {
       if (!['type', 'entry', 'exit', 'always', 'invoke', 'description', 'meta', 'tags'].includes(key)) {
         fail(where, key === 'states' ? 'nested states' : key === 'after' ? 'delayed transitions (after)' : key === 'on' ? 'event transitions (on)' : `option ${JSON.stringify(key)}`);

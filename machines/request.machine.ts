@@ -54,7 +54,6 @@ export const requestMachine = requestSetup.createMachine({
       entry: 'recognize',
       always: [
         { guard: 'routeFound', target: 'dispatching' },
-        { guard: 'hasError', target: 'rescuing' },
         { guard: 'pathAllowsOtherMethods', target: 'methodNotAllowed' },
         { target: 'routingError' },
       ],

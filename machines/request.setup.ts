@@ -58,7 +58,6 @@ export const requestSetup = setup({
     isNotAcceptable: ({ event }) => stage.isNotAcceptable(errorOf(event)),
     isForgeryRejected: ({ event }) => stage.isForgeryRejected(errorOf(event)),
     routeFound: ({ context }) => stage.routeFound(context.run),
-    hasError: ({ context }) => stage.hasError(context.run),
     pathAllowsOtherMethods: ({ context }) => stage.pathAllowsOtherMethods(context.run),
     isFresh: ({ context }) => stage.isFresh(context.run),
   },

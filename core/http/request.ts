@@ -4,7 +4,7 @@
  * `RequestMessage`. Cheap to build: anything not needed by every request
  * (query parsing, Accept parsing, host logic) is computed on first use.
  */
-import { ArgumentError, UnknownHttpMethod } from '../errors.ts';
+import { ArgumentError, BadRequest, UnknownHttpMethod } from '../errors.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
 import { parseQuery } from '../request/query.ts';
 import type { ParamLimits, Params } from '../request/params.ts';
@@ -51,6 +51,14 @@ export class Request {
     if (!ACCEPTED_METHODS.has(this.raw_method.toLowerCase())) throw new UnknownHttpMethod(this.raw_method);
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
+    // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
+    if (path.includes('%')) {
+      try {
+        decodeURIComponent(path);
+      } catch {
+        throw new BadRequest(`Malformed percent-encoding in path ${JSON.stringify(path.slice(0, 200))}`);
+      }
+    }
     this.path = path;
     const q = request_uri.indexOf('?');
     this.query_string = q < 0 ? '' : request_uri.slice(q + 1);

@@ -2,7 +2,7 @@
 export { createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from './run.ts';
 export { parseRequest, negotiate } from './parse.ts';
 export { checkForgery, exemptContentType } from './forgery.ts';
-export { recognize, routeFound, pathAllowsOtherMethods, hasError } from './recognize.ts';
+export { recognize, routeFound, pathAllowsOtherMethods } from './recognize.ts';
 export { dispatchAction } from './dispatch.ts';
 export { prepareResponse, isFresh, renderNotModified } from './render.ts';
 export {
