@@ -36,8 +36,12 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_XML_PARSE: 400,
   SBX_ERR_MULTIPART_PARSE: 400,
   SBX_ERR_IP_SPOOFING: 400,
+  SBX_ERR_BLOCKED_HOST: 403,
+  SBX_ERR_UNSAFE_URL_OPTIONS: 400,
   SBX_ERR_PAYLOAD_TOO_LARGE: 413,
   SBX_ERR_UNKNOWN_STATUS: 500,
+  SBX_ERR_COOKIE_OVERFLOW: 500,
+  SBX_ERR_TEMPLATE: 500,
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -152,8 +156,8 @@ export class StaleObjectError extends SignalboxError {
 
 /** `respond_to` found no representation the client accepts. */
 export class NotAcceptable extends SignalboxError {
-  constructor(accepted: readonly string[] = []) {
-    super('SBX_ERR_NOT_ACCEPTABLE', accepted.length ? `None of ${accepted.join(', ')} is available` : 'Not acceptable');
+  constructor(accepted: readonly string[] = [], message?: string) {
+    super('SBX_ERR_NOT_ACCEPTABLE', message ?? (accepted.length ? `None of ${accepted.join(', ')} is available` : 'Not acceptable'));
   }
 }
 
@@ -238,6 +242,25 @@ export class IpSpoofing extends BadRequest {
   }
 }
 
+/** The request names a host the app does not serve (`config.hosts`): a Host-header or DNS-rebinding attack. Answers 403. */
+export class BlockedHost extends SignalboxError {
+  readonly host: string;
+  constructor(host: string) {
+    super('SBX_ERR_BLOCKED_HOST', `Blocked host: ${JSON.stringify(host.slice(0, 200))}; add it to config.hosts to serve it`);
+    this.host = host;
+  }
+}
+
+/**
+ * `url_for` or `redirect_to` was handed a hash straight from the request's parameters:
+ * its `host`, `protocol` and `port` are the client's to choose (an open redirect). Answers 400.
+ */
+export class UnsafeUrlOptions extends SignalboxError {
+  constructor() {
+    super('SBX_ERR_UNSAFE_URL_OPTIONS', 'url_for was given request parameters as its options; they can name any host. Build the options from the keys you mean');
+  }
+}
+
 /** A body, part or field over its configured size or count limit; `limit` names it. Answers 413. */
 export class PayloadTooLarge extends SignalboxError {
   readonly limit: string;
@@ -253,5 +276,24 @@ export class PayloadTooLarge extends SignalboxError {
 export class UnknownStatus extends SignalboxError {
   constructor(status: unknown) {
     super('SBX_ERR_UNKNOWN_STATUS', `Unknown HTTP status ${JSON.stringify(status) ?? String(status)}`);
+  }
+}
+
+/** A session too large for its cookie (more than 4 KB once signed); nothing is written. */
+export class CookieOverflow extends SignalboxError {
+  readonly size: number;
+  constructor(size: number, limit: number) {
+    super('SBX_ERR_COOKIE_OVERFLOW', `Session cookie of ${size} bytes exceeds the ${limit}-byte limit; keep less in the session`);
+    this.size = size;
+  }
+}
+
+/** A template threw while rendering; `cause` is what it threw. */
+export class TemplateError extends SignalboxError {
+  readonly template: string;
+  constructor(template: string, cause: unknown) {
+    super('SBX_ERR_TEMPLATE', `${cause instanceof Error ? cause.message : String(cause)} (in template ${template})`);
+    this.template = template;
+    this.cause = cause;
   }
 }

@@ -1,12 +1,16 @@
 /** Signalbox's core: routing, the request layer and controllers. Never imports XState. */
 export * from './routing/index.ts';
 export * from './errors.ts';
-export { Controller, type ControllerWiring, type CookieJarLike, type RenderArgument } from './controller/base.ts';
+export { Controller, type ControllerWiring, type RenderArgument } from './controller/base.ts';
 export type { RenderOptions } from './controller/render.ts';
 export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
 export type { ForgeryOptions, VerifyOptions } from './controller/declarations.ts';
 export type { ForgeryVerdict } from './controller/dispatch.ts';
 export { Flash } from './controller/flash.ts';
+export { authenticityToken, TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './controller/forgery.ts';
+export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
+export { cookieSessionStore, secure_compare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
+export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SessionData, type SessionCommit } from './session/store.ts';
 export { toXml } from './controller/xml.ts';
 export { sanitiseLocation } from './controller/redirect.ts';
 export { Request, ACCEPTED_METHODS, type RequestSettings } from './http/request.ts';
@@ -18,3 +22,5 @@ export { UploadedFile, type Params as RequestParams, type ParamLimits, type Para
 export { html, escape, raw, SafeString } from './views/html.ts';
 export { directoryViews, memoryViews, type Template, type ViewResolver } from './views/resolver.ts';
 export type { AppConfig } from './pipeline/run.ts';
+export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
+export { chooseSessionStore, DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';

@@ -10,13 +10,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from '../core/pipeline/index.ts';
+import { actionOf, createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from '../core/pipeline/index.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
-import { NULL_SESSION_STORE, type SessionStore } from '../core/session/store.ts';
+import type { SessionStore } from '../core/session/store.ts';
+import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -42,8 +43,13 @@ export interface CreateAppOptions {
   readonly config?: Partial<Omit<AppConfig, 'environment'>>;
   /** App-wide objects controllers reach as `this.services` (a data store, API clients). */
   readonly services?: Readonly<Record<string, unknown>>;
-  /** Where sessions are kept between requests (none by default). */
-  readonly session_store?: SessionStore;
+  /**
+   * Cookie session options (`key`, `secret`, `digest`, `secure`...): the default store.
+   * The secret defaults to `SIGNALBOX_SECRET`; `false` turns sessions off.
+   */
+  readonly session?: SessionOptions | false;
+  /** Another place to keep sessions (`memorySessionStore()`, your own); `false` for none. */
+  readonly session_store?: SessionStore | false;
 }
 
 export interface App {
@@ -79,7 +85,10 @@ export function createApp(options: CreateAppOptions): App {
     allow_forgery_protection: environment !== 'test',
     limits: {},
     relative_url_root: options.routes.config.relative_url_root,
-    forgery_exempt_types: [],
+    // API bodies a cross-site form cannot send (browsers preflight them): exact essences only.
+    forgery_exempt_types: ['application/json', 'application/xml'],
+    trust_proxy: false,
+    hosts: [],
     ...options.config,
   });
   const log = options.logger === false
@@ -100,7 +109,7 @@ export function createApp(options: CreateAppOptions): App {
     public_dir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
-    sessions: options.session_store ?? NULL_SESSION_STORE,
+    sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log }),
     publicFile(name) {
       if (publicDir === null) return null;
       let body = publicCache.get(name);
@@ -117,10 +126,10 @@ export function createApp(options: CreateAppOptions): App {
 
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
     const ms = performance.now() - run.started;
-    const c = run.controller;
+    const { controller, action } = actionOf(run);
     log.info({
       reqId: run.id, method: run.message.method, path: run.request?.path ?? run.message.url, status: output.status, ms: Math.round(ms * 100) / 100,
-      controller: c?.controller_path ?? null, action: c?.action_name ?? null, transport: run.message.transport ?? 'http',
+      controller, action, transport: run.message.transport ?? 'http',
     }, 'request completed');
     if (tracer.active) tracer.emit({ kind: 'done', id: run.id, status: output.status, ms, t: performance.now() });
     return output;

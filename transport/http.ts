@@ -49,6 +49,8 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
     requestTimeout: options.request_timeout_ms ?? 30_000,
     headersTimeout: options.headers_timeout_ms ?? 10_000,
+    // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
+    connectionsCheckingInterval: 1_000,
   }, (req, res) => {
     handleRequest(app, req, res, maxBody, maxHeaders, options.static_files !== false).catch((error: unknown) => {
       app.log.error({ err: error }, 'transport failed');
@@ -118,6 +120,8 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
     headers: req.headers as Record<string, string | string[] | undefined>,
     body,
     remote_address: req.socket.remoteAddress ?? '',
+    local_address: req.socket.localAddress,
+    local_port: req.socket.localPort,
     encrypted: 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted),
     transport: 'http',
   };

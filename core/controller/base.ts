@@ -13,9 +13,10 @@
  * The instance is wired to one request by `dispatch`; nothing here keeps
  * state between requests.
  */
-import { ActionControllerError, DoubleRenderError, RedirectBackError } from '../errors.ts';
+import { ActionControllerError, DoubleRenderError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
+import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import { isPlainObject } from '../routing/params.ts';
@@ -30,6 +31,8 @@ import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from '
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
+import { authenticityToken } from './forgery.ts';
+import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 
 /** What `dispatch` wires into a controller for one request. */
 export interface ControllerWiring {
@@ -39,21 +42,14 @@ export interface ControllerWiring {
   readonly helpers: Helpers;
   /** The request's session (loaded from the store on first use). */
   readonly session: SessionHandle;
-  readonly cookies: CookieJarLike;
+  readonly cookies: CookieJar;
   readonly views: ViewResolver | null;
   readonly controller_path: string;
   readonly action_name: string;
-  readonly form_authenticity_token: () => string;
   /** App-wide objects given to `createApp({ services })`: data stores, clients, configuration. */
   readonly services: Readonly<Record<string, unknown>>;
 }
 
-/** Cookie access as actions see it: read request cookies, queue response cookies. */
-export interface CookieJarLike {
-  get(name: string): string | undefined;
-  set(name: string, value: string | { value: string; [option: string]: unknown }): void;
-  delete(name: string, options?: Record<string, unknown>): void;
-}
 
 export type RenderArgument = RenderOptions | string | undefined;
 
@@ -147,7 +143,7 @@ export class Controller {
   request!: Request;
   response!: Response;
   params!: Record<string, any>;
-  cookies!: CookieJarLike;
+  cookies!: CookieJar;
   /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
   routes!: Helpers;
   action_name!: string;
@@ -257,7 +253,7 @@ export class Controller {
     } else if (typeof target === 'string') {
       location = absoluteLocation(target, this.request.protocol, this.request.host_with_port);
     } else {
-      location = absoluteLocation(this.url_for(isPlainObject(target) ? { only_path: false, ...target } : target), this.request.protocol, this.request.host_with_port);
+      location = absoluteLocation(this.url_for(target), this.request.protocol, this.request.host_with_port);
     }
     this._claimRender();
     this._setStatus(options.status ?? 302);
@@ -279,13 +275,46 @@ export class Controller {
 
   /** A URL for this request's context (full URL by default, as in controllers). */
   url_for(target: unknown = {}, options: Record<string, unknown> = {}): string {
-    if (isPlainObject(target)) return this.routes.url_for({ only_path: false, ...target }, options);
+    if (isPlainObject(target)) {
+      if (isRequestParams(this.params, target)) throw new UnsafeUrlOptions();
+      return this.routes.url_for({ only_path: false, ...target }, options);
+    }
     return this.routes.url_for(target, options);
   }
 
-  /** The token forms must send back on state-changing requests. */
+  /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */
   form_authenticity_token(): string {
-    return this._wiring.form_authenticity_token();
+    return authenticityToken(this, declarationsOf(this.constructor).forgery);
+  }
+
+  // ---- HTTP Basic authentication ------------------------------------------------------------
+
+  /**
+   * Calls `check(user, password)` with the request's Basic credentials; false when it carries none.
+   * @example const ok = await this.authenticate_with_http_basic((u, p) => u === 'admin' && secure_compare(p, secret))
+   */
+  authenticate_with_http_basic(check: (user: string, password: string) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+    const credentials = decodeCredentials(authorizationHeader(this.request.headers));
+    return credentials === null ? false : check(credentials[0], credentials[1]);
+  }
+
+  /**
+   * Like `authenticate_with_http_basic`, but answers 401 with a `WWW-Authenticate` challenge when the check fails.
+   * @example static { this.before_filter((c) => c.authenticate_or_request_with_http_basic('Admin', (u, p) => ...)) }
+   */
+  authenticate_or_request_with_http_basic(realm: string, check: (user: string, password: string) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+    const result = this.authenticate_with_http_basic(check);
+    const decide = (ok: boolean) => {
+      if (!ok) this.request_http_basic_authentication(realm);
+      return ok;
+    };
+    return result instanceof Promise ? result.then(decide) : decide(result);
+  }
+
+  /** Answers 401 asking for Basic credentials in `realm`. */
+  request_http_basic_authentication(realm = 'Application'): void {
+    this.response.set_header('WWW-Authenticate', `Basic realm="${quotedRealm(realm)}"`);
+    this.render({ text: 'HTTP Basic: Access denied.\n', status: 401 });
   }
 
   // ---- internals used by render/respond_to/dispatch -----------------------------------------
@@ -298,8 +327,9 @@ export class Controller {
   _setStatus(status: number | string): void {
     this.response.status = statusCode(status);
     const line = interpretStatus(status);
-    const reason = line.slice(line.indexOf(' ') + 1);
-    this.response.reason = reason;
+    const space = line.indexOf(' ');
+    // A code without a standard phrase (`299`) has no reason to send; the transport supplies a generic one.
+    this.response.reason = space < 0 ? null : line.slice(space + 1);
   }
 
   /** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
@@ -339,4 +369,12 @@ Object.setPrototypeOf(Controller.prototype, new Proxy(Object.prototype, {
 function hideFilterNames(klass: object, targets: readonly unknown[]): void {
   const d = declarationsOf(klass);
   for (const t of targets) if (typeof t === 'string') d.hidden.add(t);
+}
+
+/** Whether `target` is the parameters hash itself or one nested in it (the client wrote it). */
+function isRequestParams(params: unknown, target: object): boolean {
+  if (params === target) return true;
+  if (params === null || typeof params !== 'object') return false;
+  const values = Array.isArray(params) ? params : isPlainObject(params) ? Object.values(params) : [];
+  return values.some((value) => isRequestParams(value, target));
 }

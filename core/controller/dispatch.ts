@@ -7,13 +7,12 @@
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import { Controller, type ControllerWiring } from './base.ts';
 import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
+import { carriesValidToken } from './forgery.ts';
 
-/** Whether the request needs and carries a valid authenticity token (the request machine's forgery stage). */
+/** The request machine's forgery stage: whether this request needs an authenticity token at all. */
 export interface ForgeryVerdict {
   /** A state-changing request whose Content-Type is not an exempt API type. */
   readonly required: boolean;
-  /** It carried the session's token. */
-  readonly verified: boolean;
 }
 
 export interface DispatchOptions {
@@ -48,7 +47,8 @@ export async function dispatch(klass: ControllerClass, wiring: ControllerWiring,
   try {
     const body = actionBody(klass, c, action);
     const forgery = declarations.forgery;
-    if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !options.forgery.verified) {
+    // The controller decides: only now are its protection and its token parameter known.
+    if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !carriesValidToken(c, forgery)) {
       throw new InvalidAuthenticityToken();
     }
     const filters = declarations.filters.filter((f) => appliesTo(f, action));

@@ -6,19 +6,22 @@
  */
 import { ActionControllerError } from '../errors.ts';
 
-/** `http://...`, `https://...`, `mailto:` and other absolute URLs (a scheme followed by a colon). */
-const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/**
+ * Absolute targets: a scheme followed by `://`, or a mail/phone link. Anything else that
+ * looks like `scheme:` (`javascript:`, `data:`) is taken as a path on this site, so a
+ * redirect can never run script.
+ */
+const ABSOLUTE = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|(?:mailto|tel|sms):)/;
 
 /**
  * Makes a redirect target safe for a `Location` header.
- * @example sanitiseLocation('/a\r\nSet-Cookie: x=1') // '/aSet-Cookie:%20x=1'
+ * @example sanitiseLocation('/a\r\nSet-Cookie: x=1') // '/aSet-Cookie: x=1'
  */
 export function sanitiseLocation(target: string): string {
   // Control characters split headers; drop them outright rather than escape them.
-  let out = target.replace(/[\u0000-\u001f\u007f]/g, '');
-  // Anything beyond printable ASCII (and spaces) is percent-encoded, byte by byte.
-  out = out.replace(/[^\u0021-\u007e]/gu, (c) => encodeURIComponent(c));
-  return out;
+  const out = target.replace(/[\u0000-\u001f\u007f]/g, '');
+  // Anything beyond printable ASCII is percent-encoded, byte by byte (a space is legal in a header value).
+  return out.replace(/[^\u0020-\u007e]/gu, (c) => encodeURIComponent(c));
 }
 
 /** Resolves a string target against the request: absolute URLs stay, paths get the request's scheme and host. */

@@ -18,6 +18,8 @@ export interface RequestSettings {
   readonly mime: MimeRegistry;
   readonly limits?: ParamLimits;
   readonly relative_url_root?: string;
+  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trust_proxy`. */
+  readonly trust_proxy?: boolean;
 }
 
 export class Request {
@@ -30,6 +32,8 @@ export class Request {
   readonly path: string;
   readonly query_string: string;
   readonly remote_address: string;
+  readonly local_address: string | undefined;
+  readonly local_port: number | undefined;
   readonly encrypted: boolean;
   readonly transport: string;
   readonly body: Uint8Array | string;
@@ -63,6 +67,8 @@ export class Request {
     const q = request_uri.indexOf('?');
     this.query_string = q < 0 ? '' : request_uri.slice(q + 1);
     this.remote_address = message.remote_address ?? '';
+    this.local_address = message.local_address;
+    this.local_port = message.local_port;
     this.encrypted = message.encrypted === true;
     this.transport = message.transport ?? 'http';
     this.body = message.body ?? '';
@@ -114,8 +120,7 @@ export class Request {
     return this.raw_method === 'HEAD';
   }
 
-  // `_method` may name any accepted method, as in Rails. It only changes how the request is routed:
-  // forgery protection judges the method actually sent, so a POST never passes as a GET.
+  // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
     const raw = this.raw_method.toLowerCase();
     if (raw === 'head') return 'get';
@@ -178,7 +183,14 @@ export class Request {
   }
 
   get env(): env.RequestEnv {
-    return (this.#env ??= { headers: this.headers, remote_address: this.remote_address, ssl: this.encrypted });
+    return (this.#env ??= {
+      headers: this.headers,
+      remote_address: this.remote_address,
+      ssl: this.encrypted,
+      server_addr: this.local_address === undefined ? undefined : bracketIpv6(this.local_address),
+      server_port: this.local_port,
+      trust_proxy: this.#settings.trust_proxy === true,
+    });
   }
 
   get xhr(): boolean {
@@ -242,4 +254,10 @@ export class Request {
       return tag === '*' || tag === etag || tag === `W/${etag}`;
     });
   }
+}
+
+/** An IPv6 literal is bracketed in a URL's authority. */
+function bracketIpv6(address: string): string {
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address.slice(7);
+  return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
 }

@@ -5,8 +5,8 @@
  */
 import { dispatch, hasAction } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
-import { RoutingError, UnknownAction } from '../errors.ts';
-import type { CookieJarLike } from '../controller/base.ts';
+import { NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
+import { CookieJar } from '../http/cookie-jar.ts';
 import type { RequestRun } from './run.ts';
 
 export function dispatchAction(run: RequestRun): Promise<void> {
@@ -17,6 +17,12 @@ export function dispatchAction(run: RequestRun): Promise<void> {
   const klass = run.app.controllers.get(controllerPath);
   if (!klass) return Promise.reject(new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
   if (!hasAction(klass, action)) return Promise.reject(new UnknownAction(klass.name, action));
+  // A format no MIME type is registered for cannot be rendered; refusing it here also keeps
+  // arbitrary extensions from growing any per-format state.
+  const format = request.parameters.format;
+  if (format !== undefined && format !== '' && (typeof format !== 'string' || request.format === null)) {
+    return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
+  }
   const session = new SessionHandle(run.app.sessions, request);
   const helpers = run.app.routes.helpers({ host: request.host_with_port, protocol: request.protocol }, request.path_parameters, request.parameters);
   return dispatch(klass, {
@@ -25,24 +31,13 @@ export function dispatchAction(run: RequestRun): Promise<void> {
     routes: run.app.routes,
     helpers,
     session,
-    cookies: requestCookies(run),
+    cookies: new CookieJar(() => request.cookies, run.response!),
     views: run.app.views,
     controller_path: controllerPath,
     action_name: action,
-    form_authenticity_token: () => '',
     services: run.app.services,
   }, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection }).then((controller) => {
     run.controller = controller;
     session.commit(run.response!);
   });
-}
-
-function requestCookies(run: RequestRun): CookieJarLike {
-  const request = run.request!;
-  let jar: Record<string, string> | null = null;
-  return {
-    get: (name) => (jar ??= request.cookies)[name],
-    set: () => {},
-    delete: () => {},
-  };
 }

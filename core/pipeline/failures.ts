@@ -5,9 +5,10 @@
  * (class, message, backtrace) are shown only to local requests when the app
  * says so; a public 500 never carries a stack trace or parameters.
  */
-import { InvalidAuthenticityToken, MethodNotAllowed, NotAcceptable, NotImplemented, SignalboxError, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, NotImplemented, RoutingError, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
-import type { RequestRun } from './run.ts';
+import { localRequest } from '../request/env.ts';
+import { actionOf, type RequestRun } from './run.ts';
 
 export function storeError(run: RequestRun, error: unknown): void {
   run.error = error;
@@ -56,6 +57,9 @@ export function renderForgeryRejected(run: RequestRun): void {
   fresh(run, 422).body = publicBody(run, 422);
 }
 
+/** Refusals of the request itself (malformed, blocked host, too large) get their message when the app has no page; the rest keep Rails' bodies. */
+const DESCRIBED: ReadonlySet<number> = new Set([400, 403, 413]);
+
 /** The one place an error becomes a response. */
 export function renderRescue(run: RequestRun): void {
   const error = run.error;
@@ -67,27 +71,50 @@ export function renderRescue(run: RequestRun): void {
     res.body = diagnostics(run, error);
     return;
   }
-  res.body = publicBody(run, status);
+  const page = run.app.publicFile(`${status}.html`);
+  if (page !== null) {
+    res.body = page;
+  } else if (error instanceof SignalboxError && DESCRIBED.has(status)) {
+    // A request refused for its own content, with no page for it: say what was wrong (never for 5xx).
+    res.content_type = 'text/plain';
+    res.body = `${error.message}\n`;
+  } else {
+    res.body = ' ';
+  }
 }
 
+/** Rails' `local_request?`: the peer and the client (behind a trusted proxy) are both this machine. In-process calls have no peer. */
 function isLocal(run: RequestRun): boolean {
-  const ip = run.message.remote_address ?? '';
-  return ip === '' || ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+  if ((run.message.remote_address ?? '') === '') return true;
+  return run.request !== null && localRequest(run.request.env);
 }
 
 function logError(run: RequestRun, status: number): void {
   const error = run.error;
-  const fields = { reqId: run.id, status, err: error instanceof Error ? error : new Error(String(error)) };
+  const fields = { reqId: run.id, status, ...actionOf(run), err: error instanceof Error ? error : new Error(String(error)) };
   if (status >= 500) run.app.log.error(fields, 'request errored');
-  else run.app.log.info({ reqId: run.id, status, code: error instanceof SignalboxError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) }, 'request refused');
+  else run.app.log.info({ reqId: run.id, status, ...actionOf(run), code: error instanceof SignalboxError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) }, 'request refused');
 }
+
+/** Which local diagnostics page an error gets (Rails' rescue templates). */
+export function rescueTemplate(error: unknown): 'missing_template' | 'routing_error' | 'unknown_action' | 'template_error' | 'diagnostics' {
+  if (error instanceof MissingTemplate) return 'missing_template';
+  if (error instanceof UnknownAction) return 'unknown_action';
+  if (error instanceof RoutingError) return 'routing_error';
+  if (error instanceof TemplateError) return 'template_error';
+  return 'diagnostics';
+}
+
+const HEADINGS = { missing_template: 'Template is missing', routing_error: 'Routing Error', unknown_action: 'Unknown action', template_error: 'Template Error', diagnostics: '' } as const;
 
 function diagnostics(run: RequestRun, error: unknown): string {
   const e = error instanceof Error ? error : new Error(String(error));
   const params = run.match?.params;
   const klass = params ? run.app.controllers.get(String(params.controller)) : undefined;
   const where = klass && params ? `${klass.name}#${String(params.action)}` : run.message.url;
-  return `<html><head><title>${text(e.name)}</title></head><body><h1>${text(e.name)} in ${text(where)}</h1><pre>${text(e.message)}</pre><pre>${text(e.stack ?? '')}</pre></body></html>`;
+  const heading = HEADINGS[rescueTemplate(error)] || e.name;
+  const cause = e.cause instanceof Error ? `<h2>Caused by ${text(e.cause.name)}</h2><pre>${text(e.cause.stack ?? e.cause.message)}</pre>` : '';
+  return `<html><head><title>${text(heading)}</title></head><body><h1>${text(heading)} in ${text(where)}</h1><p>${text(e.name)}</p><pre>${text(e.message)}</pre><pre>${text(e.stack ?? '')}</pre>${cause}</body></html>`;
 }
 
 // Element content needs only these three escaped.

@@ -6,8 +6,9 @@
  */
 import type { RequestRun } from './run.ts';
 
-// Judged by the method actually sent: `_method=get` inside a POST is still a POST here.
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
+// Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
+// GET action, which must not change state; `_method=put`/`delete` (in body or query) still need a token.
+const SAFE_METHODS = new Set(['get']);
 
 /** Whether `content_type` is one the app exempts (an exact essence match, e.g. `application/json`). */
 export function exemptContentType(contentType: string | undefined, exempt: readonly string[]): boolean {
@@ -18,7 +19,7 @@ export function exemptContentType(contentType: string | undefined, exempt: reado
 
 export function checkForgery(run: RequestRun): void {
   const request = run.request!;
-  if (SAFE_METHODS.has(request.raw_method)) return;
+  if (SAFE_METHODS.has(request.method)) return;
   const required = !exemptContentType(request.headers['content-type'], run.app.config.forgery_exempt_types);
-  run.forgery = { required, verified: false };
+  run.forgery = { required };
 }

@@ -1,5 +1,5 @@
 /** The request pipeline's stages, as plain functions of one `RequestRun`. */
-export { createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from './run.ts';
+export { actionOf, createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from './run.ts';
 export { parseRequest, negotiate } from './parse.ts';
 export { checkForgery, exemptContentType } from './forgery.ts';
 export { recognize, routeFound, pathAllowsOtherMethods } from './recognize.ts';
@@ -7,6 +7,6 @@ export { dispatchAction } from './dispatch.ts';
 export { prepareResponse, isFresh, renderNotModified } from './render.ts';
 export {
   storeError, isUnknownMethod, isNotAcceptable, isForgeryRejected,
-  renderRoutingError, renderMethodNotAllowed, renderUnknownMethod, renderNotAcceptable, renderForgeryRejected, renderRescue,
+  renderRoutingError, renderMethodNotAllowed, renderUnknownMethod, renderNotAcceptable, renderForgeryRejected, renderRescue, rescueTemplate,
 } from './failures.ts';
 export { respond } from './respond.ts';

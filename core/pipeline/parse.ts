@@ -7,13 +7,26 @@
 import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { parseBodyParams } from '../request/params.ts';
+import { BlockedHost } from '../errors.ts';
 import type { RequestRun } from './run.ts';
+
+/** Whether `hostWithPort` is one of `hosts`: an exact name, `name:port`, or a `.domain` and its subdomains. */
+export function hostAllowed(hosts: readonly string[], hostWithPort: string): boolean {
+  const name = hostWithPort.toLowerCase().replace(/\.$/, '');
+  const bare = name.replace(/:\d+$/, '');
+  return hosts.some((entry) => {
+    const allowed = entry.toLowerCase();
+    if (allowed.startsWith('.')) return bare === allowed.slice(1) || bare.endsWith(allowed);
+    return allowed === name || allowed === bare;
+  });
+}
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
 export function parseRequest(run: RequestRun): void | Promise<void> {
   const { config, mime } = run.app;
-  const request = new Request(run.message, { mime, limits: config.limits, relative_url_root: config.relative_url_root });
+  const request = new Request(run.message, { mime, limits: config.limits, relative_url_root: config.relative_url_root, trust_proxy: config.trust_proxy });
   run.request = request;
+  if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);
   // Query errors (bad escapes, limits) surface here rather than midway through an action.
   void request.query_parameters;

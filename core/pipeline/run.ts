@@ -29,8 +29,15 @@ export interface AppConfig {
   readonly allow_forgery_protection: boolean;
   readonly limits: ParamLimits;
   readonly relative_url_root: string;
-  /** Content types exempt from forgery protection (exact essence match); empty by default. */
+  /** Content types exempt from forgery protection, by exact essence (default `application/json` and `application/xml`). */
   readonly forgery_exempt_types: readonly string[];
+  /** Believe X-Forwarded-Host/-Proto/-For and Client-IP; turn on only behind a proxy you control (default off). */
+  readonly trust_proxy: boolean;
+  /**
+   * Host names this app answers to (with or without a port; a leading `.` admits subdomains).
+   * Empty admits any host; otherwise any other Host gets 403, so links and redirects never name a forged host.
+   */
+  readonly hosts: readonly string[];
 }
 
 /** Everything the stages need from the app, built once by `createApp`. */
@@ -85,4 +92,12 @@ export function createRun(app: AppRuntime, message: RequestMessage, id?: string)
   };
 }
 
-const NOT_REQUIRED: ForgeryVerdict = Object.freeze({ required: false, verified: true });
+const NOT_REQUIRED: ForgeryVerdict = Object.freeze({ required: false });
+
+/** The controller and action a request reached, for logs: the one that ran, else the recognised route's (null before recognition). */
+export function actionOf(run: RequestRun): { controller: string | null; action: string | null } {
+  if (run.controller) return { controller: run.controller.controller_path, action: run.controller.action_name };
+  const route = run.match?.params;
+  if (route === undefined) return { controller: null, action: null };
+  return { controller: route.controller === undefined ? null : String(route.controller), action: String(route.action ?? 'index') };
+}

@@ -33,6 +33,11 @@ export class SessionHandle {
     return this.#data !== null;
   }
 
+  /** The session's id when the store keeps sessions by id; null otherwise. */
+  get id(): string | null {
+    return this.#store.session_id?.(this.#request) ?? null;
+  }
+
   /** The flash, restored from the session on first use. */
   get flash(): Flash {
     return (this.#flash ??= new Flash(this.data));

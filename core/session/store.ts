@@ -22,6 +22,8 @@ export interface SessionStore {
   load(request: Request): SessionData;
   /** Persists `data` through `response` when it changed or was reset; writes nothing otherwise. */
   commit(request: Request, response: Response, data: SessionData, state: SessionCommit): void;
+  /** The request's session id, for stores that keep sessions by id (cookie stores have none). */
+  session_id?(request: Request): string | null;
 }
 
 /** No sessions: every request starts empty and nothing is kept. */
@@ -49,6 +51,7 @@ export function memorySessionStore(options: MemoryStoreOptions = {}): SessionSto
   };
   return {
     sessions,
+    session_id: (request) => idOf(request),
     load(request) {
       const id = idOf(request);
       const data = id === null ? undefined : sessions.get(id);
@@ -61,8 +64,10 @@ export function memorySessionStore(options: MemoryStoreOptions = {}): SessionSto
     },
     commit(request, response, data, state) {
       if (!state.changed && !state.reset) return;
-      let id = state.reset ? null : idOf(request);
-      if (state.reset && idOf(request) !== null) sessions.delete(idOf(request)!);
+      const presented = idOf(request);
+      // Only ids this store issued are kept: adopting a client-chosen id would let an attacker fix a victim's session.
+      let id = state.reset || presented === null || !sessions.has(presented) ? null : presented;
+      if (state.reset && presented !== null) sessions.delete(presented);
       if (Object.keys(data).length === 0) {
         if (id !== null) sessions.delete(id);
         return;

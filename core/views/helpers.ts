@@ -5,6 +5,8 @@
  */
 import pluralizeWord from 'pluralize';
 import type { Controller } from '../controller/base.ts';
+import { declarationsOf } from '../controller/declarations.ts';
+import { DEFAULT_TOKEN_PARAM } from '../controller/forgery.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 
 type Attributes = Record<string, unknown>;
@@ -33,7 +35,7 @@ export function viewHelpers(c: Controller, content: Record<string, SafeString>):
     }
     return c.routes.polymorphic_path(target, options);
   };
-  const tokenTag = (): SafeString => tag('input', { type: 'hidden', name: 'authenticity_token', value: c.form_authenticity_token() });
+  const tokenTag = (): SafeString => tag('input', { type: 'hidden', name: declarationsOf(c.constructor).forgery?.param ?? DEFAULT_TOKEN_PARAM, value: c.form_authenticity_token() });
   const methodTag = (method: string): SafeString => (method === 'get' || method === 'post' ? raw('') : tag('input', { type: 'hidden', name: '_method', value: method }));
   const formOpen = (url: string, method: string, attrs: Attributes = {}): SafeString => {
     const verb = method.toLowerCase();

@@ -5,6 +5,7 @@
  */
 import type { Controller } from '../controller/base.ts';
 import { declarationsOf } from '../controller/declarations.ts';
+import { SignalboxError, TemplateError } from '../errors.ts';
 import { SafeString, escape, raw } from './html.ts';
 import { viewHelpers } from './helpers.ts';
 import type { Template, ViewResolver } from './resolver.ts';
@@ -22,16 +23,22 @@ export async function renderView(
   if (template === null) return null;
   const content: Record<string, SafeString> = {};
   const view = createViewContext(controller, locals, content);
-  const body = await run(template, view);
+  const body = await run(template, view, name);
   const layout = await findLayout(views, controller, format, layoutOption);
   if (layout === null) return body;
   content.layout = raw(body);
-  return run(layout, view);
+  return run(layout, view, `layout for ${name}`);
 }
 
-async function run(template: Template, view: unknown): Promise<string> {
-  const out = await template(view);
-  return out instanceof SafeString ? out.value : String(out);
+async function run(template: Template, view: unknown, name: string): Promise<string> {
+  try {
+    const out = await template(view);
+    return out instanceof SafeString ? out.value : String(out);
+  } catch (error) {
+    // Framework errors (a helper's UrlGenerationError, a nested MissingTemplate) keep their own status.
+    if (error instanceof SignalboxError) throw error;
+    throw new TemplateError(name, error);
+  }
 }
 
 async function findLayout(views: ViewResolver, c: Controller, format: string, option: string | boolean | undefined): Promise<Template | null> {

@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, draw, type RequestMessage, type ResponseMessage } from '../../core/index.ts';
-import { createApp, requestMachine, type Engine, type TraceEvent } from '../../machines/index.ts';
+import { createApp, requestMachine, type Engine } from '../../machines/index.ts';
 
 class PostsController extends Controller {
   static {
@@ -51,9 +51,11 @@ const REQUESTS: { why: string; message: RequestMessage; last: string }[] = [
   { why: 'a request that does not parse', message: { method: 'GET', url: '/posts?a=%zz', headers: { host: 'test.host' } }, last: 'rescuing' },
 ];
 
-async function traced(engine: Engine, message: RequestMessage): Promise<{ events: Omit<TraceEvent, 't' | 'id'>[]; response: ResponseMessage }> {
+type Step = { kind: string; state?: string; from?: string; to?: string; event?: string; guard?: string | null };
+
+async function traced(engine: Engine, message: RequestMessage): Promise<{ events: Step[]; response: ResponseMessage }> {
   const a = app(engine);
-  const events: Omit<TraceEvent, 't' | 'id'>[] = [];
+  const events: Step[] = [];
   a.trace((e) => {
     if (e.kind === 'state' || e.kind === 'transition') {
       const { t: _t, id: _id, ...rest } = e;
@@ -83,7 +85,7 @@ for (const { why, message, last } of REQUESTS) {
     const xstate = await traced('xstate', message);
     assert.equal(compiled.events, xstate.events, 'same states and transitions, in order');
     assert.equal(withoutRuntime(compiled.response), withoutRuntime(xstate.response), 'same response');
-    const states = compiled.events.filter((e) => e.kind === 'state').map((e) => (e as { state: string }).state);
+    const states = compiled.events.filter((e) => e.kind === 'state').map((e) => e.state!);
     assert.is(states[0], 'parsing');
     assert.is(states[states.length - 1], 'done');
     assert.is(states[states.length - 3], last, `${why} ends through ${last}`);

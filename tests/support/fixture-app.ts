@@ -7,15 +7,16 @@
  * rescue handlers, hidden actions) never leaks into another.
  */
 import { Writable } from 'node:stream';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { scratchDir } from './temp.ts';
 import { join } from 'node:path';
 import pino from 'pino';
 import {
   ActionControllerError, Controller, MethodNotAllowed, NotImplemented, UploadedFile, draw, html, memoryViews,
   createMimeRegistry, type RouteSet, type Template,
 } from '../../core/index.ts';
-import type { SessionData, SessionStore } from '../../core/session/store.ts';
+import { createHash } from 'node:crypto';
+import { NULL_SESSION_STORE, TOKEN_KEY, type SessionData, type SessionStore } from '../../core/index.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { makeRecord } from './acceptance.ts';
 
@@ -258,7 +259,31 @@ function buildControllers(c: RequestCase): Record<string, typeof Controller> {
     method_missing(selector: string): void { this.render({ text: selector }); }
   }
 
+  class ForgeryController extends Controller {
+    static {
+      const protection = setup.protect_from_forgery as { only?: string[]; except?: string[]; secret?: string } | undefined;
+      if (protection) this.protect_from_forgery(protection);
+    }
+    index(): void { this.render({ text: 'index' }); }
+    unsafe(): void { this.render({ text: 'unsafe' }); }
+  }
+
+  class AuthController extends Controller {
+    static {
+      const basic = setup.http_basic as { realm: string; login: string } | undefined;
+      if (basic) {
+        // The case states its check as Ruby: `user_name == "dhh" && password == "secret"`.
+        const [, user, password] = /user_name == "([^"]*)" && password == "([^"]*)"/.exec(basic.login) ?? [];
+        this.before_filter((c: Controller) => c.authenticate_or_request_with_http_basic(basic.realm, (u, p) => u === user && p === password));
+      }
+    }
+    protected_action(): void { this.render({ text: 'Hello Secret' }); }
+    method_missing(): void { this.render({ text: 'Hello Secret' }); }
+  }
+
   return {
+    forgery: ForgeryController,
+    auth: AuthController,
     echo: EchoController,
     content_type: ContentTypeController,
     test: TestController,
@@ -347,13 +372,21 @@ export interface FixtureApp {
   readonly saved: { data: SessionData | null };
 }
 
-/** A session store that hands every request the case's session and records what gets written back. */
-function caseSessionStore(initial: Record<string, unknown> | undefined, saved: { data: SessionData | null }): SessionStore {
+/**
+ * A session store that hands every request the case's session and records what gets written back.
+ * The forgery cases describe their session instead: an id (`session_id`), a cookie-kept token faked by
+ * Rails' test as SHA1("secure"), or no session at all.
+ */
+function caseSessionStore(c: RequestCase, saved: { data: SessionData | null }): SessionStore {
+  const setup = c.setup ?? {};
+  const initial: SessionData = { ...(c.session ?? {}) };
+  if (String(setup.token_function ?? '').startsWith('SHA1("secure")')) initial[TOKEN_KEY] = createHash('sha1').update('secure').digest('hex');
   return {
-    load: () => structuredClone(initial ?? {}),
+    load: () => structuredClone(initial),
     commit: (_req, _res, data, state) => {
       if (state.changed || state.reset) saved.data = structuredClone(data);
     },
+    ...(setup.session_id !== undefined ? { session_id: () => String(setup.session_id) } : {}),
   };
 }
 
@@ -377,7 +410,7 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
   for (const [type, symbol] of Object.entries((setup.register_alias ?? {}) as Record<string, string>)) mime.register_alias(type, symbol);
   let publicDir: string | undefined;
   if (setup.public_404_html !== undefined) {
-    publicDir = mkdtempSync(join(tmpdir(), 'signalbox-public-'));
+    publicDir = scratchDir('public');
     if (setup.public_404_html) writeFileSync(join(publicDir, '404.html'), '<html><body>404 public page</body></html>');
   }
   const saved: { data: SessionData | null } = { data: null };
@@ -389,9 +422,11 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
     engine,
     environment: 'test',
     mime,
-    session_store: caseSessionStore(c.session, saved),
+    session_store: setup.session === 'off' ? NULL_SESSION_STORE : caseSessionStore(c, saved),
     logger: pino({ level: 'info' }, sink),
     config: {
+      // Rails' forgery tests switch protection on for themselves (test mode has it off).
+      allow_forgery_protection: c.kind === 'forgery' ? setup.allow_forgery_protection !== false : false,
       ...(setup.default_charset ? { default_charset: setup.default_charset } : {}),
       consider_all_requests_local: setup.consider_all_requests_local ?? false,
     },

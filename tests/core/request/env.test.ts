@@ -10,15 +10,25 @@ import { createMimeRegistry } from '../../../core/mime/types.ts';
 import * as env from '../../../core/request/env.ts';
 
 const withHeaders = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, ...rest });
+/** An env behind a proxy the app trusts (`config.trust_proxy`). */
+const proxied = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, trust_proxy: true, ...rest });
 
 const host = suite('host, port and protocol');
 
-host('the host comes from X-Forwarded-Host (last entry), then Host, then the server name, then its address', () => {
-  assert.is(env.rawHostWithPort(withHeaders({ 'x-forwarded-host': 'www.firsthost.org, www.secondhost.org', host: 'rubyonrails.org:8080' })), 'www.secondhost.org');
+host('the host comes from X-Forwarded-Host (last entry) behind a trusted proxy, then Host, then the server name, then its address', () => {
+  assert.is(env.rawHostWithPort(proxied({ 'x-forwarded-host': 'www.firsthost.org, www.secondhost.org', host: 'rubyonrails.org:8080' })), 'www.secondhost.org');
   assert.is(env.rawHostWithPort(withHeaders({ host: 'rubyonrails.org:8080' }, { server_name: 'glu.ttono.us:8007' })), 'rubyonrails.org:8080');
   assert.is(env.rawHostWithPort(withHeaders({}, { server_name: 'glu.ttono.us:8007', server_addr: '207.7.108.53' })), 'glu.ttono.us:8007');
   assert.is(env.rawHostWithPort(withHeaders({}, { server_addr: '207.7.108.53', server_port: 8007 })), '207.7.108.53:8007');
   assert.is(env.rawHostWithPort(withHeaders({})), '');
+});
+
+host('forwarding headers are the client\'s own words unless a proxy is trusted', () => {
+  const forged = { 'x-forwarded-host': 'evil2.example, evil3.example', 'x-forwarded-proto': 'https', host: 'app.example' };
+  assert.is(env.hostWithPort(withHeaders(forged)), 'app.example');
+  assert.not.ok(env.ssl(withHeaders(forged)));
+  assert.is(env.remoteIp(withHeaders({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '3.4.5.6' }, { remote_address: '127.0.0.1' })), '127.0.0.1');
+  assert.is(env.hostWithPort(proxied(forged)), 'evil3.example');
 });
 
 host('host drops the port; port reads it or falls back to the standard one', () => {
@@ -34,14 +44,14 @@ host('the port string and host with port omit the standard port of the protocol'
   assert.is(env.hostWithPort(withHeaders({ host: 'rubyonrails.org:81' })), 'rubyonrails.org:81');
   assert.is(env.portString(withHeaders({ host: 'a.org:443' }, { ssl: true })), '');
   assert.is(env.portString(withHeaders({ host: 'a.org:80' }, { ssl: true })), ':80');
-  assert.is(env.hostWithPort(withHeaders({ 'x-forwarded-host': 'glu.ttono.us:443', 'x-forwarded-proto': 'https', host: 'glu.ttono.us:8007' })), 'glu.ttono.us');
+  assert.is(env.hostWithPort(proxied({ 'x-forwarded-host': 'glu.ttono.us:443', 'x-forwarded-proto': 'https', host: 'glu.ttono.us:8007' })), 'glu.ttono.us');
 });
 
-host('SSL is a TLS connection or X-Forwarded-Proto: https', () => {
+host('SSL is a TLS connection or, behind a trusted proxy, X-Forwarded-Proto: https', () => {
   assert.not.ok(env.ssl(withHeaders({})));
   assert.ok(env.ssl(withHeaders({}, { ssl: true })));
-  assert.ok(env.ssl(withHeaders({ 'x-forwarded-proto': 'https' })));
-  assert.not.ok(env.ssl(withHeaders({ 'x-forwarded-proto': 'http' })));
+  assert.ok(env.ssl(proxied({ 'x-forwarded-proto': 'https' })));
+  assert.not.ok(env.ssl(proxied({ 'x-forwarded-proto': 'http' })));
   assert.is(env.protocol(withHeaders({}, { ssl: true })), 'https://');
   assert.is(env.protocol(withHeaders({})), 'http://');
   assert.is(env.standardPort(withHeaders({})), 80);
@@ -76,7 +86,7 @@ names('the TLD length defaults to one label', () => {
 
 const client = suite('client address');
 
-const peer = (remote_address: string, headers: Record<string, string> = {}) => env.remoteIp(withHeaders(headers, { remote_address }));
+const peer = (remote_address: string, headers: Record<string, string> = {}) => env.remoteIp(proxied(headers, { remote_address }));
 
 client('a peer that is not a trusted proxy is the client, whatever the headers say', () => {
   assert.is(peer('1.2.3.4', { 'x-forwarded-for': '3.4.5.6', 'client-ip': '2.3.4.5' }), '1.2.3.4');
@@ -120,8 +130,8 @@ client('a local request comes from the loopback, both as peer and as client', ()
   assert.ok(env.localRequest(withHeaders({}, { remote_address: '::ffff:127.0.0.1' })));
   assert.ok(env.localRequest(withHeaders({}, { remote_address: '::1' })));
   assert.not.ok(env.localRequest(withHeaders({}, { remote_address: '1.2.3.4' })));
-  assert.not.ok(env.localRequest(withHeaders({ 'x-forwarded-for': '3.4.5.6' }, { remote_address: '127.0.0.1' })));
-  assert.not.ok(env.localRequest(withHeaders({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '127.0.0.1' }, { remote_address: '127.0.0.1' })));
+  assert.not.ok(env.localRequest(proxied({ 'x-forwarded-for': '3.4.5.6' }, { remote_address: '127.0.0.1' })));
+  assert.not.ok(env.localRequest(proxied({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '127.0.0.1' }, { remote_address: '127.0.0.1' })));
   assert.not.ok(env.localRequest(withHeaders({})));
 });
 

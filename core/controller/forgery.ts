@@ -1,0 +1,48 @@
+/**
+ * Request forgery protection: the token a form carries back, and whether a
+ * request carries the right one. With a `secret`, the token is an HMAC of
+ * the session id (for stores that have ids); otherwise a random token kept
+ * in the session. A first visit has no session id yet, so its form gets the
+ * random token, which stays valid once the session has an id. Tokens are
+ * compared in constant time and must be strings: an array or hash in the
+ * parameter never matches.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { secure_compare } from '../session/cookie-store.ts';
+import type { Controller } from './base.ts';
+import type { ForgeryOptions } from './declarations.ts';
+
+/** Where the random token lives in the session. */
+export const TOKEN_KEY = '_csrf_token';
+export const DEFAULT_TOKEN_PARAM = 'authenticity_token';
+
+/** HMAC(secret, session id) when both exist, else null. */
+function digestToken(c: Controller, options: ForgeryOptions | null): string | null {
+  const id = options?.secret ? c._wiring.session.id : null;
+  return id ? createHmac('sha1', options!.secret!).update(id).digest('hex') : null;
+}
+
+/** The token for this request's session. */
+export function authenticityToken(c: Controller, options: ForgeryOptions | null): string {
+  const digest = digestToken(c, options);
+  if (digest !== null) return digest;
+  const session = c.session;
+  let token = session[TOKEN_KEY];
+  if (typeof token !== 'string' || token === '') {
+    token = randomBytes(32).toString('base64');
+    session[TOKEN_KEY] = token;
+  }
+  return token as string;
+}
+
+/** Whether the request carries the session's token, in the form parameter or the X-CSRF-Token header. */
+export function carriesValidToken(c: Controller, options: ForgeryOptions): boolean {
+  const param = options.param ?? DEFAULT_TOKEN_PARAM;
+  const fromParams = c.params[param];
+  const given = fromParams !== undefined ? fromParams : c.request.headers['x-csrf-token'];
+  if (typeof given !== 'string' || given === '') return false;
+  const digest = digestToken(c, options);
+  if (digest !== null && secure_compare(given, digest)) return true;
+  const stored: unknown = c.session[TOKEN_KEY];
+  return typeof stored === 'string' && stored !== '' && secure_compare(given, stored);
+}

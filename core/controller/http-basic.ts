@@ -1,0 +1,38 @@
+/**
+ * HTTP Basic authentication. Credentials come from the `Authorization`
+ * header, or from the variants proxies pass them in (`X-HTTP-Authorization`,
+ * `X_HTTP_AUTHORIZATION`, `Redirect-X-Http-Authorization`), the first
+ * non-empty one winning. A malformed header is simply no credentials.
+ */
+
+const SOURCES = ['authorization', 'x-http-authorization', 'x_http_authorization', 'redirect-x-http-authorization', 'redirect_x_http_authorization'];
+
+/** The raw authorization value a request carries, or null. */
+export function authorizationHeader(headers: Readonly<Record<string, string | undefined>>): string | null {
+  for (const name of SOURCES) {
+    const value = headers[name];
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return null;
+}
+
+/** `[user, password]` from a Basic authorization value (the password may contain colons), or null. */
+export function decodeCredentials(authorization: string | null): [string, string] | null {
+  if (authorization === null) return null;
+  const m = /^Basic\s+([A-Za-z0-9+/=\s]*)$/i.exec(authorization);
+  if (!m) return null;
+  const text = Buffer.from(m[1].replace(/\s+/g, ''), 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return null;
+  return [text.slice(0, colon), text.slice(colon + 1)];
+}
+
+/** The header value a client sends. @example encodeCredentials('dhh', 'secret') // 'Basic ZGhoOnNlY3JldA==' */
+export function encodeCredentials(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+}
+
+/** A realm safe to put inside the quoted `WWW-Authenticate` parameter. */
+export function quotedRealm(realm: string): string {
+  return realm.replace(/[\u0000-\u001f\u007f"\\]/g, '');
+}

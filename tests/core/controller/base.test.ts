@@ -1,0 +1,146 @@
+/**
+ * The `Controller` instance an action runs on: `head`, route helpers as its
+ * own methods, `url_for`, services, cookies, and what it knows about its
+ * request.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller } from '../../../core/index.ts';
+import { appWith, call } from '../pipeline/support.ts';
+
+const test = suite('a controller instance answers one request');
+
+class Post {
+  constructor(readonly id: number) {}
+}
+
+const postRoutes = {
+  draw: (map: import('../../../core/index.ts').Mapper) => {
+    map.resources('posts');
+    map.namespace('admin', (admin) => admin.resources('posts'));
+    map.connect(':controller/:action/:id');
+  },
+};
+
+function acting(action: (c: Controller) => void, options: Parameters<typeof appWith>[1] = postRoutes) {
+  class PagesController extends Controller {
+    go(): void {
+      action(this);
+    }
+  }
+  return appWith({ pages: PagesController }, options);
+}
+
+test('head(status, headers) answers a bare status; option keys become header names', async () => {
+  const res = await call(acting((c) => c.head('created', { location: new Post(4), x_custom_header: 'yes', content_md5: 'abc', skipped: null })), 'GET /pages/go');
+  assert.is(res.status, 201);
+  assert.is(res.reason, 'Created');
+  assert.is(res.body, '');
+  assert.is(res.header('content-length'), '0');
+  assert.is(res.header('location'), 'http://test.host/posts/4');
+  assert.is(res.header('x-custom-header'), 'yes');
+  assert.is(res.header('content-md5'), 'abc');
+  assert.is(res.header('skipped'), undefined, 'null values add no header');
+});
+
+test('head({ status, ...headers }) takes everything in one object; the status defaults to 200', async () => {
+  let res = await call(acting((c) => c.head({ status: 'forbidden', x_reason: 'locked' })), 'GET /pages/go');
+  assert.is(res.status, 403);
+  assert.is(res.header('x-reason'), 'locked');
+  res = await call(acting((c) => c.head({ x_only: '1' })), 'GET /pages/go');
+  assert.is(res.status, 200);
+  assert.is(res.header('x-only'), '1');
+  res = await call(acting((c) => c.head()), 'GET /pages/go');
+  assert.is(res.status, 200);
+  assert.is(res.reason, 'OK');
+  res = await call(acting((c) => c.head(404)), 'GET /pages/go');
+  assert.is(res.status, 404);
+  res = await call(acting((c) => c.head('410 Gone Fishing', { location: '/kept/as/given' })), 'GET /pages/go');
+  assert.is(res.reason, 'Gone Fishing');
+  assert.is(res.header('location'), '/kept/as/given');
+});
+
+test('route helpers are methods of the controller, and private #fields keep working beside them', async () => {
+  class PostsController extends Controller {
+    #secret = 'hidden';
+    show(): void {
+      const self = this as unknown as Record<string, (...a: unknown[]) => string>;
+      this.render({ text: [self.post_path(5), self.post_url(new Post(6)), self.admin_posts_path(), self.new_post_path(), this.#secret].join(' ') });
+    }
+  }
+  const app = appWith({ posts: PostsController }, postRoutes);
+  const res = await call(app, 'GET /posts/1');
+  assert.is(res.body, '/posts/5 http://test.host/posts/6 /admin/posts /posts/new hidden');
+});
+
+test('route helpers are bound to each request (host and port), never shared between requests', async () => {
+  class PostsController extends Controller {
+    async show(): Promise<void> {
+      // Interleave two requests: each must still see its own host.
+      await new Promise((r) => setTimeout(r, this.params.id === '1' ? 10 : 0));
+      this.render({ text: (this as unknown as { post_url(id: number): string }).post_url(1) });
+    }
+  }
+  const app = appWith({ posts: PostsController }, postRoutes);
+  const [a, b] = await Promise.all([
+    call(app, 'GET /posts/1', { headers: { host: 'a.example' } }),
+    call(app, 'GET /posts/2', { headers: { host: 'b.example:8080' } }),
+  ]);
+  assert.is(a.body, 'http://a.example/posts/1');
+  assert.is(b.body, 'http://b.example:8080/posts/1');
+});
+
+test('an unknown name is undefined on a controller (no helper by that name), and symbols pass through', async () => {
+  const res = await call(acting((c) => {
+    const self = c as unknown as Record<string | symbol, unknown>;
+    c.render({ text: `${typeof self.no_such_helper_path} ${typeof self[Symbol.iterator]} ${typeof self.toString}` });
+  }), 'GET /pages/go');
+  assert.is(res.body, 'undefined undefined function');
+});
+
+test('url_for gives full URLs for hashes and records, and a path with only_path', async () => {
+  const res = await call(acting((c) => c.render({
+    text: [
+      c.url_for({ controller: 'posts', action: 'show', id: 2 }),
+      c.url_for({ controller: 'posts', action: 'show', id: 2, only_path: true }),
+      c.url_for(new Post(3)),
+      c.url_for({ action: 'go', id: 9, q: 'a b' }),
+      c.url_for(),
+    ].join(' '),
+  })), 'GET /pages/go');
+  assert.is(res.body, 'http://test.host/posts/2 /posts/2 http://test.host/posts/3 http://test.host/pages/go/9?q=a+b http://test.host/pages/go');
+});
+
+test('services given to createApp reach every action, frozen', async () => {
+  const store = { posts: ['first'] };
+  class PagesController extends Controller {
+    go(): void {
+      this.render({ text: `${(this.services.store as typeof store).posts[0]} ${Object.isFrozen(this.services)}` });
+    }
+  }
+  const res = await call(appWith({ pages: PagesController }, { services: { store } }), 'GET /pages/go');
+  assert.is(res.body, 'first true');
+});
+
+test('the controller knows its request, params, path, name and action', async () => {
+  class PostsController extends Controller {
+    index(): void {
+      this.render({ json: [this.controller_path, this.controller_name, this.action_name, this.params.page, this.request.method, this.performed] });
+    }
+  }
+  const app = appWith({ 'admin/posts': PostsController }, postRoutes);
+  const res = await call(app, 'GET /admin/posts?page=2');
+  assert.equal(JSON.parse(res.body), ['admin/posts', 'posts', 'index', '2', 'get', false]);
+});
+
+test('cookies.get reads the request cookies', async () => {
+  const res = await call(acting((c) => c.render({ text: `${c.cookies.get('theme')} ${c.cookies.get('none')}` })), 'GET /pages/go', { headers: { cookie: 'theme=dark; lang=en' } });
+  assert.is(res.body, 'dark undefined');
+});
+
+test('form_authenticity_token is a string forms can carry', async () => {
+  const res = await call(acting((c) => c.render({ text: typeof c.form_authenticity_token() })), 'GET /pages/go');
+  assert.is(res.body, 'string');
+});
+
+test.run();

@@ -1,0 +1,177 @@
+/**
+ * Class-level declarations as data: what each static call records, how a
+ * subclass inherits without changing its parent, and the mistakes refused
+ * at declaration time.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ActionControllerError, ArgumentError, Controller } from '../../../core/index.ts';
+import { actionScope, appliesTo, declarationsOf, splitFilterArgs } from '../../../core/controller/declarations.ts';
+
+const test = suite('controller declarations are per-class data, inherited by copy');
+
+const kinds = (k: object) => declarationsOf(k).filters.map((f) => `${f.kind}:${typeof f.target === 'string' ? f.target : 'fn'}`);
+
+test('a class without declarations has empty ones', () => {
+  class Bare extends Controller {}
+  const d = declarationsOf(Bare);
+  assert.equal(d.filters, []);
+  assert.equal(d.rescues, []);
+  assert.is(d.forgery, null);
+  assert.is(d.layout, null);
+  assert.is(d.hidden.size, 0);
+  assert.is(declarationsOf(Bare), d, 'the same object on every call');
+});
+
+test('filters are recorded in declaration order, prepend goes first', () => {
+  class A extends Controller {
+    static {
+      this.before_filter('one', 'two');
+      this.after_filter('three');
+      this.around_filter('four');
+      this.prepend_before_filter('zero');
+    }
+  }
+  assert.equal(kinds(A), ['before:zero', 'before:one', 'before:two', 'after:three', 'around:four']);
+});
+
+test('a subclass starts from a copy of its parent declarations and never changes them', () => {
+  class Parent extends Controller {
+    static {
+      this.before_filter('auth');
+      this.hide_action('helper');
+      this.layout('admin');
+      this.rescue_from(TypeError, 'oops');
+    }
+  }
+  class Child extends Parent {
+    static {
+      this.before_filter('extra');
+      this.skip_before_filter('auth');
+      this.hide_action('secret');
+      this.layout(false);
+    }
+  }
+  assert.equal(kinds(Parent), ['before:auth']);
+  assert.equal(kinds(Child), ['before:extra']);
+  assert.ok(declarationsOf(Parent).hidden.has('helper'));
+  assert.not.ok(declarationsOf(Parent).hidden.has('secret'));
+  assert.ok(declarationsOf(Child).hidden.has('helper'), 'hidden names are inherited');
+  assert.is(declarationsOf(Parent).layout, 'admin');
+  assert.is(declarationsOf(Child).layout, false);
+  assert.is(declarationsOf(Child).rescues.length, 1);
+});
+
+test('a grandchild inherits through a class that declared nothing', () => {
+  class Base extends Controller {
+    static {
+      this.before_filter('base');
+    }
+  }
+  class Middle extends Base {}
+  class Leaf extends Middle {
+    static {
+      this.after_filter('leaf');
+    }
+  }
+  assert.equal(kinds(Leaf), ['before:base', 'after:leaf']);
+  assert.equal(kinds(Middle), ['before:base']);
+});
+
+test('skip_filter removes named filters of any kind; function filters cannot be skipped by name', () => {
+  const fn = () => {};
+  class A extends Controller {
+    static {
+      this.before_filter('a', fn);
+      this.after_filter('a');
+      this.around_filter('b');
+      this.skip_filter('a', 'b');
+    }
+  }
+  assert.equal(kinds(A), ['before:fn']);
+});
+
+test('filter method names, and rescue handler names, are hidden from the actions', () => {
+  class A extends Controller {
+    static {
+      this.before_filter('find');
+      this.prepend_before_filter('first');
+      this.after_filter('audit');
+      this.around_filter('wrap');
+      this.rescue_from(Error, { with: 'handle' });
+      this.rescue_from('TypeError', (e: unknown) => e);
+    }
+  }
+  assert.equal([...declarationsOf(A).hidden].sort(), ['audit', 'find', 'first', 'handle', 'wrap']);
+});
+
+test('rescue_from takes several matchers for one handler, as a last argument or { with }', () => {
+  class A extends Controller {
+    static {
+      this.rescue_from(TypeError, 'RangeError', 'handler');
+    }
+  }
+  assert.equal(declarationsOf(A).rescues.map((r) => [typeof r.matcher === 'string' ? r.matcher : r.matcher.name, r.handler]), [
+    ['TypeError', 'handler'],
+    ['RangeError', 'handler'],
+  ]);
+});
+
+test('rescue_from without an error class is refused', () => {
+  assert.throws(() => {
+    class A extends Controller {
+      static {
+        (this.rescue_from as (...a: unknown[]) => void)('handler');
+      }
+    }
+    void A;
+  }, (e: unknown) => e instanceof ActionControllerError && /needs an error class/.test(e.message));
+});
+
+test('a filter is a method name or a function; anything else is refused', () => {
+  assert.throws(() => splitFilterArgs([42]), (e: unknown) => e instanceof ArgumentError && e.message === 'A filter is a method name or a function, got 42');
+  assert.throws(() => splitFilterArgs([['a']]), (e: unknown) => e instanceof ArgumentError);
+  assert.equal(splitFilterArgs(['a', { only: 'show' }]), { targets: ['a'], scope: { only: ['show'] } });
+  assert.throws(() => splitFilterArgs(['a', null]), /got null/, 'a trailing null is no options object, so it is a target');
+  assert.equal(splitFilterArgs(['a', 'b']), { targets: ['a', 'b'], scope: {} });
+});
+
+test('only and except take a name or a list; both at once is refused', () => {
+  assert.equal(actionScope({ only: 'show' }), { only: ['show'] });
+  assert.equal(actionScope({ except: ['index', 'new'] }), { except: ['index', 'new'] });
+  assert.equal(actionScope(undefined), {});
+  assert.equal(actionScope({ only: null }), {});
+  assert.throws(() => actionScope({ only: 'a', except: 'b' }), (e: unknown) => e instanceof ArgumentError && e.message === 'Give either :only or :except, not both');
+  assert.throws(() => {
+    class A extends Controller {
+      static {
+        this.before_filter('x', { only: 'a', except: 'b' });
+      }
+    }
+    void A;
+  }, (e: unknown) => e instanceof ArgumentError);
+});
+
+test('appliesTo reads only, then except, else applies everywhere', () => {
+  assert.ok(appliesTo({ only: ['show'] }, 'show'));
+  assert.not.ok(appliesTo({ only: ['show'] }, 'index'));
+  assert.not.ok(appliesTo({ except: ['show'] }, 'show'));
+  assert.ok(appliesTo({ except: ['show'] }, 'index'));
+  assert.ok(appliesTo({}, 'anything'));
+});
+
+test('protect_from_forgery records its options and scope; verify becomes a before filter', () => {
+  class A extends Controller {
+    static {
+      this.protect_from_forgery({ except: ['api'], secret: 's' });
+      this.verify({ params: 'id', only: ['show'] });
+    }
+  }
+  const d = declarationsOf(A);
+  assert.equal(d.forgery, { except: ['api'], secret: 's' });
+  assert.is(d.filters.length, 1);
+  assert.is(d.filters[0].kind, 'before');
+  assert.equal(d.filters[0].only, ['show']);
+});
+
+test.run();

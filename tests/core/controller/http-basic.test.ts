@@ -1,0 +1,67 @@
+/**
+ * HTTP Basic authentication: credentials from Authorization (or the headers
+ * proxies move it to), checked by the application, and a 401 challenge when
+ * they are missing or wrong.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, decodeCredentials, encodeCredentials } from '../../../core/index.ts';
+import { appWith, call } from '../pipeline/support.ts';
+
+const test = suite('HTTP Basic authentication checks credentials or challenges for them');
+
+class AdminController extends Controller {
+  static {
+    this.before_filter((c: Controller) => c.authenticate_or_request_with_http_basic('Admin "area"\r\n', (user, password) => user === 'dhh' && password === 'sec:ret'), { except: ['peek', 'later'] });
+    this.before_filter((c: Controller) => c.authenticate_or_request_with_http_basic('Later', async (user) => user === 'async'), { only: 'later' });
+  }
+  index(): void { this.render({ text: 'welcome' }); }
+  later(): void { this.render({ text: 'welcome later' }); }
+  peek(): void {
+    const seen: string[] = [];
+    const ok = this.authenticate_with_http_basic((user, password) => {
+      seen.push(`${user}/${password}`);
+      return true;
+    });
+    this.render({ text: `${String(ok)} ${seen.join(',')}` });
+  }
+}
+
+const app = () => appWith({ admin: AdminController });
+
+test('the right credentials pass; a password may contain colons', async () => {
+  const res = await call(app(), 'GET /admin/index', { headers: { authorization: encodeCredentials('dhh', 'sec:ret') } });
+  assert.is(res.body, 'welcome');
+});
+
+test('missing or wrong credentials get 401 with a Basic challenge whose realm cannot break the header', async () => {
+  for (const headers of [{}, { authorization: encodeCredentials('dhh', 'wrong') }, { authorization: 'Bearer abc' }] as Record<string, string>[]) {
+    const res = await call(app(), 'GET /admin/index', { headers });
+    assert.is(res.status, 401);
+    assert.is(res.header('www-authenticate'), 'Basic realm="Admin area"');
+    assert.is(res.body, 'HTTP Basic: Access denied.\n');
+  }
+});
+
+test('an asynchronous check is awaited', async () => {
+  assert.is((await call(app(), 'GET /admin/later', { headers: { authorization: encodeCredentials('async', 'x') } })).body, 'welcome later');
+  assert.is((await call(app(), 'GET /admin/later', { headers: { authorization: encodeCredentials('other', 'x') } })).status, 401);
+});
+
+test('authenticate_with_http_basic is false without credentials, and reads the headers proxies use', async () => {
+  assert.is((await call(app(), 'GET /admin/peek')).body, 'false ');
+  for (const name of ['x-http-authorization', 'x_http_authorization', 'redirect-x-http-authorization']) {
+    assert.is((await call(app(), 'GET /admin/peek', { headers: { [name]: encodeCredentials('u', 'p') } })).body, 'true u/p', name);
+  }
+});
+
+test('encodeCredentials and decodeCredentials: a malformed value is no credentials', () => {
+  assert.is(encodeCredentials('dhh', 'secret'), 'Basic ZGhoOnNlY3JldA==');
+  assert.equal(decodeCredentials('basic ZGhoOnNlY3JldA=='), ['dhh', 'secret']);
+  assert.equal(decodeCredentials(encodeCredentials('ünï', 'a:b:c')), ['ünï', 'a:b:c']);
+  assert.is(decodeCredentials(null), null);
+  assert.is(decodeCredentials('Basic !!!'), null);
+  assert.is(decodeCredentials(`Basic ${Buffer.from('no colon').toString('base64')}`), null);
+});
+
+test.run();

@@ -1,0 +1,273 @@
+/**
+ * `render`: every kind of body (text, json with JSONP, xml, html, js,
+ * nothing, action and template), and the options that go with it (status,
+ * location, content_type, layout, format), driven through `app.handle`.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, html, memoryViews, type Template } from '../../../core/index.ts';
+import { appWith, call, type ControllerClass } from '../pipeline/support.ts';
+
+/** One controller whose `go` action runs `body`; with templates when given. */
+function renderer(body: (c: Controller) => void, templates?: Record<string, Template>, extra: Partial<Parameters<typeof appWith>[1]> = {}) {
+  class PagesController extends Controller {
+    go(): void {
+      body(this);
+    }
+  }
+  return appWith({ pages: PagesController }, { ...(templates ? { views: memoryViews(templates) } : {}), ...extra });
+}
+
+class Post {
+  constructor(readonly id: number, readonly title = 'Hello') {}
+}
+
+const test = suite('render fills the response: bodies, status, location, content type and templates');
+
+test('text is sent as given, as text/html unless told otherwise', async () => {
+  const res = await call(renderer((c) => c.render({ text: 'plain <b>words</b>' })), 'GET /pages/go');
+  assert.is(res.status, 200);
+  assert.is(res.body, 'plain <b>words</b>');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+});
+
+test('null or undefined text is an empty body (and an empty body gets no ETag)', async () => {
+  for (const text of [null, undefined]) {
+    const res = await call(renderer((c) => c.render({ text })), 'GET /pages/go');
+    assert.is(res.body, '');
+    assert.is(res.header('etag'), undefined);
+    assert.is(res.header('content-length'), '0');
+  }
+});
+
+test('json serialises values as application/json; a string is taken as ready-made JSON', async () => {
+  let res = await call(renderer((c) => c.render({ json: { id: 1, tags: ['a'] } })), 'GET /pages/go');
+  assert.is(res.body, '{"id":1,"tags":["a"]}');
+  assert.is(res.header('content-type'), 'application/json; charset=utf-8');
+  res = await call(renderer((c) => c.render({ json: '{"raw":true}' })), 'GET /pages/go');
+  assert.is(res.body, '{"raw":true}');
+  res = await call(renderer((c) => c.render({ json: undefined })), 'GET /pages/go');
+  assert.is(res.body, 'null', 'undefined has no JSON text of its own');
+});
+
+test('json with a callback is JSONP: the call wraps the JSON, sent as text/javascript', async () => {
+  const res = await call(renderer((c) => c.render({ json: { id: 1 }, callback: 'jQuery.handle_1$' })), 'GET /pages/go');
+  assert.is(res.body, 'jQuery.handle_1$({"id":1})');
+  assert.is(res.header('content-type'), 'text/javascript; charset=utf-8');
+});
+
+test('a JSONP callback that is not a plain name is refused (the action fails), so it cannot inject script', async () => {
+  for (const callback of ['alert(1)//', 'a b', '1abc', '', 'x;y']) {
+    const res = await call(renderer((c) => c.render({ json: {}, callback })), 'GET /pages/go');
+    assert.is(res.status, 500, callback);
+    assert.not.match(res.body, 'alert');
+  }
+});
+
+test('xml renders a value through toXml as application/xml; a string is sent as given', async () => {
+  let res = await call(renderer((c) => c.render({ xml: new Post(7) })), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'application/xml; charset=utf-8');
+  assert.match(res.body, '<post>');
+  assert.match(res.body, '<id type="integer">7</id>');
+  res = await call(renderer((c) => c.render({ xml: '<ok/>' })), 'GET /pages/go');
+  assert.is(res.body, '<ok/>');
+});
+
+test('html and js are sent as given with their own types; null is empty', async () => {
+  let res = await call(renderer((c) => c.render({ html: '<p>x</p>' })), 'GET /pages/go');
+  assert.is(res.body, '<p>x</p>');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+  res = await call(renderer((c) => c.render({ js: 'alert("hi")' })), 'GET /pages/go');
+  assert.is(res.body, 'alert("hi")');
+  assert.is(res.header('content-type'), 'text/javascript; charset=utf-8');
+  res = await call(renderer((c) => c.render({ html: null })), 'GET /pages/go');
+  assert.is(res.body, '');
+  res = await call(renderer((c) => c.render({ js: undefined })), 'GET /pages/go');
+  assert.is(res.body, '');
+});
+
+test('nothing answers a single space, so every client sees a body', async () => {
+  const res = await call(renderer((c) => c.render({ nothing: true })), 'GET /pages/go');
+  assert.is(res.status, 200);
+  assert.is(res.body, ' ');
+});
+
+test('status takes an integer, a symbol, or a line with a custom reason phrase', async () => {
+  let res = await call(renderer((c) => c.render({ text: 'x', status: 201 })), 'GET /pages/go');
+  assert.is(res.status, 201);
+  assert.is(res.reason, 'Created');
+  res = await call(renderer((c) => c.render({ text: 'x', status: 'unprocessable_entity' })), 'GET /pages/go');
+  assert.is(res.status, 422);
+  assert.is(res.reason, 'Unprocessable Entity');
+  res = await call(renderer((c) => c.render({ text: 'x', status: '404 Moved' })), 'GET /pages/go');
+  assert.is(res.status, 404);
+  assert.is(res.reason, 'Moved');
+});
+
+test('an unknown status symbol is a programming error (500)', async () => {
+  const res = await call(renderer((c) => c.render({ text: 'x', status: 'not_a_status' })), 'GET /pages/go');
+  assert.is(res.status, 500);
+});
+
+test('a non-200 status gets no ETag and keeps no-cache', async () => {
+  const res = await call(renderer((c) => c.render({ text: 'made', status: 'created' })), 'GET /pages/go');
+  assert.is(res.header('etag'), undefined);
+  assert.is(res.header('cache-control'), 'no-cache');
+});
+
+test('a string location is kept as given (a path stays a path), made header-safe', async () => {
+  let res = await call(renderer((c) => c.render({ text: 'x', status: 'created', location: '/posts/1' })), 'GET /pages/go');
+  assert.is(res.header('location'), '/posts/1');
+  res = await call(renderer((c) => c.render({ text: 'x', location: 'http://other.example/a' })), 'GET /pages/go');
+  assert.is(res.header('location'), 'http://other.example/a');
+  res = await call(renderer((c) => c.render({ text: 'x', location: '/a\r\nSet-Cookie: evil=1' })), 'GET /pages/go');
+  assert.is(res.header('location'), '/aSet-Cookie: evil=1');
+  assert.is(res.header('set-cookie'), undefined);
+});
+
+test('a record location becomes its full URL; a null location is ignored', async () => {
+  const app = renderer((c) => c.render({ text: 'x', status: 'created', location: new Post(9) }), undefined, {
+    draw: (map) => {
+      map.resources('posts');
+      map.connect(':controller/:action/:id');
+    },
+  });
+  let res = await call(app, 'GET /pages/go');
+  assert.is(res.header('location'), 'http://test.host/posts/9');
+  res = await call(renderer((c) => c.render({ text: 'x', location: null })), 'GET /pages/go');
+  assert.is(res.header('location'), undefined);
+});
+
+test('content_type replaces the type the body would have had', async () => {
+  let res = await call(renderer((c) => c.render({ text: 'a,b', content_type: 'text/csv' })), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/csv; charset=utf-8');
+  res = await call(renderer((c) => c.render({ json: [], content_type: 'application/vnd.api+json' })), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'application/vnd.api+json; charset=utf-8');
+});
+
+test('a response charset of null leaves the charset off the Content-Type', async () => {
+  const res = await call(renderer((c) => {
+    c.response.charset = null;
+    c.render({ text: 'x' });
+  }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/html');
+});
+
+test('a second render or redirect in one action is a DoubleRenderError', async () => {
+  const local = { consider_all_requests_local: true };
+  let res = await call(renderer((c) => {
+    c.render({ text: 'one' });
+    c.render({ text: 'two' });
+  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'DoubleRenderError');
+  res = await call(renderer((c) => {
+    c.redirect_to('/a');
+    c.render({ text: 'two' });
+  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.match(res.body, 'DoubleRenderError');
+  res = await call(renderer((c) => {
+    c.head('ok');
+    c.redirect_to('/b');
+  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.match(res.body, 'DoubleRenderError');
+});
+
+const VIEWS: Record<string, Template> = {
+  'pages/go.html': (v) => html`<p>${v.title}</p>`,
+  'pages/other.html': () => 'other page',
+  'pages/go.xml': (v) => `<title>${v.title}</title>`,
+  'pages/go.js': () => 'alert(1)',
+  'shared/note.html': (v) => html`note for ${v.who}`,
+  'layouts/application.html': (v) => html`<main>${v.yield()}</main>`,
+  'layouts/special.html': (v) => html`<special>${v.yield()}</special>`,
+};
+
+function titled(action: (c: Controller & { title?: string }) => void, extraViews: Record<string, Template> = {}, setup?: (k: ControllerClass) => void) {
+  class PagesController extends Controller {
+    title = '<Hello>';
+    go(): void {
+      action(this);
+    }
+  }
+  setup?.(PagesController);
+  return appWith({ pages: PagesController }, { views: memoryViews({ ...VIEWS, ...extraViews }) });
+}
+
+test('an action that renders nothing renders its own template, in the application layout', async () => {
+  const res = await call(titled(() => {}), 'GET /pages/go');
+  assert.is(res.status, 200);
+  assert.is(res.body, '<main><p>&lt;Hello&gt;</p></main>', 'controller properties are the template assigns, escaped');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+});
+
+test('render(name) and render({ action }) use another action template; template names any path', async () => {
+  let res = await call(titled((c) => c.render('other')), 'GET /pages/go');
+  assert.is(res.body, '<main>other page</main>');
+  res = await call(titled((c) => c.render({ action: 'other', layout: false })), 'GET /pages/go');
+  assert.is(res.body, 'other page');
+  res = await call(titled((c) => c.render({ template: 'shared/note', locals: { who: 'Ann & Bob' }, layout: false })), 'GET /pages/go');
+  assert.is(res.body, 'note for Ann &amp; Bob');
+});
+
+test('status and location apply to template renders too', async () => {
+  const res = await call(titled((c) => c.render({ action: 'other', status: 'accepted', location: '/x' })), 'GET /pages/go');
+  assert.is(res.status, 202);
+  assert.is(res.header('location'), '/x');
+});
+
+test('layout names a layout, layout: false turns it off', async () => {
+  let res = await call(titled((c) => c.render({ layout: 'special' })), 'GET /pages/go');
+  assert.is(res.body, '<special><p>&lt;Hello&gt;</p></special>');
+  res = await call(titled((c) => c.render({ layout: false })), 'GET /pages/go');
+  assert.is(res.body, '<p>&lt;Hello&gt;</p>');
+});
+
+test('a controller layout (layouts/<controller>) beats the application layout', async () => {
+  const res = await call(titled(() => {}, { 'layouts/pages.html': (v) => html`<pages>${v.yield()}</pages>` }), 'GET /pages/go');
+  assert.is(res.body, '<pages><p>&lt;Hello&gt;</p></pages>');
+});
+
+test('static layout() picks the layout for every action, or none', async () => {
+  let res = await call(titled(() => {}, {}, (k) => k.layout('special')), 'GET /pages/go');
+  assert.is(res.body, '<special><p>&lt;Hello&gt;</p></special>');
+  res = await call(titled(() => {}, {}, (k) => k.layout(false)), 'GET /pages/go');
+  assert.is(res.body, '<p>&lt;Hello&gt;</p>');
+});
+
+test('the format option renders <name>.<format> with that type', async () => {
+  const res = await call(titled((c) => c.render({ format: 'xml' })), 'GET /pages/go');
+  assert.is(res.body, '<title><Hello></title>', 'a string template is not escaped: it is the template own text');
+  assert.is(res.header('content-type'), 'application/xml; charset=utf-8');
+});
+
+test('the format comes from the .:format of the URL, or js when the client asks for JavaScript first', async () => {
+  let res = await call(titled(() => {}), 'GET /pages/go/1.xml');
+  assert.is(res.body, '<title><Hello></title>');
+  assert.is(res.header('content-type'), 'application/xml; charset=utf-8');
+  res = await call(titled(() => {}), 'GET /pages/go', { headers: { accept: 'text/javascript, text/html' } });
+  assert.is(res.body, 'alert(1)');
+  assert.is(res.header('content-type'), 'text/javascript; charset=utf-8');
+});
+
+test('a missing template is a MissingTemplate error naming the path searched', async () => {
+  class PagesController extends Controller {
+    go(): void {}
+  }
+  const app = appWith({ pages: PagesController }, { views: memoryViews({}), config: { consider_all_requests_local: true } });
+  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'MissingTemplate');
+  assert.match(res.body, '(memory)/pages/go.html');
+});
+
+test('without any views, the error says there is no views directory', async () => {
+  class PagesController extends Controller {
+    go(): void {}
+  }
+  const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true } });
+  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.match(res.body, '(no views directory)/pages/go.html');
+});
+
+test.run();

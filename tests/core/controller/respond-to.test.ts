@@ -1,0 +1,152 @@
+/**
+ * `respond_to`: the first declared representation the client accepts, in
+ * both the object and the block form, with custom and alias types, `all`,
+ * `*\/*`, the format parameter, and 406 when nothing fits.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, createMimeRegistry, memoryViews, type RespondBlock, type RespondHandlers } from '../../../core/index.ts';
+import { appWith, call } from '../pipeline/support.ts';
+
+const test = suite('respond_to chooses the first declared format the client accepts');
+
+const VIEWS = memoryViews({
+  'pages/go.html': () => '<p>html page</p>',
+  'pages/go.xml': () => '<xml-page/>',
+  'pages/go.mobile': () => 'mobile page',
+  'layouts/application.html': (v) => `<main>${v.yield()}</main>`,
+});
+
+function negotiating(handlers: (c: Controller) => RespondHandlers | RespondBlock, configure?: (mime: ReturnType<typeof createMimeRegistry>) => void) {
+  const mime = createMimeRegistry();
+  configure?.(mime);
+  class PagesController extends Controller {
+    go(): void {
+      this.respond_to(handlers(this));
+    }
+  }
+  return appWith({ pages: PagesController }, { views: VIEWS, mime, config: { consider_all_requests_local: true } });
+}
+
+/** Handlers that answer their own name as text. */
+const texts = (c: Controller, ...names: string[]): RespondHandlers =>
+  Object.fromEntries(names.map((n) => [n, () => c.render({ text: n })]));
+
+test('the object form answers the representation the Accept header asks for', async () => {
+  const app = negotiating((c) => texts(c, 'html', 'json', 'xml'));
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'application/json' } })).body, 'json');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'application/xml' } })).body, 'xml');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'text/html' } })).body, 'html');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'application/json;q=0.5, application/xml' } })).body, 'xml', 'q-values order the list');
+});
+
+test('the response takes the chosen type as its Content-Type', async () => {
+  const res = await call(negotiating((c) => texts(c, 'html', 'json')), 'GET /pages/go', { headers: { accept: 'application/json' } });
+  assert.is(res.header('content-type'), 'application/json; charset=utf-8');
+});
+
+test('true renders the action template in the chosen format', async () => {
+  const app = negotiating(() => ({ html: true, xml: true }));
+  let res = await call(app, 'GET /pages/go', { headers: { accept: 'text/html' } });
+  assert.is(res.body, '<main><p>html page</p></main>');
+  res = await call(app, 'GET /pages/go', { headers: { accept: 'application/xml' } });
+  assert.is(res.body, '<xml-page/>');
+  assert.is(res.header('content-type'), 'application/xml; charset=utf-8');
+});
+
+test('*/* and a missing Accept header take the first declared format', async () => {
+  const app = negotiating((c) => texts(c, 'json', 'html'));
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: '*/*' } })).body, 'json');
+  assert.is((await call(app, 'GET /pages/go')).body, 'json');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'image/png, */*;q=0.1' } })).body, 'json');
+});
+
+test('with no Accept header, the request Content-Type is preferred', async () => {
+  const app = negotiating((c) => texts(c, 'html', 'xml'));
+  const res = await call(app, 'POST /pages/go', { headers: { 'content-type': 'application/xml' }, body: '<a>1</a>' });
+  assert.is(res.body, 'xml');
+});
+
+test('the format parameter (query or .:format) beats the Accept header', async () => {
+  const app = negotiating((c) => texts(c, 'html', 'json'));
+  assert.is((await call(app, 'GET /pages/go?format=json', { headers: { accept: 'text/html' } })).body, 'json');
+  assert.is((await call(app, 'GET /pages/go/1.json', { headers: { accept: 'text/html' } })).body, 'json');
+  const unknown = await call(app, 'GET /pages/go?format=nonsense', { headers: { accept: 'application/json' } });
+  assert.is(unknown.status, 406, 'a format no type is registered for is refused before the action runs');
+});
+
+test('nothing acceptable is 406 Not Acceptable with an empty body', async () => {
+  const app = negotiating((c) => texts(c, 'html', 'json'));
+  let res = await call(app, 'GET /pages/go', { headers: { accept: 'image/png' } });
+  assert.is(res.status, 406);
+  assert.is(res.body, '');
+  res = await call(app, 'GET /pages/go?format=xml');
+  assert.is(res.status, 406);
+  res = await call(negotiating(() => ({})), 'GET /pages/go');
+  assert.is(res.status, 406, 'declaring nothing accepts nothing');
+});
+
+test('all catches any type that nothing else declared does', async () => {
+  const app = negotiating((c) => texts(c, 'html', 'all'));
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'image/png' } })).body, 'all');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'text/html' } })).body, 'html');
+});
+
+test('the block form declares formats in order: format.html(), format.xml(fn)', async () => {
+  const app = negotiating((c) => (format) => {
+    format.html();
+    format.xml(() => c.render({ text: 'xml block' }));
+    format.html(() => c.render({ text: 'never: a format declared twice keeps its first handler' }));
+  });
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'text/html' } })).body, '<main><p>html page</p></main>');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'application/xml' } })).body, 'xml block');
+});
+
+test('format.any(...symbols, fn) answers any of them; format.any(fn) whatever the client wants first', async () => {
+  const app = negotiating((c) => (format) => {
+    format.html(() => c.render({ text: 'html' }));
+    format.any('js', 'json', () => c.render({ text: `either (${c.request.format?.symbol})` }));
+  });
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'application/json' } })).body, 'either (json)');
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'text/javascript' } })).body, 'either (js)');
+  const anything = negotiating((c) => (format) => format.any(() => c.render({ text: `any ${c.response.content_type}` })));
+  assert.is((await call(anything, 'GET /pages/go', { headers: { accept: 'application/atom+xml' } })).body, 'any application/atom+xml');
+  const objectAny = negotiating((c) => ({ any: () => c.render({ text: `object any ${c.response.content_type}` }) }));
+  assert.is((await call(objectAny, 'GET /pages/go', { headers: { accept: 'text/csv' } })).body, 'object any text/csv');
+});
+
+test('format.custom(type, fn) declares an unregistered MIME type', async () => {
+  const app = negotiating((c) => (format) => {
+    format.html(() => c.render({ text: 'html' }));
+    format.custom('application/crazy-xml', () => c.render({ text: 'crazy' }));
+  });
+  const res = await call(app, 'GET /pages/go', { headers: { accept: 'application/crazy-xml' } });
+  assert.is(res.body, 'crazy');
+  assert.is(res.header('content-type'), 'application/crazy-xml; charset=utf-8');
+});
+
+test('types registered on the app MIME registry are formats, with their templates', async () => {
+  const app = negotiating(() => ({ html: true, mobile: true }), (mime) => mime.register('text/x-mobile', 'mobile'));
+  const res = await call(app, 'GET /pages/go', { headers: { accept: 'text/x-mobile' } });
+  assert.is(res.body, 'mobile page');
+  assert.is(res.header('content-type'), 'text/x-mobile; charset=utf-8');
+  assert.is((await call(app, 'GET /pages/go?format=mobile')).body, 'mobile page');
+});
+
+test('an alias type answers for its own symbol, and for its string when its original is not declared', async () => {
+  const configure = (mime: ReturnType<typeof createMimeRegistry>) => mime.register_alias('text/html', 'iphone');
+  const both = negotiating((c) => texts(c, 'html', 'iphone'), configure);
+  assert.is((await call(both, 'GET /pages/go?format=iphone')).body, 'iphone');
+  assert.is((await call(both, 'GET /pages/go', { headers: { accept: 'text/html' } })).body, 'html', 'the very type first');
+  const aliasOnly = negotiating((c) => texts(c, 'json', 'iphone'), configure);
+  assert.is((await call(aliasOnly, 'GET /pages/go', { headers: { accept: 'text/html' } })).body, 'iphone', 'an equal type next');
+});
+
+test('an unknown format symbol is a programming error (500) naming it', async () => {
+  const app = negotiating((c) => texts(c, 'html', 'nosuchformat'));
+  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'unknown format "nosuchformat"');
+});
+
+test.run();

@@ -1,0 +1,77 @@
+/**
+ * The `Response` an action builds: defaults, headers read and replaced by
+ * any spelling, Location and ETag accessors, and the body's byte length.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Response } from '../../../core/index.ts';
+import { DEFAULT_CACHE_CONTROL } from '../../../core/http/response.ts';
+
+const test = suite('Response holds status, headers and body until the respond stage');
+
+test('a new response is 200, uncached, untyped, with the default charset', () => {
+  const res = new Response();
+  assert.is(res.status, 200);
+  assert.is(res.reason, null);
+  assert.is(res.body, '');
+  assert.is(res.content_type, null);
+  assert.is(res.charset, 'utf-8');
+  assert.is(res.redirected_to, null);
+  assert.equal(res.headers, { 'Cache-Control': DEFAULT_CACHE_CONTROL });
+  assert.is(DEFAULT_CACHE_CONTROL, 'no-cache');
+  assert.equal(res.cookies, []);
+  assert.is(new Response('iso-8859-1').charset, 'iso-8859-1');
+});
+
+test('header() reads a header by any case', () => {
+  const res = new Response();
+  res.headers['X-Custom'] = 'a';
+  assert.is(res.header('x-custom'), 'a');
+  assert.is(res.header('X-CUSTOM'), 'a');
+  assert.is(res.header('cache-control'), 'no-cache');
+  assert.is(res.header('missing'), undefined);
+});
+
+test('set_header replaces the header under any other spelling; delete_header removes every spelling', () => {
+  const res = new Response();
+  res.headers['x-thing'] = 'old';
+  res.headers['X-THING'] = 'older';
+  res.set_header('X-Thing', 'new');
+  assert.equal(res.headers, { 'Cache-Control': 'no-cache', 'X-Thing': 'new' });
+  res.set_header('set-cookie', ['a=1', 'b=2']);
+  assert.equal(res.header('Set-Cookie'), ['a=1', 'b=2']);
+  res.delete_header('x-THING');
+  assert.is(res.header('x-thing'), undefined);
+  res.delete_header('not-there');
+});
+
+test('location reads and writes the Location header; undefined removes it', () => {
+  const res = new Response();
+  assert.is(res.location, undefined);
+  res.location = 'http://test.host/a';
+  assert.is(res.header('location'), 'http://test.host/a');
+  res.set_header('location', ['http://first', 'http://second']);
+  assert.is(res.location, 'http://first', 'the first of several');
+  res.location = undefined;
+  assert.is(res.header('Location'), undefined);
+});
+
+test('etag reads the ETag header by any case, the first of several', () => {
+  const res = new Response();
+  assert.is(res.etag, undefined);
+  res.headers.etag = '"a"';
+  assert.is(res.etag, '"a"');
+  res.set_header('ETag', ['"b"', '"c"']);
+  assert.is(res.etag, '"b"');
+});
+
+test('body_bytes counts UTF-8 bytes of a string body, or the bytes of a binary one', () => {
+  const res = new Response();
+  assert.is(res.body_bytes, 0);
+  res.body = 'héllo';
+  assert.is(res.body_bytes, 6);
+  res.body = new Uint8Array([1, 2, 3]);
+  assert.is(res.body_bytes, 3);
+});
+
+test.run();

@@ -1,0 +1,216 @@
+/**
+ * `createApp` and `app.handle`, the entry to the pipeline (machines/app.ts):
+ * both engines answer alike, trace listeners see each request and cannot
+ * break it, a failure of the machine itself is still a 500, every request
+ * logs one line, and bad options are refused.
+ */
+import { Writable } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ArgumentError, Controller, draw, memorySessionStore, type RequestMessage, type ResponseMessage } from '../../../core/index.ts';
+import { createApp, type Engine, type TraceEvent } from '../../../machines/index.ts';
+import { appWith, call, messageFor, tempDir } from './support.ts';
+
+const test = suite('createApp builds an app whose handle runs the request machine');
+
+class PostsController extends Controller {
+  static {
+    this.protect_from_forgery({ only: ['create'] });
+    this.rescue_from(RangeError, function (this: Controller) { this.head('bad_request'); });
+  }
+  index(): void {
+    this.respond_to({ html: () => this.render({ text: 'list' }), json: () => this.render({ json: [{ id: 1 }] }) });
+  }
+  show(): void { this.render({ json: { id: this.params.id } }); }
+  create(): void { this.head('created', { location: '/posts/9' }); }
+  update(): void { throw new RangeError('rescued'); }
+  destroy(): void { throw new Error('unrescued'); }
+  broken(): void {
+    // A body that is neither text nor bytes breaks the render stage itself, outside any action.
+    this.head('ok');
+    this.response.body = null as unknown as string;
+  }
+}
+
+const routes = () => draw((map) => {
+  map.resources('posts', { member: { broken: 'get' } });
+}, { controllers: ['posts'] });
+
+let pub = { path: '', remove: () => {} };
+test.before(() => {
+  pub = tempDir('app-public');
+  writeFileSync(join(pub.path, '500.html'), '<h1>500 page</h1>');
+});
+test.after(() => pub.remove());
+
+const appFor = (engine: Engine, extra: Partial<Parameters<typeof createApp>[0]> = {}) =>
+  createApp({ routes: routes(), controllers: { posts: PostsController }, engine, environment: 'test', logger: false, public_dir: pub.path, config: { allow_forgery_protection: true }, ...extra });
+
+const withoutRuntime = (r: ResponseMessage) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'X-Runtime')) });
+
+const SAME_REQUESTS: [string, Parameters<typeof messageFor>[1]?][] = [
+  ['GET /posts'],
+  ['GET /posts.json'],
+  ['GET /posts', { headers: { accept: 'image/png' } }],
+  ['HEAD /posts/5'],
+  ['GET /posts/5', { headers: { 'if-none-match': '*' } }],
+  ['POST /posts'],
+  ['POST /posts', { headers: { 'content-type': 'application/json' }, body: '{}' }],
+  ['PUT /posts/1'],
+  ['DELETE /posts/1'],
+  ['DELETE /posts'],
+  ['BREW /posts'],
+  ['GET /nowhere'],
+  ['GET /posts?a=%zz'],
+  ['GET /posts/1/broken'],
+];
+
+test("engine 'compiled' (the default) and 'xstate' answer every kind of request identically", async () => {
+  assert.is(appFor(undefined as unknown as Engine).engine, 'compiled');
+  const compiled = appFor('compiled');
+  const xstate = appFor('xstate');
+  assert.is(xstate.engine, 'xstate');
+  for (const [line, options] of SAME_REQUESTS) {
+    const a = await compiled.handle(messageFor(line, options));
+    const b = await xstate.handle(messageFor(line, options));
+    assert.equal(withoutRuntime(b), withoutRuntime(a), line);
+  }
+});
+
+test('trace listeners see request, state, transition and done events for each request, with one id', async () => {
+  for (const engine of ['compiled', 'xstate'] as const) {
+    const app = appFor(engine);
+    const events: TraceEvent[] = [];
+    app.trace((e) => events.push(e));
+    await app.handle(messageFor('GET /posts/5?x=1'));
+    const request = events[0];
+    assert.is(request.kind, 'request', engine);
+    assert.equal({ ...request, t: 0, id: '' }, { kind: 'request', id: '', machine: 'request', method: 'GET', path: '/posts/5', transport: 'http', t: 0 });
+    const states = events.filter((e) => e.kind === 'state').map((e) => (e as { state: string }).state);
+    assert.equal(states, ['parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done'], engine);
+    assert.ok(events.some((e) => e.kind === 'transition' && e.from === 'recognizing' && e.to === 'dispatching' && e.guard === 'routeFound'), engine);
+    const done = events[events.length - 1];
+    assert.is(done.kind, 'done');
+    assert.is((done as { status: number }).status, 200);
+    assert.ok(events.every((e) => e.id === request.id), 'one id per request');
+  }
+});
+
+test('each request gets its own trace id', async () => {
+  const app = appFor('compiled');
+  const ids = new Set<string>();
+  app.trace((e) => ids.add(e.id));
+  await Promise.all([app.handle(messageFor('GET /posts')), app.handle(messageFor('GET /posts/1'))]);
+  assert.is(ids.size, 2);
+});
+
+test('unsubscribing stops the events; the request runs the same without listeners', async () => {
+  const app = appFor('compiled');
+  const events: TraceEvent[] = [];
+  const stop = app.trace((e) => events.push(e));
+  await app.handle(messageFor('GET /posts'));
+  const seen = events.length;
+  assert.ok(seen > 0);
+  stop();
+  const res = await app.handle(messageFor('GET /posts'));
+  assert.is(res.status, 200);
+  assert.is(events.length, seen);
+});
+
+test('a listener that throws does not break the request, nor the other listeners', async () => {
+  for (const engine of ['compiled', 'xstate'] as const) {
+    const app = appFor(engine);
+    let others = 0;
+    app.trace(() => { throw new Error('broken listener'); });
+    app.trace(() => { others++; });
+    const res = await app.handle(messageFor('GET /posts'));
+    assert.is(res.status, 200, engine);
+    assert.is(res.body, 'list');
+    assert.ok(others > 5, engine);
+  }
+});
+
+test('a failure of the machine itself (outside any action) is a 500 with public/500.html, logged', async () => {
+  for (const engine of ['compiled', 'xstate'] as const) {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write(chunk, _e, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+    const app = appFor(engine, { logger: pino({ level: 'info' }, sink) });
+    const res = await app.handle(messageFor('GET /posts/1/broken'));
+    assert.is(res.status, 500, engine);
+    assert.is(res.body, '<h1>500 page</h1>');
+    assert.is(res.headers['Content-Type'], 'text/html; charset=utf-8');
+    assert.ok(lines.some((l) => l.msg === 'request machine failed' && l.level === 50), engine);
+    assert.ok(lines.some((l) => l.msg === 'request completed' && l.status === 500), engine);
+  }
+  const bare = createApp({ routes: routes(), controllers: { posts: PostsController }, environment: 'test', logger: false });
+  assert.is((await bare.handle(messageFor('GET /posts/1/broken'))).body, ' ', 'no public page: a single space');
+});
+
+test('every request logs "request completed" with its method, path, status, action and transport', async () => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({ write(chunk, _e, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const app = appFor('compiled', { logger: pino({ level: 'info' }, sink) });
+  await app.handle({ ...messageFor('GET /posts/3?secret=x'), transport: 'ws' });
+  await app.handle(messageFor('GET /nowhere'));
+  const [shown, missing] = lines.filter((l) => l.msg === 'request completed');
+  assert.equal({ ...shown, reqId: 'id', ms: 0, time: 0, pid: 0, hostname: '' }, {
+    level: 30, time: 0, pid: 0, hostname: '', reqId: 'id', method: 'GET', path: '/posts/3', status: 200, ms: 0, controller: 'posts', action: 'show', transport: 'ws', msg: 'request completed',
+  });
+  assert.is(missing.status, 404);
+  assert.is(missing.controller, null);
+});
+
+test('controllers may be given as a Map; services and config reach the app frozen', async () => {
+  const app = createApp({ routes: routes(), controllers: new Map([['posts', PostsController]]), environment: 'test', logger: false, config: { default_charset: 'latin1' } });
+  assert.is((await app.handle(messageFor('GET /posts'))).headers['Content-Type'], 'text/html; charset=latin1');
+  assert.ok(Object.isFrozen(app));
+  assert.ok(Object.isFrozen(app.config));
+  assert.is(app.config.environment, 'test');
+  assert.is(app.config.allow_forgery_protection, false, 'off in test');
+  assert.is(app.config.consider_all_requests_local, false);
+  assert.equal(app.config.forgery_exempt_types, ['application/json', 'application/xml']);
+  assert.is(app.public_dir, null);
+  assert.ok(app.compiled.stateNames.includes('dispatching'));
+});
+
+test('the environment defaults from NODE_ENV: production and test as named, anything else development', () => {
+  const saved = process.env.NODE_ENV;
+  try {
+    for (const [value, expected] of [['test', 'test'], ['staging', 'development'], [undefined, 'development']] as const) {
+      if (value === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = value;
+      const app = createApp({ routes: routes(), controllers: {}, logger: false });
+      assert.is(app.config.environment, expected, String(value));
+    }
+    process.env.NODE_ENV = 'production';
+    assert.is(createApp({ routes: routes(), controllers: {}, logger: false, session: false }).config.environment, 'production');
+  } finally {
+    if (saved === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = saved;
+  }
+});
+
+test('createApp refuses options without a drawn route set', () => {
+  const refused = (options: unknown) => assert.throws(() => createApp(options as Parameters<typeof createApp>[0]), (e: unknown) => e instanceof ArgumentError && (e as Error).message === 'createApp needs { routes } drawn with draw()');
+  refused(undefined);
+  refused({});
+  refused({ routes: {}, controllers: {} });
+  refused({ routes: [], controllers: {} });
+});
+
+test('createApp refuses session and session_store together, and production without a session secret', () => {
+  assert.throws(() => createApp({ routes: routes(), controllers: {}, logger: false, session: { key: 'k' }, session_store: memorySessionStore() }), (e: unknown) => e instanceof ArgumentError && /not both/.test((e as Error).message));
+  assert.throws(() => createApp({ routes: routes(), controllers: {}, logger: false, environment: 'production' }), (e: unknown) => e instanceof ArgumentError && /Production needs a session secret/.test((e as Error).message));
+});
+
+test('app.handle never rejects: a message with an unknown method resolves to 501', async () => {
+  const app = appWith({ posts: PostsController }, { routes: routes() });
+  const message: RequestMessage = { method: 'SEARCH', url: '/posts', headers: {} };
+  assert.is((await app.handle(message)).status, 501);
+  assert.is((await call(app, 'GET /posts')).status, 200);
+});
+
+test.run();

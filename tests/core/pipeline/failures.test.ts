@@ -1,0 +1,163 @@
+/**
+ * The one place an error becomes a response: the status from the error
+ * table, the body from public/<status>.html, diagnostics only for local
+ * requests of an app that asks for them, and one log line per failure.
+ */
+import { Writable } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, MethodNotAllowed, NotImplemented, RecordInvalid, StaleObjectError } from '../../../core/index.ts';
+import { rescueTemplate } from '../../../core/pipeline/failures.ts';
+import { appWith, call, tempDir } from './support.ts';
+
+const test = suite('failures answer the error status with a public page or local diagnostics');
+
+class BoomController extends Controller {
+  boom(): void {
+    throw new Error('secret <detail> & stack');
+  }
+  thrown_string(): void {
+    throw 'not an Error';
+  }
+  invalid(): void {
+    throw new RecordInvalid(['Title is blank']);
+  }
+  stale(): void {
+    throw new StaleObjectError();
+  }
+  only_get(): void {
+    throw new MethodNotAllowed(['get', 'head']);
+  }
+  not_implemented(): void {
+    throw new NotImplemented(['get']);
+  }
+  missing(): void {}
+}
+
+let pub = { path: '', remove: () => {} };
+test.before(() => {
+  pub = tempDir('failures-public');
+  writeFileSync(join(pub.path, '500.html'), '<h1>We are sorry</h1>');
+  writeFileSync(join(pub.path, '422.html'), '<h1>Rejected</h1>');
+});
+test.after(() => pub.remove());
+
+/** An app logging JSON lines into `lines`. */
+function logged(options: Parameters<typeof appWith>[1] = {}) {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = appWith({ boom: BoomController }, { public_dir: pub.path, logger: pino({ level: 'info' }, sink), ...options });
+  return { app, lines };
+}
+
+test('an unrescued exception is 500 with public/500.html, never the message or stack, for a remote client', async () => {
+  const { app } = logged({ config: { consider_all_requests_local: true } });
+  const res = await call(app, 'GET /boom/boom', { remote_address: '203.0.113.7' });
+  assert.is(res.status, 500);
+  assert.is(res.body, '<h1>We are sorry</h1>');
+  assert.not.match(res.body, 'secret');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+});
+
+test('a local request sees diagnostics when the app considers requests local: class, message and backtrace, escaped', async () => {
+  const { app } = logged({ config: { consider_all_requests_local: true } });
+  for (const remote_address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '']) {
+    const res = await call(app, 'GET /boom/boom', { remote_address });
+    assert.is(res.status, 500);
+    assert.match(res.body, '<h1>Error in BoomController#boom</h1>');
+    assert.match(res.body, 'secret &lt;detail&gt; &amp; stack');
+    assert.match(res.body, 'failures.test.ts', 'the backtrace');
+  }
+});
+
+test('without consider_all_requests_local even a local request sees the public page', async () => {
+  const { app } = logged({ config: { consider_all_requests_local: false } });
+  assert.is((await call(app, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, '<h1>We are sorry</h1>');
+});
+
+test('development considers requests local by default; test and production do not', async () => {
+  const dev = appWith({ boom: BoomController }, { environment: 'development', logger: false });
+  assert.match((await call(dev, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, 'secret');
+  const prod = appWith({ boom: BoomController }, { environment: 'production', logger: false, session: false });
+  assert.is((await call(prod, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, ' ');
+});
+
+test('diagnostics name the kind of failure: missing template, unknown action, routing error', async () => {
+  const { app } = logged({ config: { consider_all_requests_local: true } });
+  const local = { remote_address: '127.0.0.1' };
+  assert.match((await call(app, 'GET /boom/missing', local)).body, '<h1>Template is missing in BoomController#missing</h1>');
+  assert.match((await call(app, 'GET /boom/nope', local)).body, '<h1>Unknown action in BoomController#nope</h1>');
+  const ghost = appWith({ boom: BoomController }, {
+    draw: (map) => map.named('ghost', 'ghost', { controller: 'ghosts', action: 'index' }),
+    config: { consider_all_requests_local: true },
+  });
+  const routing = await call(ghost, 'GET /ghost', local);
+  assert.is(routing.status, 404);
+  assert.match(routing.body, '<h1>Routing Error in /ghost</h1>', 'a route to a controller the app lacks');
+  assert.is((await call(ghost, 'GET /nowhere', local)).body, ' ', 'no route at all is the plain 404 page, even locally');
+  assert.is(rescueTemplate(new Error('x')), 'diagnostics');
+});
+
+test('a thrown non-Error is still a 500, described by its text', async () => {
+  const { app } = logged({ config: { consider_all_requests_local: true } });
+  const res = await call(app, 'GET /boom/thrown_string', { remote_address: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'not an Error');
+});
+
+test('model errors answer their table status: RecordInvalid 422, StaleObjectError 409', async () => {
+  const { app } = logged();
+  assert.is((await call(app, 'GET /boom/invalid')).status, 422);
+  assert.is((await call(app, 'GET /boom/stale')).status, 409);
+});
+
+test('MethodNotAllowed and NotImplemented thrown by an action carry Allow', async () => {
+  const { app } = logged();
+  let res = await call(app, 'GET /boom/only_get');
+  assert.is(res.status, 405);
+  assert.is(res.header('allow'), 'GET, HEAD');
+  res = await call(app, 'GET /boom/not_implemented');
+  assert.is(res.status, 501);
+  assert.is(res.header('allow'), 'GET');
+});
+
+test('a failure keeps nothing the action half-built (headers, cookies, status)', async () => {
+  class HalfController extends Controller {
+    go(): void {
+      this.response.set_header('X-Half', 'built');
+      this.cookies.set('half', '1');
+      this.response.status = 201;
+      throw new Error('then failed');
+    }
+  }
+  const res = await call(appWith({ half: HalfController }), 'GET /half/go');
+  assert.is(res.status, 500);
+  assert.is(res.header('x-half'), undefined);
+  assert.is(res.header('set-cookie'), undefined);
+});
+
+test('server errors log "request errored" at error level; refusals log "request refused" at info', async () => {
+  const { app, lines } = logged();
+  await call(app, 'GET /boom/boom');
+  await call(app, 'GET /boom/invalid');
+  const errored = lines.find((l) => l.msg === 'request errored')!;
+  assert.is(errored.level, 50);
+  assert.is(errored.status, 500);
+  assert.is(errored.controller, 'boom');
+  assert.is(errored.action, 'boom');
+  const refused = lines.find((l) => l.msg === 'request refused')!;
+  assert.is(refused.level, 30);
+  assert.is(refused.status, 422);
+  assert.is(refused.code, 'SBX_ERR_RECORD_INVALID');
+  assert.is(lines.filter((l) => l.msg === 'request completed').length, 2);
+});
+
+test.run();

@@ -1,0 +1,54 @@
+/**
+ * Safe-by-default markup: the `html` tag escapes every interpolation unless
+ * it is a `SafeString`; `escape` and `raw` are the two ways across.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SafeString, escape, html, raw } from '../../../core/index.ts';
+
+const test = suite('html escapes interpolations unless they are already safe');
+
+const CASES: readonly [value: unknown, escaped: string][] = [
+  ['<script>alert("x")</script>', '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'],
+  ["Tom & Jerry's", 'Tom &amp; Jerry&#39;s'],
+  [null, ''],
+  [undefined, ''],
+  [false, ''],
+  [0, '0'],
+  [true, 'true'],
+  [['<a>', new SafeString('<b>'), null, 1], '&lt;a&gt;<b>1'],
+  [new SafeString('<i>trusted</i>'), '<i>trusted</i>'],
+  [{ toString: () => '<obj>' }, '&lt;obj&gt;'],
+];
+
+test('escape: the five HTML specials; nothing for null, undefined and false; arrays joined; safe strings kept', () => {
+  for (const [value, escaped] of CASES) assert.is(escape(value), escaped, String(value));
+});
+
+test('the html tag keeps its literal parts and escapes each value', () => {
+  const name = '<Ann>';
+  const out = html`<p class="x">${name} & ${raw('<b>bold</b>')} ${[1, '<2>']}</p>`;
+  assert.instance(out, SafeString);
+  assert.is(out.value, '<p class="x">&lt;Ann&gt; & <b>bold</b> 1&lt;2&gt;</p>');
+  assert.is(html`plain`.value, 'plain');
+});
+
+test('nested html is not escaped twice', () => {
+  const inner = html`<li>${'<x>'}</li>`;
+  assert.is(html`<ul>${inner}</ul>`.value, '<ul><li>&lt;x&gt;</li></ul>');
+});
+
+test('raw marks markup safe, and gives a safe string back unchanged', () => {
+  const safe = raw('<hr>');
+  assert.is(safe.value, '<hr>');
+  assert.is(raw(safe), safe);
+});
+
+test('a safe string reads as its markup in strings and in JSON', () => {
+  const safe = new SafeString('<b>');
+  assert.is(`${safe}`, '<b>');
+  assert.is(String(safe), '<b>');
+  assert.is(JSON.stringify({ s: safe }), '{"s":"<b>"}');
+});
+
+test.run();

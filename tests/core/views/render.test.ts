@@ -1,0 +1,76 @@
+/**
+ * Running a template and its layout: layout lookup order, asynchronous and
+ * non-string templates, and what a template that throws becomes.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, RecordNotFound, memoryViews, type Template } from '../../../core/index.ts';
+import { renderView } from '../../../core/views/render.ts';
+import { appWith, call } from '../pipeline/support.ts';
+
+const test = suite('renderView runs a template inside its layout');
+
+function viewing(templates: Record<string, Template>, controllerPath = 'pages', local = true) {
+  class PagesController extends Controller {
+    go(): void {}
+  }
+  return appWith({ [controllerPath]: PagesController }, { views: memoryViews(templates), config: { consider_all_requests_local: local } });
+}
+
+test('templates may be asynchronous and may return SafeStrings or other values', async () => {
+  let res = await call(viewing({ 'pages/go.html': async () => 'later' }), 'GET /pages/go');
+  assert.is(res.body, 'later');
+  res = await call(viewing({ 'pages/go.html': (() => 42) as unknown as Template }), 'GET /pages/go');
+  assert.is(res.body, '42');
+});
+
+test('the layout is layouts/<controller name> first (without its module), then layouts/application', async () => {
+  const templates: Record<string, Template> = {
+    'admin/pages/go.html': () => 'page',
+    'layouts/pages.html': (v) => `[pages ${v.yield()}]`,
+    'layouts/application.html': (v) => `[app ${v.yield()}]`,
+  };
+  assert.is((await call(viewing(templates, 'admin/pages'), 'GET /admin/pages/go')).body, '[pages page]');
+  const { 'layouts/pages.html': _pages, ...appOnly } = templates;
+  assert.is((await call(viewing(appOnly, 'admin/pages'), 'GET /admin/pages/go')).body, '[app page]');
+});
+
+test('layouts are looked up in the template format: an xml page gets no html layout', async () => {
+  const res = await call(viewing({
+    'pages/go.xml': () => '<x/>',
+    'layouts/application.html': (v) => `<html>${v.yield()}</html>`,
+  }), 'GET /pages/go/1.xml');
+  assert.is(res.body, '<x/>');
+});
+
+test('a template that throws is a TemplateError (500) naming the template, with the cause shown locally', async () => {
+  const res = await call(viewing({ 'pages/go.html': () => { throw new TypeError('v.post is undefined'); } }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'Template Error');
+  assert.match(res.body, 'v.post is undefined (in template pages/go.html)');
+  assert.match(res.body, 'Caused by TypeError');
+});
+
+test('a layout that throws is a TemplateError too', async () => {
+  const res = await call(viewing({ 'pages/go.html': () => 'ok', 'layouts/application.html': () => { throw new Error('bad layout'); } }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'bad layout (in template layout for pages/go.html)');
+});
+
+test('a framework error thrown in a template keeps its own status', async () => {
+  const res = await call(viewing({ 'pages/go.html': () => { throw new RecordNotFound(); } }), 'GET /pages/go');
+  assert.is(res.status, 404);
+});
+
+test('a remote client sees the public 500 body, never the template message', async () => {
+  const res = await call(viewing({ 'pages/go.html': () => { throw new Error('secret detail'); } }, 'pages', false), 'GET /pages/go');
+  assert.is(res.status, 500);
+  assert.is(res.body, ' ');
+});
+
+test('renderView answers null when the template does not exist', async () => {
+  const c = new Controller();
+  assert.is(await renderView(memoryViews({}), c, 'none/such.html', 'html', undefined, {}), null);
+});
+
+test.run();

@@ -1,0 +1,242 @@
+/**
+ * The HTTP transport over real sockets on 127.0.0.1: requests in and
+ * responses out through `app.handle`, the limits only a transport can
+ * enforce (body size, header count), what Node's parser refuses, keep-alive,
+ * and a graceful close that lets in-flight requests finish.
+ */
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller } from '../../core/index.ts';
+import type { App } from '../../machines/index.ts';
+import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
+import { appWith } from '../core/pipeline/support.ts';
+
+const test = suite('serve answers HTTP requests through app.handle');
+
+class EchoController extends Controller {
+  show(): void {
+    this.render({ json: { method: this.request.method, params: this.params, remote_ip: this.request.remote_ip, host: this.request.host_with_port, body_length: this.request.body.length } });
+  }
+  moved(): void {
+    this.render({ text: 'gone', status: '404 Moved Elsewhere' });
+  }
+  async slow(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 150));
+    this.render({ text: 'slow done' });
+  }
+}
+
+const echoApp = () => appWith({ echo: EchoController });
+
+interface Answer {
+  status: number;
+  reason: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+function send(server: RunningServer, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer | Buffer[]; agent?: Agent } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers: options.headers, agent: options.agent ?? false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (Array.isArray(options.body)) {
+      // Streamed in chunks without a Content-Length (chunked transfer encoding).
+      for (const chunk of options.body) req.write(chunk);
+      req.end();
+    } else req.end(options.body);
+  });
+}
+
+/** Writes raw bytes on a fresh connection and answers everything the server sends back. */
+function raw(server: RunningServer, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(bytes));
+    let out = '';
+    socket.on('data', (d) => { out += d.toString('latin1'); });
+    socket.on('end', () => resolve(out));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
+  const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+test('a request goes through app.handle and its response comes back, from the socket peer', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.is(server.host, '127.0.0.1');
+    const res = await send(server, 'GET', '/echo/show?x=1', { headers: { 'X-Forwarded-For': '198.51.100.1' } });
+    assert.is(res.status, 200);
+    assert.is(res.headers['content-type'], 'application/json; charset=utf-8');
+    const body = JSON.parse(res.body);
+    assert.is(body.params.x, '1');
+    assert.is(body.remote_ip, '127.0.0.1', 'the socket peer, not a header');
+    assert.is(body.host, `127.0.0.1:${server.port}`);
+    assert.ok(res.headers['x-runtime']);
+    assert.ok(res.headers.etag);
+  });
+});
+
+test('a request body reaches the app; HEAD gets headers only', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const posted = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'title=Hello&n=2' });
+    const body = JSON.parse(posted.body);
+    assert.is(body.method, 'post');
+    assert.is(body.params.title, 'Hello');
+    const head = await send(server, 'HEAD', '/echo/show');
+    assert.is(head.status, 200);
+    assert.is(head.body, '');
+    assert.ok(Number(head.headers['content-length']) > 0);
+  });
+});
+
+test('a custom reason phrase is written on the status line', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const res = await send(server, 'GET', '/echo/moved');
+    assert.is(res.status, 404);
+    assert.is(res.reason, 'Moved Elsewhere');
+    const raw404 = await raw(server, 'GET /echo/moved HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(raw404, /^HTTP\/1\.1 404 Moved Elsewhere\r\n/);
+  });
+});
+
+test('a body declared larger than max_body_bytes is 413 before it is read', async () => {
+  await withServer(echoApp(), { max_body_bytes: 16 }, async (server) => {
+    const res = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: 'x'.repeat(100) });
+    assert.is(res.status, 413);
+    assert.is(res.body, 'Request body too large');
+    assert.is(res.headers.connection, 'close');
+    const fits = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: 'x'.repeat(16) });
+    assert.is(JSON.parse(fits.body).body_length, 16);
+  });
+});
+
+test('a streamed body without Content-Length is 413 once it passes max_body_bytes', async () => {
+  await withServer(echoApp(), { max_body_bytes: 32 }, async (server) => {
+    const res = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: [Buffer.alloc(20, 'a'), Buffer.alloc(20, 'b')] });
+    assert.is(res.status, 413);
+    const small = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: [Buffer.alloc(10, 'a'), Buffer.alloc(10, 'b')] });
+    assert.is(JSON.parse(small.body).body_length, 20, 'chunks are joined');
+  });
+});
+
+test('more header lines than max_headers is 431', async () => {
+  await withServer(echoApp(), { max_headers: 5 }, async (server) => {
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) headers[`X-H${i}`] = String(i);
+    const res = await send(server, 'GET', '/echo/show', { headers });
+    assert.is(res.status, 431);
+    assert.is(res.body, 'Too many request headers');
+    assert.is((await send(server, 'GET', '/echo/show')).status, 200);
+  });
+});
+
+test('a header block over max_header_bytes is 431 from the parser', async () => {
+  await withServer(echoApp(), { max_header_bytes: 1024 }, async (server) => {
+    const out = await raw(server, `GET /echo/show HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
+    assert.match(out, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  });
+});
+
+test('a malformed request line or header is a clean 400 and the connection closes', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    for (const bytes of ['GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /x HTTP/9.9\r\nHost: x\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n']) {
+      const out = await raw(server, bytes);
+      assert.match(out, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n$/, JSON.stringify(bytes));
+    }
+  });
+});
+
+test('a method token the parser does not know is 501; a known one the app does not accept is 501 from the app', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    assert.match(await raw(server, 'FROB /echo/show HTTP/1.1\r\nHost: x\r\n\r\n'), /^HTTP\/1\.1 501 Not Implemented\r\n/);
+    const patch = await send(server, 'PATCH', '/echo/show');
+    assert.is(patch.status, 501);
+    assert.is(patch.headers.allow, 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
+  });
+});
+
+test('keep-alive: several requests share one connection', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    let connections = 0;
+    server.server.on('connection', () => connections++);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 3; i++) assert.is((await send(server, 'GET', `/echo/show?i=${i}`, { agent })).status, 200);
+    } finally {
+      agent.destroy();
+    }
+    assert.is(connections, 1);
+  });
+});
+
+test('close() lets an in-flight request finish, then stops accepting connections', async () => {
+  const server = await serve(echoApp(), { port: 0, host: '127.0.0.1' });
+  const inFlight = send(server, 'GET', '/echo/slow');
+  await new Promise((r) => setTimeout(r, 40));
+  const closed = server.close();
+  assert.is(server.close(), closed, 'closing twice is the same close');
+  const res = await inFlight;
+  assert.is(res.status, 200);
+  assert.is(res.body, 'slow done');
+  await closed;
+  await send(server, 'GET', '/echo/show').then(
+    () => assert.unreachable('the server should be closed'),
+    (e: NodeJS.ErrnoException) => assert.is(e.code, 'ECONNREFUSED'),
+  );
+});
+
+test('a failure in the transport itself answers a plain 500', async () => {
+  const app = echoApp();
+  const failing = { ...app, handle: () => Promise.reject(new Error('handle failed')) } as App;
+  await withServer(failing, {}, async (server) => {
+    const res = await send(server, 'GET', '/echo/show');
+    assert.is(res.status, 500);
+    assert.is(res.body, 'Internal Server Error');
+  });
+});
+
+test('serve rejects when the port cannot be bound', async () => {
+  const blocker = createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+  const port = (blocker.address() as AddressInfo).port;
+  try {
+    await serve(echoApp(), { port, host: '127.0.0.1' }).then(
+      () => assert.unreachable('should not bind'),
+      (e: NodeJS.ErrnoException) => assert.is(e.code, 'EADDRINUSE'),
+    );
+  } finally {
+    await new Promise((r) => blocker.close(r));
+  }
+});
+
+test('handle_signals installs SIGTERM and SIGINT handlers (once each)', async () => {
+  const before = { term: process.listeners('SIGTERM'), int: process.listeners('SIGINT') };
+  const server = await serve(echoApp(), { port: 0, host: '127.0.0.1', handle_signals: true });
+  try {
+    const added = process.listeners('SIGTERM').filter((l) => !before.term.includes(l));
+    assert.is(added.length, 1);
+    assert.is(process.listeners('SIGINT').filter((l) => !before.int.includes(l)).length, 1);
+  } finally {
+    // Never let the handler run here: it exits the process.
+    for (const l of process.listeners('SIGTERM')) if (!before.term.includes(l)) process.removeListener('SIGTERM', l);
+    for (const l of process.listeners('SIGINT')) if (!before.int.includes(l)) process.removeListener('SIGINT', l);
+    await server.close();
+  }
+});
+
+test.run();
