@@ -1,4 +1,29 @@
-/** `npm start`: the example blog. */
-import { routes } from './routes.ts';
+/**
+ * `npm start`: serves the example blog on PORT (default 3000) and HOST (default 127.0.0.1).
+ * BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD guard /admin; in development they default to admin/admin.
+ * Production also needs SIGNALBOX_SECRET (30+ characters) to sign session cookies.
+ */
+import { serve } from '../../transport/index.ts';
+import { createBlogApp } from './app.ts';
 
-console.log(routes.print());
+const port = Number(process.env.PORT || 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`);
+  process.exit(1);
+}
+
+const production = process.env.NODE_ENV === 'production';
+const user = process.env.BLOG_ADMIN_USER || (production ? undefined : 'admin');
+const password = process.env.BLOG_ADMIN_PASSWORD || (production ? undefined : 'admin');
+const admin = user !== undefined && password !== undefined ? { user, password } : undefined;
+
+let app;
+try {
+  app = createBlogApp({ admin });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const server = await serve(app, { port, host: process.env.HOST || '127.0.0.1', handle_signals: true });
+console.log(`Signalbox blog (${app.config.environment}) listening on ${server.url}/ - press Ctrl-C to stop`);
+console.log(admin ? `Admin area: ${server.url}/admin (user ${admin.user})` : 'Admin area disabled: set BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD');

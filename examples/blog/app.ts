@@ -1,0 +1,68 @@
+/**
+ * The example blog as an application: its routes, controllers, views and
+ * public directory, with a fresh in-memory store unless one is given.
+ *
+ * @example
+ *   const app = createBlogApp({ environment: 'test', engine: 'xstate' });
+ *   const res = await app.handle({ method: 'GET', url: '/posts.json', headers: {} });
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../../core/index.ts';
+import type { AdminCredentials } from './controllers/admin/base.ts';
+import { createApp, type App, type Engine } from '../../machines/index.ts';
+import { AccountsController } from './controllers/accounts.ts';
+import { DashboardController } from './controllers/admin/dashboard.ts';
+import { AdminPostsController } from './controllers/admin/posts.ts';
+import { CommentsController } from './controllers/comments.ts';
+import { PostsController } from './controllers/posts.ts';
+import { SessionsController } from './controllers/sessions.ts';
+import { Store } from './models.ts';
+import { routes } from './routes.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Controller classes by the controller path the routes name. */
+export const controllers = {
+  posts: PostsController,
+  comments: CommentsController,
+  accounts: AccountsController,
+  'admin/posts': AdminPostsController,
+  'admin/dashboard': DashboardController,
+  sessions: SessionsController,
+};
+
+export interface BlogAppOptions {
+  /** Which engine runs the request machine (default: compiled). */
+  readonly engine?: Engine;
+  /** A pino logger, or false for none (default: pino on stdout, silent in test). */
+  readonly logger?: Logger | false;
+  /** Default: from NODE_ENV, else development. */
+  readonly environment?: AppConfig['environment'];
+  /** The data; a freshly seeded store by default. */
+  readonly store?: Store;
+  /** Signs the session cookie (30+ characters); default SIGNALBOX_SECRET, or a random one outside production. */
+  readonly secret?: string;
+  /** Who may use /admin (HTTP Basic). Without it the admin area refuses everyone. */
+  readonly admin?: AdminCredentials;
+}
+
+export function createBlogApp(options: BlogAppOptions = {}): App {
+  return createApp({
+    routes,
+    controllers,
+    views: join(HERE, 'views'),
+    public_dir: join(HERE, 'public'),
+    services: { store: options.store ?? new Store(), admin: options.admin ?? null },
+    // The default cookie store: sessions carry the flash across a redirect ("Post was successfully created.")
+    // and the forms' authenticity token, signed so a visitor can read but never alter them.
+    session: { key: '_blog_session', ...(options.secret === undefined ? {} : { secret: options.secret }) },
+    // As Rails 2.1: requests with a JSON or XML body are API calls, which no cross-site form can send,
+    // so they need no authenticity token. Forms (url-encoded, multipart, or no body at all) do.
+    config: { forgery_exempt_types: ['application/json', 'application/xml'] },
+    engine: options.engine,
+    logger: options.logger,
+    environment: options.environment,
+  });
+}

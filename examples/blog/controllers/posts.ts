@@ -1,0 +1,120 @@
+/** Posts: the seven RESTful actions, a search (`GET /posts/search?q=`) and a publish member action (`PUT /posts/:id/publish`). */
+import { toXml } from '../../../core/index.ts';
+import type { Comment, Post } from '../models.ts';
+import { ApplicationController } from './application.ts';
+
+export class PostsController extends ApplicationController {
+  static {
+    this.before_filter('find_post', { only: ['show', 'edit', 'update', 'destroy', 'publish'] });
+  }
+
+  post!: Post;
+  posts: Post[] = [];
+  comments: Comment[] = [];
+  /** The empty comment the show page's form starts from. */
+  comment!: Comment;
+  query = '';
+
+  find_post(): void {
+    this.post = this.store.posts.find(this.params.id);
+  }
+
+  index(): void {
+    this.posts = this.store.newestFirst(this.store.posts.all());
+    this.respond_to({
+      html: true,
+      json: () => this.render({ json: this.posts }),
+      xml: () => this.render({ xml: toXml(this.posts, 'posts') }),
+    });
+  }
+
+  search(): void {
+    const q: unknown = this.params.q;
+    this.query = typeof q === 'string' ? q : '';
+    this.posts = this.store.search(this.query);
+    this.respond_to({
+      html: true,
+      json: () => this.render({ json: this.posts }),
+      xml: () => this.render({ xml: toXml(this.posts, 'posts') }),
+    });
+  }
+
+  show(): void {
+    this.comments = this.store.commentsOf(this.post);
+    this.comment = this.store.buildComment(this.post);
+    this.respond_to({
+      html: true,
+      json: () => this.render({ json: this.post }),
+      xml: () => this.render({ xml: this.post }),
+    });
+  }
+
+  new(): void {
+    this.post = this.store.posts.build();
+    this.respond_to({
+      html: true,
+      json: () => this.render({ json: this.post }),
+      xml: () => this.render({ xml: this.post }),
+    });
+  }
+
+  edit(): void {
+    this.respond_to({
+      html: true,
+      json: () => this.render({ json: this.post }),
+      xml: () => this.render({ xml: this.post }),
+    });
+  }
+
+  create(): void {
+    const post = (this.post = this.store.posts.build(this.attributes_for('post')));
+    this.store.posts.save(post);
+    this.respond_to({
+      html: () => {
+        this.flash.set('notice', 'Post was successfully created.');
+        this.redirect_to(post);
+      },
+      json: () => this.render({ json: post, status: 'created', location: post }),
+      xml: () => this.render({ xml: post, status: 'created', location: post }),
+    });
+  }
+
+  update(): void {
+    const post = this.post.assign(this.attributes_for('post'));
+    this.store.posts.save(post);
+    this.respond_to({
+      html: () => {
+        this.flash.set('notice', 'Post was successfully updated.');
+        this.redirect_to(post);
+      },
+      json: () => this.render({ json: post }),
+      xml: () => this.render({ xml: post }),
+    });
+  }
+
+  publish(): void {
+    const post = this.post;
+    post.published = true;
+    this.store.posts.save(post);
+    this.respond_to({
+      html: () => {
+        this.flash.set('notice', `"${post.title}" is published.`);
+        this.redirect_to(post);
+      },
+      json: () => this.render({ json: post }),
+      xml: () => this.render({ xml: post }),
+    });
+  }
+
+  destroy(): void {
+    this.store.destroyPost(this.post.id);
+    this.respond_to({
+      html: () => {
+        this.flash.set('notice', 'Post was deleted.');
+        this.redirect_to(this.routes.posts_url());
+      },
+      json: () => this.head('no_content'),
+      xml: () => this.head('no_content'),
+    });
+  }
+}
