@@ -1,0 +1,331 @@
+/**
+ * Replays every entry of the bad-input corpus (`SIGNALBOX_BAD_INPUTS`,
+ * default ../shared/bad-inputs.json) against a real `serve()` on 127.0.0.1,
+ * byte for byte, and checks the entry's `expect` (as read by
+ * support/expect.ts), the invariants every entry shares, that no shared
+ * prototype gained a key, and that a fresh `GET /` still answers 200.
+ * Ends with one line: `bad inputs: N passed, M failed`.
+ *
+ * Time bounds in the corpus are checked with a multiplier
+ * (`SIGNALBOX_TIME_FACTOR`, default 5) because CI machines are shared and
+ * the suite runs under coverage: the bounds exist to catch super-linear
+ * work, which misses them by orders of magnitude, not by a factor of 5.
+ */
+import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { draw, SignalboxError, Controller } from '../../core/index.ts';
+import { createApp } from '../../machines/index.ts';
+import { serve, type RunningServer } from '../../transport/index.ts';
+import { SECRET, SESSION_KEY, ADMIN, securityApp, publicDir, type SecurityApp } from './support/app.ts';
+import { applyGenerate, loadCorpus, randomToken, substitute, variants, type Entry, type Placeholders } from './support/corpus.ts';
+import { absentFiles, readExpect, type Observed, type Reading } from './support/expect.ts';
+import { invariantProblems, prototypeChanges, prototypeSnapshot, settledHeapMb } from './support/invariants.ts';
+import { probe, requestBytes, send, type WireRequest, type WireResponse } from './support/wire.ts';
+import { keepAliveRepeat } from './support/repeat.ts';
+
+const TIME_FACTOR = Number(process.env.SIGNALBOX_TIME_FACTOR ?? 5);
+/** `SIGNALBOX_BAD_INPUTS_VERBOSE=1` prints each response's status and time. */
+const VERBOSE = process.env.SIGNALBOX_BAD_INPUTS_VERBOSE === '1';
+const report = (id: string, o: Observed) => {
+  if (VERBOSE) console.log(`  ${id.padEnd(24)} ${o.status} ${o.ms.toFixed(1).padStart(7)} ms ${o.echo ? o.echo.action : o.body.slice(0, 60).replace(/\s+/g, ' ')}`);
+};
+const HTTP_SURFACES = new Set(['query', 'urlencoded_body', 'multipart_body', 'json_body', 'cookie', 'header', 'path']);
+const LATER_SURFACES: Record<string, string> = { ws_frame: 'needs the WebSocket request tunnel, which does not exist yet' };
+
+const corpus = loadCorpus();
+const tally = { passed: 0, failed: 0, skipped: [] as string[] };
+
+let sec: SecurityApp;
+let running: RunningServer;
+let names: Placeholders;
+let public500: string;
+const slowClients: Promise<string | null>[] = [];
+/** Entries whose outcome is only known at the end of the run (slow clients). */
+const deferred = new Set<string>();
+
+const bad = suite('bad inputs');
+
+bad.before(async () => {
+  sec = securityApp();
+  running = await serve(sec.app, { port: 0 });
+  public500 = readFileSync(join(sec.public_dir, '500.html'), 'utf8');
+  names = {
+    session_key: SESSION_KEY,
+    valid_session: sec.valid_session,
+    csrf_token: sec.csrf_token,
+    host: `127.0.0.1:${running.port}`,
+    ws_path: '/tunnel',
+    base64_valid_credentials: Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64'),
+  };
+});
+
+bad.after(async () => {
+  await running.close();
+  console.log(`bad inputs: ${tally.passed} passed, ${tally.failed} failed${tally.skipped.length ? `, ${tally.skipped.length} skipped` : ''}`);
+  for (const line of tally.skipped) console.log(`  skipped ${line}`);
+});
+
+/** Header pairs from an input: an object (arrays give repeated lines) or generated pairs. */
+function headerPairs(headers: unknown): [string, string][] {
+  if (headers === undefined || headers === null) return [];
+  const entries = Array.isArray(headers) ? (headers as [string, unknown][]) : Object.entries(headers as Record<string, unknown>);
+  return entries.flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, String(v)] as [string, string]) : [[name, String(value)] as [string, string]]));
+}
+
+function wireRequest(input: any): WireRequest {
+  const body = input.base64 !== undefined ? Buffer.from(input.base64, 'base64') : input.body !== undefined ? Buffer.from(input.body, 'latin1') : undefined;
+  // Bodies are text in the corpus; send them as UTF-8 unless they are plainly bytes.
+  const utf8Body = input.body !== undefined && /[^\x00-\xff]/.test(input.body) ? Buffer.from(input.body, 'utf8') : body;
+  return {
+    method: input.method ?? 'GET',
+    target: input.path + (input.query ? `?${input.query}` : ''),
+    headers: headerPairs(input.headers),
+    body: utf8Body,
+  };
+}
+
+/** The inputs an entry stands for: itself, and each value its expectation asks to "also try". */
+function inputsOf(entry: Entry, input: any): any[] {
+  const alternatives = variants(entry.expect);
+  if (alternatives.length === 0) return [input];
+  const out = [input];
+  for (const value of alternatives) {
+    const copy = structuredClone(input);
+    if (entry.surface === 'cookie') {
+      const pairs = headerPairs(copy.headers).map(([n, v]) => [n, n.toLowerCase() === 'cookie' ? v.replace(new RegExp(`(${SESSION_KEY}=)[^;]*`), `$1${value}`) : v]);
+      copy.headers = pairs;
+    } else if (entry.surface === 'header') {
+      // The header whose value starts the way the variant does (`Basic ...`), else the first header.
+      const pairs = headerPairs(copy.headers);
+      const word = value.split(' ')[0];
+      const index = Math.max(0, pairs.findIndex(([, v]) => word !== '' && v.startsWith(word)));
+      pairs[index] = [pairs[index][0], value.startsWith(word) && word !== '' ? value : `${pairs[index][1].split(' ')[0]} ${Buffer.from(value).toString('base64')}`];
+      copy.headers = pairs;
+    } else if (entry.surface === 'path') {
+      copy.path = copy.path.replace(/\.[^./]+$/, value);
+    }
+    out.push(copy);
+  }
+  return out;
+}
+
+function observe(response: WireResponse, ms: number, eventsBefore: number): Observed {
+  const body = response.body.toString('utf8');
+  let echo: Observed['echo'] = null;
+  if ((response.headers['content-type']?.[0] ?? '').startsWith('application/json')) {
+    try {
+      const parsed = JSON.parse(body) as Observed['echo'];
+      if (parsed && typeof parsed === 'object' && 'action' in parsed && 'params' in parsed) echo = parsed;
+    } catch {
+      // Not an echo: checks that need one report it.
+    }
+  }
+  return { status: response.status, headers: response.headers, body, ms, actions: sec.events.slice(eventsBefore), echo };
+}
+
+/** Checks that follow from the surface itself: a cookie that is not the valid one gives an empty session; JSON scalars arrive unchanged. */
+function surfaceProblems(entry: Entry, input: any, o: Observed): string[] {
+  const problems: string[] = [];
+  if (entry.surface === 'cookie' && o.echo) {
+    const cookie = headerPairs(input.headers).find(([n]) => n.toLowerCase() === 'cookie')?.[1] ?? '';
+    const first = new RegExp(`(?:^|;\\s*)${SESSION_KEY}=([^;]*)`).exec(cookie)?.[1];
+    if (first !== sec.valid_session && Object.keys(o.echo.session ?? {}).length > 0) problems.push(`a session from a cookie that is not validly signed: ${JSON.stringify(o.echo.session)}`);
+  }
+  if (entry.surface === 'json_body' && o.echo && /json/.test(headerPairs(input.headers).find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '')) {
+    let data: unknown;
+    try {
+      data = JSON.parse(input.body);
+    } catch {
+      return problems;
+    }
+    const walk = (value: unknown, path: string[]) => {
+      if (value === null || typeof value !== 'object') {
+        const actual = path.reduce<any>((node, key) => (node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? node[key] : undefined), o.echo!.params);
+        if (actual !== value) problems.push(`JSON value at ${path.join('.')} arrived as ${JSON.stringify(actual)}, not ${JSON.stringify(value)}`);
+        return;
+      }
+      if (Array.isArray(value)) return;
+      for (const key of Object.keys(value)) if (!['__proto__', 'constructor', 'prototype'].includes(key)) walk((value as Record<string, unknown>)[key], [...path, key]);
+    };
+    if (data !== null && typeof data === 'object' && !Array.isArray(data)) walk(data, []);
+  }
+  return problems;
+}
+
+function statusProblem(reading: Reading, status: number): string | null {
+  if (reading.statuses.has(status)) return null;
+  if (!reading.exclusive && status > 0 && status < 500) return null;
+  return `status ${status}, expected ${reading.exclusive ? '' : 'below 500 or '}${[...reading.statuses].filter((s) => s < 200 || s >= 300 || reading.statuses.size < 50).join('/')}`;
+}
+
+/** Everything wrong with one observed response. */
+function problemsWith(entry: Entry, input: any, reading: Reading, o: Observed): string[] {
+  const problems = [
+    statusProblem(reading, o.status),
+    ...invariantProblems(o, { public500, secret: SECRET, session_key: SESSION_KEY, host: names.host }),
+    ...reading.checks.map((c) => {
+      const problem = c.run(o);
+      return problem === null ? null : `${c.name}: ${problem}`;
+    }),
+    ...surfaceProblems(entry, input, o),
+  ];
+  if (reading.within_ms !== null && o.ms > reading.within_ms * TIME_FACTOR) problems.push(`took ${o.ms.toFixed(0)} ms, bound ${reading.within_ms} ms (x${TIME_FACTOR})`);
+  return problems.filter((p): p is string => p !== null);
+}
+
+async function runHttp(entry: Entry, reading: Reading): Promise<string[]> {
+  const { input, repeat } = applyGenerate(entry);
+  const filled = substitute(input, names);
+  if (repeat) return runRepeated(entry, reading, filled, repeat.times);
+  const problems: string[] = [];
+  for (const variant of inputsOf(entry, filled)) {
+    const eventsBefore = sec.events.length;
+    const started = performance.now();
+    const response = await send(running.port, requestBytes(wireRequest(variant), names.host));
+    const observed = observe(response, performance.now() - started, eventsBefore);
+    report(entry.id, observed);
+    const label = variant === filled ? '' : `[variant ${JSON.stringify(headerPairs(variant.headers).map(([, v]) => v.slice(0, 40)).concat(variant.path ?? []).join(' '))}] `;
+    problems.push(...problemsWith(entry, variant, reading, observed).map((p) => label + p));
+  }
+  return problems;
+}
+
+/** `per_request_unique`: the request many times, each with its own `{{rand}}`, and the heap afterwards. */
+async function runRepeated(entry: Entry, reading: Reading, input: any, times: number): Promise<string[]> {
+  const before = settledHeapMb();
+  const problems = new Set<string>();
+  await keepAliveRepeat(running.port, times, () => {
+    const request = wireRequest(substitute(structuredClone(input), names));
+    return { ...request, target: request.target.replaceAll('{{rand}}', randomToken()) };
+  }, (status, ms) => {
+    const problem = statusProblem(reading, status);
+    if (problem) problems.add(problem);
+    if (reading.within_ms !== null && ms > reading.within_ms * TIME_FACTOR) problems.add(`a request took ${ms.toFixed(0)} ms`);
+  });
+  const growth = settledHeapMb() - before;
+  if (reading.heap_mb !== null && growth >= reading.heap_mb) problems.add(`heap grew ${growth.toFixed(1)} MB over ${times} requests`);
+  return [...problems];
+}
+
+async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
+  const { input } = applyGenerate(entry);
+  const filled = substitute(input, names);
+  const bytes = filled.base64 !== undefined ? Buffer.from(filled.base64, 'base64') : Buffer.from(filled.raw, 'latin1');
+  if (filled.drip) {
+    // A slow client: run it alongside the rest of the corpus, and check it at the end.
+    const started = performance.now();
+    deferred.add(entry.id);
+    slowClients.push(send(running.port, bytes, { timeout_ms: 70_000, drip: filled.drip }).then((r) => {
+      const seconds = (performance.now() - started) / 1000;
+      // A 408 or a close both cut the client off.
+      if (!r.closed_by_server && r.status === 0) return `${entry.id}: the server never closed the slow connection`;
+      return seconds <= 20 ? null : `${entry.id}: the slow connection was closed after ${seconds.toFixed(1)} s (recommended at most 20 s)`;
+    }));
+    return [];
+  }
+  const eventsBefore = sec.events.length;
+  const started = performance.now();
+  const response = await send(running.port, bytes);
+  const observed = observe(response, performance.now() - started, eventsBefore);
+  report(entry.id, observed);
+  // Give a smuggled second request the chance to reach an action before looking.
+  await new Promise((r) => setTimeout(r, 50));
+  const problems = problemsWith(entry, filled, reading, { ...observed, actions: sec.events.slice(eventsBefore) });
+  if (filled.after) {
+    const after = await send(running.port, requestBytes(wireRequest(filled.after), names.host));
+    if (after.status === 0 || after.status >= 500) problems.push(`the follow-up probe got ${after.status}`);
+  }
+  return problems;
+}
+
+async function runRedirect(entry: Entry, reading: Reading): Promise<string[]> {
+  const filled = substitute(entry.input, names);
+  const target = filled.redirect_to;
+  const query = typeof target === 'string'
+    ? `to=${encodeURIComponent(target)}`
+    : Object.entries(target as Record<string, string>).map(([k, v]) => `to%5B${encodeURIComponent(k)}%5D=${encodeURIComponent(v)}`).join('&');
+  const request: WireRequest = { method: 'GET', target: `/fixture/redirect?${query}`, headers: headerPairs(filled.request?.headers) };
+  const eventsBefore = sec.events.length;
+  const started = performance.now();
+  const response = await send(running.port, requestBytes(request, names.host));
+  const observed = observe(response, performance.now() - started, eventsBefore);
+  report(entry.id, observed);
+  return problemsWith(entry, filled, reading, observed);
+}
+
+/** A route with the entry's requirements, served by its own app. */
+async function runRouteRequirement(entry: Entry, reading: Reading): Promise<string[]> {
+  const { input } = applyGenerate(entry);
+  const requirements: Record<string, RegExp> = {};
+  for (const [name, spec] of Object.entries(input.requirements as Record<string, { source: string; flags: string }>)) requirements[name] = new RegExp(spec.source, spec.flags);
+  const pattern = String(input.route).replace(/^\//, '');
+  class ProbeController extends Controller {
+    show(): void {
+      this.render({ json: { action: 'probe#show', params: this.params, session: {} } });
+    }
+  }
+  let routes;
+  try {
+    routes = draw((map) => {
+      map.connect(pattern, { controller: 'probe', action: 'show', requirements });
+      map.root({ controller: 'probe', action: 'show' });
+    });
+  } catch (error) {
+    if (/raises at boot|raises at declaration/.test(entry.expect)) return error instanceof SignalboxError ? [] : [`declaring failed with ${String(error)}, not a typed error`];
+    return [`declaring the route failed: ${String(error)}`];
+  }
+  if (/raises at boot|raises at declaration/.test(entry.expect)) return ['the route was accepted at declaration'];
+  const app = createApp({ routes, controllers: { probe: ProbeController }, environment: 'production', logger: false, public_dir: publicDir(), session: false });
+  const server = await serve(app, { port: 0 });
+  try {
+    const started = performance.now();
+    const response = await send(server.port, requestBytes({ method: input.request.method, target: input.request.path, headers: [] }, `127.0.0.1:${server.port}`));
+    const observed = observe(response, performance.now() - started, sec.events.length);
+    report(entry.id, observed);
+    const problems = problemsWith(entry, input, reading, observed);
+    if ((await probe(server.port)) !== 200) problems.push('the route\'s server stopped answering');
+    return problems;
+  } finally {
+    await server.close();
+  }
+}
+
+for (const entry of corpus) {
+  const later = LATER_SURFACES[entry.surface];
+  if (later !== undefined) {
+    tally.skipped.push(`${entry.id}: ${later}`);
+    continue;
+  }
+  bad(`${entry.id} (${entry.source}): ${entry.expect.slice(0, 90)}`, async () => {
+    const reading = readExpect(entry.expect, names.host);
+    sec.events.length = 0;
+    const before = prototypeSnapshot();
+    let problems: string[];
+    if (HTTP_SURFACES.has(entry.surface)) problems = await runHttp(entry, reading);
+    else if (entry.surface === 'raw_http') problems = await runRaw(entry, reading);
+    else if (entry.surface === 'redirect_target') problems = await runRedirect(entry, reading);
+    else if (entry.surface === 'route_requirement') problems = await runRouteRequirement(entry, reading);
+    else problems = [`unknown surface ${entry.surface}`];
+    problems.push(...prototypeChanges(before));
+    for (const file of absentFiles(entry.expect)) if (existsSync(file)) problems.push(`${file} exists`);
+    const followUp = await probe(running.port);
+    if (followUp !== 200) problems.push(`the follow-up GET / got ${followUp}`);
+    if (deferred.has(entry.id) && problems.length === 0) return;
+    if (problems.length === 0) tally.passed++;
+    else tally.failed++;
+    assert.ok(problems.length === 0, `${entry.id}:\n  ${problems.join('\n  ')}`);
+  });
+}
+
+bad('slow clients are cut off without holding anyone else up', async () => {
+  const problems = (await Promise.all(slowClients)).filter((p): p is string => p !== null);
+  // Each slow client's entry is counted here, once its outcome is known.
+  tally.passed += slowClients.length - problems.length;
+  tally.failed += problems.length;
+  assert.equal(problems, []);
+});
+
+bad.run();

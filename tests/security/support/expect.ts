@@ -1,0 +1,219 @@
+/**
+ * Reads an entry's `expect` prose into checks. The corpus states outcomes
+ * in a small, regular vocabulary (statuses, time bounds, `params.x === "y"`,
+ * `a#b never runs`, `Location = "..."`, "empty session"...); each phrase the
+ * reader recognises becomes one named check on the observed response. The
+ * invariants of BAD-INPUTS.md section 9 apply to every entry besides.
+ */
+
+/** What one request produced, as the checks see it. */
+export interface Observed {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string[]>>;
+  readonly body: string;
+  readonly ms: number;
+  /** Actions that ran for this request (`posts#create`), with the path they were asked for. */
+  readonly actions: readonly { action: string; path: string }[];
+  /** The echo fixture actions answer with, when the body is one. */
+  readonly echo: { action: string; params: any; session: any } | null;
+}
+
+export interface Check {
+  readonly name: string;
+  /** Null when the check holds, else what went wrong. */
+  readonly run: (o: Observed) => string | null;
+}
+
+export interface Reading {
+  readonly statuses: ReadonlySet<number>;
+  /** False: any status below 500 is acceptable besides `statuses`. */
+  readonly exclusive: boolean;
+  /** Milliseconds the response may take, when the prose bounds it. */
+  readonly within_ms: number | null;
+  readonly heap_mb: number | null;
+  readonly checks: Check[];
+}
+
+const STATUS = /\b([1-5](?:\d\d|xx))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
+const NEGATION = /\b(?:never|not|no)\s+(?:\w+\s+){0,4}$/i;
+// The invariant every entry shares; its 200 is about the next request, not this one.
+const FOLLOW_UP = /follow-up GET \/ returns 200/g;
+
+/** Every status the prose allows: numbers not negated ("never 500"), not units ("100ms", "500.html"); `2xx` is a range. */
+export function allowedStatuses(expect: string): Set<number> {
+  const text = expect.replace(FOLLOW_UP, '');
+  const out = new Set<number>();
+  for (const m of text.matchAll(STATUS)) {
+    if (NEGATION.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+    if (m[1].endsWith('xx')) for (let s = Number(m[1][0]) * 100; s < Number(m[1][0]) * 100 + 100; s++) out.add(s);
+    else out.add(Number(m[1]));
+  }
+  return out;
+}
+
+/**
+ * Whether the statuses named are the only acceptable ones. Prose that states a
+ * status ("status 400/413", "each 406") is exclusive, unless it offers a
+ * non-status alternative ("status 400 or params without..."); prose that only
+ * mentions a status in passing ("=== null or 400") allows any non-5xx as well.
+ */
+export function statusesExclusive(expect: string): boolean {
+  const text = expect.replace(FOLLOW_UP, '');
+  if (!/\bstatus\b|\beach \d{3}\b|\(\d{3}\)|^\d{3}\b|-> \d{3}\b/.test(text)) return false;
+  return !/\bstatus [\d/ ]+or (?!\d)/.test(text);
+}
+
+/** A time bound: "within 50ms", "in <1s", "within 2s". */
+export function timeBound(expect: string): number | null {
+  const m = /(?:within|in\s*<)\s*(\d+(?:\.\d+)?)\s*(ms|s)\b/i.exec(expect);
+  if (!m) return null;
+  return Number(m[1]) * (m[2].toLowerCase() === 's' ? 1000 : 1);
+}
+
+/** Follows `params.a.b`, `params["a.b"]` in the echoed parameters. */
+function paramAt(params: unknown, path: string): unknown {
+  let node: any = params;
+  for (const m of path.matchAll(/\.([\w$]+)|\["([^"]+)"\]/g)) {
+    const key = m[1] ?? m[2];
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const PARAM_PATH = String.raw`params((?:\.[\w$]+|\["[^"]+"\])*)`;
+const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\{[^}]*\}|null|true|false|-?\d+(?:\.\d+)?|undefined)`;
+
+/** `params.x === "v"`, `params.x == [..]`, `params.x is an object {..}`, `params.x undefined`. */
+function paramChecks(expect: string, statuses: Set<number>): Check[] {
+  const checks: Check[] = [];
+  const re = new RegExp(`${PARAM_PATH}\\s*(?:===|==|is an object|is)?\\s*${LITERAL}`, 'g');
+  for (const m of expect.matchAll(re)) {
+    const path = m[1];
+    const literal = m[2];
+    const expected = literal === 'undefined' ? undefined : (JSON.parse(literal) as unknown);
+    // "params.x === v or 400": a refusal is the other allowed outcome, so only an echo is checked.
+    const mustEcho = expected !== undefined && statuses.size === 0;
+    checks.push({
+      name: `params${path} is ${literal}`,
+      run: (o) => {
+        if (o.echo === null) return mustEcho ? `no action echoed its params (status ${o.status})` : null;
+        const actual = paramAt(o.echo.params, path);
+        return same(actual, expected) ? null : `params${path} is ${JSON.stringify(actual)}`;
+      },
+    });
+  }
+  for (const m of expect.matchAll(new RegExp(`${PARAM_PATH} has no (?:own )?"?([\\w$]+)"? key`, 'g'))) {
+    const [_, path, key] = m;
+    checks.push({
+      name: `params${path} has no ${key} key`,
+      run: (o) => {
+        const node = o.echo === null ? undefined : paramAt(o.echo.params, path);
+        return node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? `params${path} has a ${key} key` : null;
+      },
+    });
+  }
+  return checks;
+}
+
+/** Actions the prose says must not run: "posts#create never runs", "never routed to destroy/update", "destroy not executed". */
+function forbiddenActions(expect: string): string[] {
+  const out: string[] = [];
+  for (const m of expect.matchAll(/([\w/]+#\w+|\b(?:index|show|new|create|edit|update|destroy)\b) (?:never runs|not executed|never routed)/g)) out.push(m[1]);
+  for (const m of expect.matchAll(/never routed to ((?:\w+\/)*\w+)/g)) out.push(...m[1].split('/'));
+  if (/post (?:never|not) created/.test(expect)) out.push('posts#create');
+  return out;
+}
+
+const matchesAction = (ran: string, named: string) => (named.includes('#') ? ran === named : ran.endsWith(`#${named}`));
+
+/** Paths the prose says are never routed: "/admin/smuggled never routed". */
+function forbiddenPaths(expect: string): string[] {
+  return [...expect.matchAll(/(\/[\w/.-]+) never routed/g)].map((m) => m[1]);
+}
+
+/** The action the prose says answers: "-> posts#index", "routed to posts#show". */
+function routedAction(expect: string): string | null {
+  return /(?:->|routed to)\s+([\w/]+#\w+)/.exec(expect)?.[1] ?? null;
+}
+
+/** Reads `expect` for one entry; `host` fills `{{host}}` in quoted Locations. */
+export function readExpect(expect: string, host: string): Reading {
+  const statuses = allowedStatuses(expect);
+  const checks: Check[] = paramChecks(expect, statuses);
+
+  for (const action of forbiddenActions(expect)) {
+    checks.push({ name: `${action} never runs`, run: (o) => (o.actions.some((a) => matchesAction(a.action, action)) ? `${action} ran` : null) });
+  }
+  if (/not routed to any action/.test(expect)) {
+    checks.push({ name: 'no action runs', run: (o) => (o.actions.length > 0 ? `${o.actions.map((a) => a.action).join(', ')} ran` : null) });
+  }
+  for (const path of forbiddenPaths(expect)) {
+    checks.push({ name: `${path} never routed`, run: (o) => (o.actions.some((a) => a.path === path) ? `an action ran for ${path}` : null) });
+  }
+  const routed = routedAction(expect);
+  if (routed !== null) {
+    checks.push({
+      name: `answered by ${routed}`,
+      run: (o) => (o.status >= 200 && o.status < 300 && !o.actions.some((a) => a.action === routed) ? `answered by ${o.actions.map((a) => a.action).join(', ') || 'no action'}` : null),
+    });
+  }
+  if (/\b(?:empty session|session empty)\b/.test(expect)) {
+    checks.push({ name: 'the session is empty', run: (o) => (o.echo && Object.keys(o.echo.session ?? {}).length > 0 ? `session is ${JSON.stringify(o.echo.session)}` : null) });
+  }
+  if (/valid session loaded/.test(expect)) {
+    checks.push({ name: 'the valid session is loaded', run: (o) => (o.echo && Object.keys(o.echo.session ?? {}).length === 0 ? 'session is empty' : o.echo ? null : 'no echo') });
+  }
+  if (/value never an array/.test(expect)) {
+    checks.push({ name: 'no cookie value is an array', run: (o) => (o.echo && Object.values(o.echo.session ?? {}).some(Array.isArray) ? 'an array value' : null) });
+  }
+  const location = /Location = "((?:[^"\\]|\\.)*)"/.exec(expect);
+  if (location) {
+    const wanted = (JSON.parse(`"${location[1]}"`) as string).replaceAll('{{host}}', host);
+    checks.push({ name: `Location is ${wanted}`, run: (o) => (o.headers.location?.length === 1 && o.headers.location[0] === wanted ? null : `Location is ${JSON.stringify(o.headers.location)}`) });
+  }
+  if (/href never starts with javascript:/.test(expect)) {
+    checks.push({ name: 'no javascript: link', run: (o) => (/href=["']?\s*javascript:/i.test(o.body) ? 'the body links to javascript:' : null) });
+  }
+  if (/not JSON-parsed|not parsed/.test(expect)) {
+    checks.push({ name: 'the body is not parsed as JSON', run: (o) => (o.echo && paramAt(o.echo.params, '.post') !== undefined ? 'params.post came from the body' : null) });
+  }
+  const setCookieMax = /no Set-Cookie longer than (\d+) bytes/.exec(expect);
+  if (setCookieMax) {
+    const max = Number(setCookieMax[1]);
+    checks.push({ name: `no Set-Cookie over ${max} bytes`, run: (o) => ((o.headers['set-cookie'] ?? []).some((c) => Buffer.byteLength(c) > max) ? 'an oversized cookie was sent' : null) });
+  }
+  if (/previous session cookie not replaced/.test(expect)) {
+    checks.push({ name: 'the session cookie is not replaced', run: (o) => ((o.headers['set-cookie'] ?? []).length > 0 ? `Set-Cookie: ${o.headers['set-cookie']!.join(' | ').slice(0, 120)}` : null) });
+  }
+  if (/original_filename is a basename/.test(expect)) {
+    checks.push({
+      name: 'upload names are basenames',
+      run: (o) => {
+        const names = JSON.stringify(o.echo?.params ?? {}).match(/"original_filename":"[^"]*"/g) ?? [];
+        if (o.echo === null || names.length === 0) return 'no upload reached the action';
+        return names.some((n) => /[/\\]/.test(n.slice(20))) ? `names: ${names.join(', ')}` : null;
+      },
+    });
+  }
+  if (/\bsession not taken from params/.test(expect)) {
+    checks.push({ name: 'no cookie derived from the parameters', run: (o) => ((o.headers['set-cookie'] ?? []).some((c) => /attackerfixed|forged/.test(c)) ? 'a cookie echoes the parameters' : null) });
+  }
+  if (/never reflected TRACE/.test(expect)) {
+    checks.push({ name: 'TRACE is not reflected', run: (o) => (/^TRACE\b/m.test(o.body) ? 'the body reflects the request' : null) });
+  }
+  for (const m of expect.matchAll(/Location never ([\w.-]+)/g)) {
+    checks.push({ name: `Location never names ${m[1]}`, run: (o) => ((o.headers.location ?? []).some((l) => l.includes(m[1])) ? `Location: ${o.headers.location}` : null) });
+  }
+  const heap = /heap growth < (\d+)\s*MB/.exec(expect);
+  return { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap ? Number(heap[1]) : null, checks };
+}
+
+/** Files the prose says must not exist afterwards: "(/tmp/pwned.txt absent)". */
+export function absentFiles(expect: string): string[] {
+  return [...expect.matchAll(/\((\/[\w/.-]+) absent\)/g)].map((m) => m[1]);
+}
