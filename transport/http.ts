@@ -7,7 +7,7 @@
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { serveStatic } from './static.ts';
@@ -63,6 +63,8 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
   // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Malformed or slow requests never reach the app, so this line is their only record.
+    app.log.info({ code: error.code ?? null, remote: (socket as Socket).remoteAddress ?? null, transport: 'http' }, 'request refused by the HTTP parser');
     if (!socket.writable) return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'

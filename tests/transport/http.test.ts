@@ -7,6 +7,8 @@
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
@@ -159,6 +161,23 @@ test('a malformed request line or header is a clean 400 and the connection close
       assert.match(out, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n$/, JSON.stringify(bytes));
     }
   });
+});
+
+test('what the parser refuses is logged, since the app never sees it', async () => {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+      done();
+    },
+  }));
+  await withServer(appWith({ echo: EchoController }, { logger }), {}, async (server) => {
+    await raw(server, 'GET / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n');
+  });
+  const refused = lines.find((l) => l.msg === 'request refused by the HTTP parser');
+  assert.ok(refused, 'a log line for the refusal');
+  assert.is(refused!.code, 'HPE_INVALID_HEADER_TOKEN');
+  assert.is(refused!.remote, '127.0.0.1');
 });
 
 test('a method token the parser does not know is 501; a known one the app does not accept is 501 from the app', async () => {
