@@ -30,7 +30,7 @@ export interface RescueDeclaration {
 export interface ForgeryOptions extends ActionScope {
   /** Parameter carrying the token (default `authenticity_token`). */
   readonly param?: string;
-  /** Secret mixed into the token; defaults to the app's session secret. */
+  /** With a store that keeps session ids (`memorySessionStore`), tokens are HMAC(secret, id); without it, a random token kept in the session. */
   readonly secret?: string;
 }
 
