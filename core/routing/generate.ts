@@ -30,20 +30,23 @@ export interface GenRoute {
 }
 
 export function prepareRoute(route: Route): GenRoute {
-  const checks = Object.entries(route.requirements).map(([key, req]) =>
-    typeof req === 'string' ? { key, value: req, re: null } : { key, value: null, re: wholeValueRegExp(req) });
-  const valueRes = route.segments.map((s) => ('requirement' in s && s.requirement !== null ? wholeValueRegExp(s.requirement) : null));
+  const checks: { key: string; value: string | null; re: RegExp | null }[] = [];
   const shell: Record<string, string> = {};
-  for (const c of checks) if (c.value !== null) shell[c.key] = c.value;
-  // Rails' `requirement_for(key) === value`: a fixed value, or an unanchored pattern.
-  const requirementFor = (key: string): string | RegExp | null => {
+  for (const key in route.requirements) {
     const req = route.requirements[key];
-    if (typeof req === 'string') return req;
-    if (req) return searchRegExp(req);
-    const seg = route.segments.find((s) => 'key' in s && s.key === key);
-    if (seg && 'requirement' in seg && seg.requirement) return searchRegExp(seg.requirement);
-    return null;
-  };
+    if (typeof req === 'string') {
+      checks.push({ key, value: req, re: null });
+      shell[key] = req;
+    } else {
+      checks.push({ key, value: null, re: wholeValueRegExp(req) });
+    }
+  }
+  const valueRes: (RegExp | null)[] = [];
+  const segments = route.segments;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    valueRes.push(s.type !== 'static' && s.type !== 'divider' && s.requirement !== null ? wholeValueRegExp(s.requirement) : null);
+  }
   return {
     route,
     segments: route.segments,
@@ -51,9 +54,22 @@ export function prepareRoute(route: Route): GenRoute {
     valueRes,
     shell,
     significant: route.significantKeys,
-    controllerReq: requirementFor('controller'),
-    actionReq: requirementFor('action'),
+    controllerReq: requirementFor(route, 'controller'),
+    actionReq: requirementFor(route, 'action'),
   };
+}
+
+/** Rails' `requirement_for(key) === value`: a fixed value, or an unanchored pattern. */
+function requirementFor(route: Route, key: string): string | RegExp | null {
+  const req = route.requirements[key];
+  if (typeof req === 'string') return req;
+  if (req) return searchRegExp(req);
+  const segments = route.segments;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    if (s.type !== 'static' && s.type !== 'divider' && s.key === key) return s.requirement ? searchRegExp(s.requirement) : null;
+  }
+  return null;
 }
 
 /** Rails' `Route#generate_raw`: the path, or null when this route cannot build one. */

@@ -34,29 +34,43 @@ export function createInflector(config: InflectionConfig = {}): Inflector {
     irregular: Object.freeze((config.irregular ?? []).map(([s, p]) => Object.freeze([s, p] as const))),
     uncountable: Object.freeze([...(config.uncountable ?? [])]),
   });
+  // Resource declarations and polymorphic helpers ask for the same few words over and over, and each
+  // `pluralize` call tests its rule list in turn, so answers are remembered for this set. Rails inflects
+  // only the last word of an underscored name (`line_items` -> `line_item`), so that word is the key.
+  const plurals = new Map<string, string>();
+  const singulars = new Map<string, string>();
   return Object.freeze({
     rules,
     plural(word: string): string {
-      const key = lastWord(word);
-      if (uncountable.has(key.word.toLowerCase())) return word;
-      const irregular = toPlural.get(key.word.toLowerCase());
-      if (irregular !== undefined) return key.head + irregular;
-      return key.head + pluralize.plural(key.word);
+      const cut = word.lastIndexOf('_') + 1;
+      const last = cut === 0 ? word : word.slice(cut);
+      let inflected = plurals.get(last);
+      if (inflected === undefined) {
+        const key = last.toLowerCase();
+        inflected = uncountable.has(key) ? last : (toPlural.get(key) ?? pluralize.plural(last));
+        remember(plurals, last, inflected);
+      }
+      return cut === 0 ? inflected : word.slice(0, cut) + inflected;
     },
     singular(word: string): string {
-      const key = lastWord(word);
-      if (uncountable.has(key.word.toLowerCase())) return word;
-      const irregular = toSingular.get(key.word.toLowerCase());
-      if (irregular !== undefined) return key.head + irregular;
-      return key.head + pluralize.singular(key.word);
+      const cut = word.lastIndexOf('_') + 1;
+      const last = cut === 0 ? word : word.slice(cut);
+      let inflected = singulars.get(last);
+      if (inflected === undefined) {
+        const key = last.toLowerCase();
+        inflected = uncountable.has(key) ? last : (toSingular.get(key) ?? pluralize.singular(last));
+        remember(singulars, last, inflected);
+      }
+      return cut === 0 ? inflected : word.slice(0, cut) + inflected;
     },
   });
 }
 
-// Rails inflects only the last word of an underscored name (`line_items` -> `line_item`).
-function lastWord(word: string): { head: string; word: string } {
-  const cut = word.lastIndexOf('_') + 1;
-  return { head: word.slice(0, cut), word: word.slice(cut) };
+const INFLECTION_CACHE_LIMIT = 1000;
+
+function remember(cache: Map<string, string>, word: string, inflected: string): void {
+  if (cache.size >= INFLECTION_CACHE_LIMIT) cache.clear();
+  cache.set(word, inflected);
 }
 
 /** `ResponseItem` -> `response_item`, `Admin::Post` / `Admin/Post` -> `admin/post`. */

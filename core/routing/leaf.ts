@@ -71,23 +71,46 @@ function decode(text: string, path: string): string {
 /** A leaf for a walk over `groups`, leaving off the key segments in `absent`. */
 export function makeLeaf(route: Route, groups: readonly Group[], absent: readonly KeySegment[], whole: CompiledPattern | null): Leaf {
   const shell = parameterShell(route);
-  const absentGlobs: string[] = [];
+  let absentGlobs: string[] = NO_GLOBS;
   for (const s of absent) {
-    if (s.type === 'glob') absentGlobs.push(s.key);
+    if (s.type === 'glob') (absentGlobs === NO_GLOBS ? (absentGlobs = []) : absentGlobs).push(s.key);
     else assignCapture(shell, s, undefined, '');
   }
   let depth = 0;
-  for (const g of groups) if (g.kind !== 'glob') depth++;
-  const simple = whole === null && groups.every((g) => g.kind === 'static' || g.kind === 'param' || g.kind === 'dotted' || g.kind === 'pair');
+  let simple = whole === null;
+  for (const g of groups) {
+    if (g.kind !== 'glob') depth++;
+    if (g.kind !== 'static' && g.kind !== 'param' && g.kind !== 'dotted' && g.kind !== 'pair') simple = false;
+  }
+  if (!simple) return new TrieLeaf(route, depth, genericReader(route, shell, groups, absentGlobs, whole), null);
   // Compiled on first use: most routes of a large table are never hit by a given process.
-  const read: Reader = simple
-    ? function first(path, len, at) {
-      leaf.read = compileReader(shell, groups, absentGlobs);
-      return leaf.read(path, len, at);
-    }
-    : genericReader(route, shell, groups, absentGlobs, whole);
-  const leaf: { -readonly [K in keyof Leaf]: Leaf[K] } = { route, index: route.index, methods: routeBits(route), depth, read };
-  return leaf;
+  return new TrieLeaf(route, depth, readFirst, { shell, groups, absentGlobs });
+}
+
+const NO_GLOBS: string[] = [];
+
+interface ReaderSource {
+  readonly shell: Params;
+  readonly groups: readonly Group[];
+  readonly absentGlobs: readonly string[];
+}
+
+// A class rather than a literal holding a closure: every leaf has one shape, and drawing a table of
+// hundreds of leaves allocates no function per leaf. `source` is kept until the reader is compiled.
+class TrieLeaf implements Leaf {
+  readonly index: number;
+  readonly methods: number;
+  constructor(readonly route: Route, readonly depth: number, public read: Reader, public source: ReaderSource | null) {
+    this.index = route.index;
+    this.methods = routeBits(route);
+  }
+}
+
+function readFirst(this: TrieLeaf, path: string, len: number, at: Positions): Params {
+  const { shell, groups, absentGlobs } = this.source!;
+  this.source = null;
+  this.read = compileReader(shell, groups, absentGlobs);
+  return this.read(path, len, at);
 }
 
 function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader {

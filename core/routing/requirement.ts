@@ -26,25 +26,34 @@ export function isRequirementInput(value: unknown): value is RequirementInput {
  * make a RegExp stateful.
  */
 export function toRequirement(input: RequirementInput): Requirement {
+  // A RegExp's source and flags cannot change, nor can a frozen descriptor's: normalise each such input once.
+  const stable = input instanceof RegExp || Object.isFrozen(input);
+  if (stable) {
+    const known = requirementByInput.get(input);
+    if (known !== undefined) return known;
+  }
   const flags = input instanceof RegExp ? input.flags : (input.flags ?? '');
   if (flags.includes('m')) {
     throw new ArgumentError(`Regexp multiline option not allowed in routing requirements: /${input.source}/${flags}`);
   }
   const kept = flags === '' ? '' : [...new Set(flags.split(''))].filter((f) => 'ixsu'.includes(f)).sort().join('');
   // Equal requirements share one frozen object (every member route carries the same `:id` pattern).
-  return remember(requirements, `${kept}/${input.source}`, () => {
-    const req = Object.freeze({ source: input.source, flags: kept });
+  const req = remember(requirements, `${kept}/${input.source}`, () => {
+    const made = Object.freeze({ source: input.source, flags: kept });
     try {
-      wholeValueRegExp(req);
+      wholeValueRegExp(made);
     } catch (error) {
       if (error instanceof ArgumentError) throw error;
       throw new ArgumentError(`Invalid routing requirement /${input.source}/${flags}: ${(error as Error).message}`);
     }
-    return req;
+    return made;
   });
+  if (stable) requirementByInput.set(input, req);
+  return req;
 }
 
 const requirements = new Map<string, Requirement>();
+const requirementByInput = new WeakMap<object, Requirement>();
 
 /** True when the source is anchored (`^`, `\A`, `$`, `\Z`, `\z`), which a path segment cannot be. */
 export function isAnchored(req: Requirement): boolean {
@@ -67,7 +76,28 @@ function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
 
 /** Flag-free JS source equivalent to the requirement (case folded, extended syntax stripped). */
 export function compileRequirement(req: Requirement): string {
-  return remember(compiledSources, `${req.flags}/${req.source}`, () => compileSource(req));
+  return derived(req).source;
+}
+
+interface Derived {
+  readonly source: string;
+  search: RegExp | null;
+  whole: RegExp | null;
+  slash: boolean | null;
+}
+
+// Requirements are interned and frozen (`toRequirement`), so most lookups hit this identity cache and build no
+// key text; an unfrozen descriptor could still change, so it is looked up by its text every time.
+const derivedByRequirement = new WeakMap<Requirement, Derived>();
+
+function derived(req: Requirement): Derived {
+  let d = derivedByRequirement.get(req);
+  if (d === undefined) {
+    const source = remember(compiledSources, `${req.flags}/${req.source}`, () => compileSource(req));
+    d = { source, search: null, whole: null, slash: null };
+    if (Object.isFrozen(req)) derivedByRequirement.set(req, d);
+  }
+  return d;
 }
 
 function compileSource(req: Requirement): string {
@@ -86,13 +116,21 @@ const searchRegExps = new Map<string, RegExp>();
 
 /** The requirement as an unanchored RegExp (Rails' `regexp =~ text`). */
 export function searchRegExp(req: Requirement): RegExp {
-  return remember(searchRegExps, `${req.flags}/${req.source}`, () => new RegExp(compileRequirement(req), req.flags.includes('u') ? 'u' : ''));
+  const d = derived(req);
+  return (d.search ??= remember(searchRegExps, `${req.flags}/${req.source}`, () => new RegExp(d.source, req.flags.includes('u') ? 'u' : '')));
 }
 
 /** The requirement as a RegExp that must match a whole value. */
 export function wholeValueRegExp(req: Requirement): RegExp {
   // Shared instances are safe: these RegExps have no `g`/`y` flag, so they keep no state between tests.
-  return remember(wholeValueRegExps, `${req.flags}/${req.source}`, () => new RegExp(`^(?:${compileRequirement(req)})$`, req.flags.includes('u') ? 'u' : ''));
+  const d = derived(req);
+  return (d.whole ??= remember(wholeValueRegExps, `${req.flags}/${req.source}`, () => new RegExp(`^(?:${d.source})$`, req.flags.includes('u') ? 'u' : '')));
+}
+
+/** `mayMatchSlash` of the requirement's compiled source, worked out once per requirement. */
+export function requirementMayMatchSlash(req: Requirement): boolean {
+  const d = derived(req);
+  return (d.slash ??= mayMatchSlash(d.source));
 }
 
 /** Counts the capturing groups a source opens, so callers can index their own groups after it. */

@@ -101,8 +101,10 @@ export class Resource {
     this.actions = allowedActions(options);
   }
 
+  #controller: string | null = null;
+
   get controller(): string {
-    return `${this.options.namespace ?? ''}${this.options.controller ?? this.plural}`;
+    return (this.#controller ??= `${this.options.namespace ?? ''}${this.options.controller ?? this.plural}`);
   }
 
   get path(): string {
@@ -151,6 +153,24 @@ export class Resource {
       this.#requirements = [rest, { ...rest, id: id ?? ID_REQUIREMENT }];
     }
     return this.#requirements[withId ? 1 : 0];
+  }
+
+  #conditions = new Map<string | null, Record<string, unknown>>();
+
+  /**
+   * The resource's conditions with `method` set to the chosen one (or left out for none or `any`).
+   * Routes only read their options, so routes that choose the same method share one object.
+   */
+  conditionsFor(chosen: MethodSpec | null): Record<string, unknown> {
+    const cacheable = chosen === null || typeof chosen === 'string';
+    let conditions = cacheable ? this.#conditions.get(chosen) : undefined;
+    if (conditions === undefined) {
+      conditions = { ...(this.options.conditions ?? {}) };
+      if (chosen !== null && chosen !== 'any') conditions.method = chosen;
+      else delete conditions.method;
+      if (cacheable) this.#conditions.set(chosen, conditions);
+    }
+    return conditions;
   }
 
   /** Whether member routes carry an `:id` (false for singletons). */
@@ -230,32 +250,32 @@ function addDefaultAction(groups: MethodGroups, action: string): void {
 function allowedActions(options: ResourceOptions): readonly string[] | null {
   const { only, except } = options;
   if (only !== undefined && except !== undefined) throw new ArgumentError('Please supply either :only or :except, not both.');
-  const list = (v: ActionList) => (Array.isArray(v) ? v : [v]).map(String);
-  const checkNames = (names: readonly string[]) => {
-    for (const n of names) if (!(DEFAULT_ACTIONS as readonly string[]).includes(n)) throw new ArgumentError(`Unknown action ${JSON.stringify(n)} in :only/:except; expected 'all', 'none' or some of ${DEFAULT_ACTIONS.join(', ')}`);
-  };
   if (only === 'all' || except === 'none') return DEFAULT_ACTIONS;
   if (only === 'none' || except === 'all') return [];
-  if (only !== undefined) { const names = list(only); checkNames(names); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
-  if (except !== undefined) { const names = list(except); checkNames(names); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
+  if (only !== undefined) { const names = actionNames(only); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
+  if (except !== undefined) { const names = actionNames(except); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
   return options.actions ?? null;
 }
 
-/** Options of one resource route: action, method condition and requirements. */
+/** The action names an `:only`/`:except` list gives, each checked to be a default action. */
+function actionNames(value: ActionList): string[] {
+  const names = (Array.isArray(value) ? value : [value]).map(String);
+  for (const n of names) if (!(DEFAULT_ACTIONS as readonly string[]).includes(n)) throw new ArgumentError(`Unknown action ${JSON.stringify(n)} in :only/:except; expected 'all', 'none' or some of ${DEFAULT_ACTIONS.join(', ')}`);
+  return names;
+}
+
+/** Options of one resource route: controller, action, method condition and requirements. */
 function actionOptions(action: string, resource: Resource, method: MethodSpec | null): Record<string, unknown> {
   const restful = (RESTFUL_ACTIONS as Record<string, { method: string; member: boolean }>)[action];
   const chosen = method ?? restful?.method ?? null;
-  const conditions: Record<string, unknown> = { ...(resource.options.conditions ?? {}) };
-  if (chosen !== null && chosen !== 'any') conditions.method = chosen;
-  else delete conditions.method;
   const withId = restful?.member === true && resource.requiresId;
-  return { action, conditions, ...resource.requirements(withId) };
+  return { controller: resource.controller, action, conditions: resource.conditionsFor(chosen), ...resource.requirements(withId) };
 }
 
 /** Emits a route and its `.:format` twin; the first route to claim a name keeps it. */
 function mapResourceRoutes(ctx: ResourceContext, resource: Resource, action: string, path: string, name: string | null, method: MethodSpec | null = null): void {
   if (!resource.hasAction(action)) return;
-  const options = { controller: resource.controller, ...actionOptions(action, resource, method) };
+  const options = actionOptions(action, resource, method);
   if (name !== null && !ctx.hasNamedRoute(name)) {
     ctx.addRoute(name, path, options);
     ctx.addRoute(`formatted_${name}`, `${path}.:format`, options);

@@ -10,7 +10,7 @@ import { Mapper, type Block } from './mapper.ts';
 import { formatRoutes } from './print.ts';
 import { ALL_METHODS, LinearRecognizer, type Match, type Recognizer } from './recognizer.ts';
 import { isPlainObject } from './params.ts';
-import { buildRoute } from './route.ts';
+import { buildRoute, type SegmentPool } from './route.ts';
 import { TreeRecognizer } from './tree.ts';
 import type { GenerateOptions, Params, Route } from './types.ts';
 
@@ -83,6 +83,9 @@ export interface RouteSet {
 
 const deprecationsShown = new Set<string>();
 
+// Route names whose `<name>_url` helper would be a built-in one.
+const BUILTIN_ROUTE_NAMES: ReadonlySet<string> = new Set([...BUILTIN_HELPERS].filter((h) => h.endsWith('_url')).map((h) => h.slice(0, -'_url'.length)));
+
 /** Emits a deprecation warning once per process for each form. */
 export function deprecate(code: string, message: string): void {
   if (deprecationsShown.has(code)) return;
@@ -99,6 +102,7 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
   const inflector = createInflector(drawConfig.inflections);
   const routes: Route[] = [];
   const named = new Map<string, Route>();
+  const pool: SegmentPool = new Map();
   let open = true;
 
   const target = {
@@ -112,9 +116,9 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
       if (name !== null) {
         const taken = named.get(name);
         if (taken) throw new ArgumentError(`Route name ${JSON.stringify(name)} is already taken by ${taken.path}`);
-        if (BUILTIN_HELPERS.has(`${name}_url`)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
+        if (BUILTIN_ROUTE_NAMES.has(name)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
       }
-      const route = buildRoute(path, options, routes.length, name);
+      const route = buildRoute(path, options, routes.length, name, pool);
       routes.push(route);
       if (name !== null) named.set(name, route);
     },
@@ -146,11 +150,14 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
   const recognizer: Recognizer = config.recognizer === 'linear'
     ? new LinearRecognizer(routes, { controllers: config.controllers })
     : new TreeRecognizer(routes, { controllers: config.controllers });
-  const genRoutes = routes.map(prepareRoute);
-  const genNamed = new Map<string, GenRoute>([...namedMap].map(([name, route]) => [name, genRoutes[route.index]]));
+  const genRoutes: GenRoute[] = [];
+  for (const route of routes) genRoutes.push(prepareRoute(route));
+  // Names are unique and every named route is in `routes`, so walking the routes visits the names in order.
+  const genNamed = new Map<string, GenRoute>();
+  for (const route of routes) if (route.name !== null) genNamed.set(route.name, genRoutes[route.index]);
   const generator = new Generator({ routes: genRoutes, named: genNamed });
   const proto = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root: config.relative_url_root });
-  const named = Object.freeze(Object.fromEntries(namedMap));
+  const named = Object.freeze(namedTable(routes));
   const noRequest = bindHelpers(proto, { default_url_options: {}, recall: {}, params: {} }, config.relative_url_root);
 
   const recognizeRoute = (method: string | null, path: string): Match => {
@@ -202,6 +209,16 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     toJSON: () => ({ routes, named: [...namedMap.keys()], config }),
   };
   return Object.freeze(set);
+}
+
+/** The named routes as a plain object, in declaration order. */
+function namedTable(routes: readonly Route[]): Record<string, Route> {
+  // A table has hundreds of names: an object that starts out as a dictionary is spared one hidden-class
+  // transition per name (building it key by key as a literal costs several times as much), and is still
+  // an ordinary object with Object.prototype.
+  const named: Record<string, Route> = Object.setPrototypeOf(Object.create(null), Object.prototype);
+  for (const route of routes) if (route.name !== null) named[route.name] = route;
+  return named;
 }
 
 const CANONICAL_METHODS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null), {

@@ -29,28 +29,33 @@ export interface RouteOptions {
  * Declares one route.
  * @example buildRoute('posts/:id', { controller: 'posts', action: 'show' }, 0, 'post')
  */
-export function buildRoute(rawPath: string, options: RouteOptions, index: number, name: string | null): Route {
-  let path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
-  if (!path.endsWith('/')) path = `${path}/`;
-  const prefix = String(options.path_prefix ?? '').replace(/^\//, '');
-  if (prefix !== '') path = `/${prefix}${path}`;
+export function buildRoute(rawPath: string, options: RouteOptions, index: number, name: string | null, pool: SegmentPool | null = null): Route {
+  let path = rawPath.charCodeAt(0) === SLASH ? rawPath : `/${rawPath}`;
+  if (path.charCodeAt(path.length - 1) !== SLASH) path += '/';
+  const pathPrefix = options.path_prefix;
+  if (pathPrefix !== undefined && pathPrefix !== null) {
+    let prefix = String(pathPrefix);
+    if (prefix.charCodeAt(0) === SLASH) prefix = prefix.slice(1);
+    if (prefix !== '') path = `/${prefix}${path}`;
+  }
 
-  const segments = parseSegments(path);
-  const { defaults, requirements, conditions } = divideOptions(segments, options);
-  const routeRequirements = assignOptions(segments, defaults, requirements);
+  const keys: KeyIndex = { names: [], segments: [] };
+  const segments = scanSegments(path, keys);
+  const { defaults, requirements, conditions } = divideOptions(keys, options);
+  const routeRequirements = assignOptions(segments, keys, defaults, requirements);
   const methods = methodCondition(conditions);
 
   const segmentKeys: string[] = [];
   const routeDefaults: Record<string, string> = {};
-  for (const s of segments) {
-    if (!('key' in s)) continue;
+  for (let i = 0; i < keys.segments.length; i++) {
+    const s = keys.segments[i];
     if (segmentKeys.includes(s.key)) throw new ArgumentError(`Route ${JSON.stringify(rawPath)} names :${s.key} twice`);
     segmentKeys.push(s.key);
     if (s.type === 'glob') routeDefaults[s.key] = '';
     else if (s.default !== null) routeDefaults[s.key] = s.default;
   }
   if (!segmentKeys.includes('action') && routeRequirements.action === undefined) routeRequirements.action = 'index';
-  const significantKeys = [...segmentKeys];
+  const significantKeys = segmentKeys.slice();
   for (const key in routeRequirements) {
     if (!significantKeys.includes(key)) significantKeys.push(key);
     const req = routeRequirements[key];
@@ -62,49 +67,94 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
     throw new RoutingError(`Illegal route ${JSON.stringify(rawPath)}: the :controller must be specified!`);
   }
 
-  let otherConditions: Record<string, unknown> = conditions;
-  if ('method' in conditions) {
-    otherConditions = { ...conditions };
-    delete otherConditions.method;
-  }
-  for (const s of segments) Object.freeze(s);
+  for (let i = 0; i < segments.length; i++) segments[i] = settle(segments[i], pool);
 
   return Object.freeze({
     index,
     name,
-    path: printSegments(segments),
+    // The segments print back as the path itself, except that a `?piece?` may have been made required.
+    path: path.includes('?') ? printSegments(segments) : path.length > 1 ? path.slice(0, -1) : path,
     methods,
     segments: Object.freeze(segments as Segment[]),
     requirements: Object.freeze(routeRequirements),
-    conditions: Object.freeze(otherConditions),
+    conditions: otherConditions(conditions),
     defaults: Object.freeze(routeDefaults),
     segmentKeys: Object.freeze(segmentKeys),
     significantKeys: Object.freeze(significantKeys),
   });
 }
 
+/**
+ * Frozen static segments shared by the routes of one route set. A table of resources repeats the same
+ * few words (`posts`, `edit`, `new`) in route after route, and each frozen copy costs an allocation and
+ * a freeze at draw time.
+ */
+export type SegmentPool = Map<string, Segment>;
+
+// Dividers are the same few values everywhere; each is frozen once for the process.
+const DIVIDERS: Readonly<Record<string, readonly [required: Segment, optional: Segment]>> = Object.freeze({
+  '/': [Object.freeze({ type: 'divider', value: '/', optional: false }), Object.freeze({ type: 'divider', value: '/', optional: true })],
+  '.': [Object.freeze({ type: 'divider', value: '.', optional: false }), Object.freeze({ type: 'divider', value: '.', optional: true })],
+  '?': [Object.freeze({ type: 'divider', value: '?', optional: false }), Object.freeze({ type: 'divider', value: '?', optional: true })],
+} as const);
+
+/** The final, frozen form of a segment: a shared one where the route set has it already. */
+function settle(s: MutableSegment, pool: SegmentPool | null): Segment {
+  if (s.type === 'divider') {
+    const shared = DIVIDERS[s.value];
+    if (shared !== undefined) return shared[s.optional ? 1 : 0];
+  } else if (s.type === 'static' && pool !== null && !s.optional) {
+    const shared = pool.get(s.value);
+    if (shared !== undefined) return shared;
+    pool.set(s.value, Object.freeze(s));
+    return s;
+  }
+  return Object.freeze(s);
+}
+
+const SLASH = 47;
+// Most routes have no conditions besides a method; they share this one.
+const NO_CONDITIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The conditions a route keeps: every one but `method`, which became `Route#methods`. */
+function otherConditions(conditions: Record<string, unknown>): Readonly<Record<string, unknown>> {
+  let other: Record<string, unknown> | null = null;
+  for (const key in conditions) {
+    if (key === 'method') continue;
+    (other ??= {})[key] = conditions[key];
+  }
+  return other === null ? NO_CONDITIONS : Object.freeze(other);
+}
+
 /** Splits a slash-wrapped path into segments, as Rails' `segment_for` does. */
 export function parseSegments(path: string): MutableSegment[] {
+  return scanSegments(path, null);
+}
+
+/** `parseSegments`, also listing the key segments in `keys` when given. */
+function scanSegments(path: string, keys: KeyIndex | null): MutableSegment[] {
   const segments: MutableSegment[] = [];
   const n = path.length;
   let i = 0;
   while (i < n) {
-    const c = path[i];
-    const word = (from: number) => {
-      let j = from;
-      while (j < n && isWordChar(path.charCodeAt(j))) j++;
-      return j;
-    };
-    if ((c === ':' || c === '*') && i + 1 < n && isWordChar(path.charCodeAt(i + 1))) {
-      const end = word(i + 1);
+    const c = path.charCodeAt(i);
+    if ((c === COLON || c === STAR) && i + 1 < n && isWordChar(path.charCodeAt(i + 1))) {
+      const end = wordEnd(path, i + 1);
       const key = path.slice(i + 1, end);
-      if (c === '*') segments.push({ type: 'glob', key, optional: true, requirement: null });
-      else if (key === 'controller') segments.push({ type: 'controller', key: 'controller', optional: false, default: null, requirement: null });
-      else segments.push({ type: 'dynamic', key, optional: false, default: null, requirement: null });
+      const segment: MutableKeySegment = c === STAR
+        ? { type: 'glob', key, optional: true, requirement: null }
+        : key === 'controller'
+          ? { type: 'controller', key: 'controller', optional: false, default: null, requirement: null }
+          : { type: 'dynamic', key, optional: false, default: null, requirement: null };
+      segments.push(segment);
+      if (keys !== null) {
+        keys.names.push(key);
+        keys.segments.push(segment);
+      }
       i = end;
       continue;
     }
-    if (c === '?') {
+    if (c === QUESTION) {
       const close = path.indexOf('?', i + 1);
       const newline = path.indexOf('\n', i + 1);
       if (close > i && (newline < 0 || newline > close)) {
@@ -113,17 +163,37 @@ export function parseSegments(path: string): MutableSegment[] {
         continue;
       }
     }
-    if (c === '/' || c === '.' || c === '?') {
-      segments.push({ type: 'divider', value: c, optional: c === '/' });
+    if (c === SLASH || c === DOT || c === QUESTION) {
+      segments.push({ type: 'divider', value: c === SLASH ? '/' : c === DOT ? '.' : '?', optional: c === SLASH });
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < n && path[j] !== '/' && path[j] !== '.' && path[j] !== '?') j++;
+    // Tests written out rather than called: a route set is drawn once, so this mostly runs unoptimised.
+    while (j < n) {
+      const d = path.charCodeAt(j);
+      if (d === SLASH || d === DOT || d === QUESTION) break;
+      j++;
+    }
     segments.push({ type: 'static', value: path.slice(i, j), optional: false });
     i = j;
   }
   return segments;
+}
+
+const COLON = 58;
+const STAR = 42;
+const QUESTION = 63;
+const DOT = 46;
+
+function wordEnd(path: string, from: number): number {
+  let j = from;
+  while (j < path.length) {
+    const c = path.charCodeAt(j);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) break;
+    j++;
+  }
+  return j;
 }
 
 function isWordChar(c: number): boolean {
@@ -132,36 +202,58 @@ function isWordChar(c: number): boolean {
 
 /** The path as declared, without the implied trailing slash: `/posts/:id.:format`. */
 export function printSegments(segments: readonly Segment[]): string {
-  const text = segments.map((s) => {
+  let text = '';
+  for (const s of segments) {
     switch (s.type) {
-      case 'static': return s.optional ? `?${s.value}?` : s.value;
-      case 'divider': return s.value;
-      case 'glob': return `*${s.key}`;
-      default: return `:${s.key}`;
+      case 'static': text += s.optional ? `?${s.value}?` : s.value; break;
+      case 'divider': text += s.value; break;
+      case 'glob': text += `*${s.key}`; break;
+      default: text += `:${s.key}`;
     }
-  }).join('');
-  return text.length > 1 && text.endsWith('/') ? text.slice(0, -1) : text;
+  }
+  return text.length > 1 && text.charCodeAt(text.length - 1) === SLASH ? text.slice(0, -1) : text;
 }
 
-function divideOptions(segments: MutableSegment[], options: RouteOptions) {
+type MutableKeySegment = Extract<MutableSegment, { key: string }>;
+
+/** A route's key segments in path order, beside their keys (so lookups by key use `indexOf`). */
+interface KeyIndex {
+  readonly names: string[];
+  readonly segments: MutableKeySegment[];
+}
+
+/** The first segment that takes `key`, if any. */
+function keySegment(keys: KeyIndex, key: string): MutableKeySegment | undefined {
+  const i = keys.names.indexOf(key);
+  return i < 0 ? undefined : keys.segments[i];
+}
+
+function divideOptions(keys: KeyIndex, options: RouteOptions) {
   // Parameter names become object keys; refuse the one that would reach a prototype instead.
-  for (const hash of [options, options.requirements, options.defaults, options.conditions]) {
-    if (hash && typeof hash === 'object' && Object.prototype.hasOwnProperty.call(hash, '__proto__')) {
-      throw new ArgumentError('__proto__ cannot name a route parameter, requirement, default or condition');
-    }
+  if (hasOwnProto(options) || hasOwnProto(options.requirements) || hasOwnProto(options.defaults) || hasOwnProto(options.conditions)) {
+    throw new ArgumentError('__proto__ cannot name a route parameter, requirement, default or condition');
   }
   const requirements: Record<string, unknown> = { ...(asObject(options.requirements, 'requirements')) };
   const defaults: Record<string, unknown> = { ...(asObject(options.defaults, 'defaults')) };
   const conditions: Record<string, unknown> = { ...(asObject(options.conditions, 'conditions')) };
-  const isPathKey = (key: string) => segments.some((s) => 'key' in s && s.key === key);
-  const assign = (key: string, value: unknown) => {
-    if (isPathKey(key) && !isRequirementInput(value)) defaults[key] = value;
+  const namespace = options.namespace;
+  for (const key in options) {
+    if (BUILDER_KEYS.has(key) || (key === 'controller' && namespace)) continue;
+    const value = options[key];
+    if (keys.names.includes(key) && !isRequirementInput(value)) defaults[key] = value;
     else requirements[key] = value;
-  };
-  for (const key in options) if (!BUILDER_KEYS.has(key) && !(key === 'controller' && options.namespace)) assign(key, options[key]);
+  }
   // A namespace puts its module in front of the controller.
-  if (options.namespace) assign('controller', `${String(options.namespace).replace(/\/$/, '')}/${String(options.controller ?? '')}`);
+  if (namespace) {
+    const controller = `${String(namespace).replace(/\/$/, '')}/${String(options.controller ?? '')}`;
+    if (keys.names.includes('controller')) defaults.controller = controller;
+    else requirements.controller = controller;
+  }
   return { defaults, requirements, conditions };
+}
+
+function hasOwnProto(hash: unknown): boolean {
+  return typeof hash === 'object' && hash !== null && Object.prototype.hasOwnProperty.call(hash, '__proto__');
 }
 
 function asObject(value: unknown, what: string): Record<string, unknown> {
@@ -170,14 +262,11 @@ function asObject(value: unknown, what: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function assignOptions(segments: MutableSegment[], defaults: Record<string, unknown>, requirements: Record<string, unknown>): Record<string, RouteRequirement> {
+function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Record<string, unknown>, requirements: Record<string, unknown>): Record<string, RouteRequirement> {
   const routeRequirements: Record<string, RouteRequirement> = {};
-  const segmentNamed = (key: string) => segments.find((s) => 'key' in s && s.key === key) as
-    | Extract<MutableSegment, { key: string }>
-    | undefined;
-
-  for (const [key, value] of Object.entries(requirements)) {
-    const segment = segmentNamed(key);
+  for (const key in requirements) {
+    const value = requirements[key];
+    const segment = keySegment(keys, key);
     if (segment) {
       if (!isRequirementInput(value)) {
         throw new ArgumentError(`${key}: requirements on a path segment must be regular expressions`);
@@ -192,8 +281,9 @@ function assignOptions(segments: MutableSegment[], defaults: Record<string, unkn
     }
   }
 
-  for (const [key, value] of Object.entries(defaults)) {
-    const segment = segmentNamed(key);
+  for (const key in defaults) {
+    const value = defaults[key];
+    const segment = keySegment(keys, key);
     if (!segment) throw new ArgumentError(`${key}: No matching segment exists; cannot assign default`);
     segment.optional = true;
     if (value === null || value === undefined) continue;
@@ -205,13 +295,13 @@ function assignOptions(segments: MutableSegment[], defaults: Record<string, unkn
     }
   }
 
-  assignDefaultRouteOptions(segments);
+  assignDefaultRouteOptions(keys.segments);
   ensureRequiredSegments(segments);
   return routeRequirements;
 }
 
 // `index` is the implied action, and an unconstrained `:id` may be left off.
-function assignDefaultRouteOptions(segments: MutableSegment[]): void {
+function assignDefaultRouteOptions(segments: MutableKeySegment[]): void {
   for (const s of segments) {
     if (s.type !== 'dynamic') continue;
     if (s.key === 'action') {
@@ -254,10 +344,16 @@ function ensureRequiredSegments(segments: MutableSegment[]): void {
 }
 
 const METHOD_LISTS = new Map<string, readonly string[]>();
+// The usual condition is one method name; remember its validated list by the name as written.
+const SINGLE_METHODS = new Map<string, readonly string[]>();
 
 function methodCondition(conditions: Record<string, unknown>): readonly string[] | null {
   const method = conditions.method;
   if (method === undefined || method === null) return null;
+  if (typeof method === 'string') {
+    const known = SINGLE_METHODS.get(method);
+    if (known !== undefined) return known;
+  }
   const list = Array.isArray(method) ? method.map((m) => String(m).toLowerCase()) : [String(method).toLowerCase()];
   for (const m of list) {
     if (m === 'head') {
@@ -271,5 +367,6 @@ function methodCondition(conditions: Record<string, unknown>): readonly string[]
   const key = list.join(',');
   let methods = METHOD_LISTS.get(key);
   if (!methods) METHOD_LISTS.set(key, (methods = Object.freeze([...new Set(list.map((m) => m.toUpperCase()))])));
+  if (typeof method === 'string' && SINGLE_METHODS.size < 64) SINGLE_METHODS.set(method, methods);
   return methods;
 }

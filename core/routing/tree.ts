@@ -16,7 +16,7 @@
  */
 import { compilePattern, extractParams, DEFAULT_SEGMENT_SOURCE, type CompiledPattern } from './pattern.ts';
 import { makeLeaf, methodBit, type Group, type Leaf, type Positions } from './leaf.ts';
-import { compileRequirement, mayMatchSlash } from './requirement.ts';
+import { compileRequirement, requirementMayMatchSlash } from './requirement.ts';
 import { addRouteMethods, methodAdmits, orderMethods, type Match, type Recognizer, type RecognizerOptions } from './recognizer.ts';
 import type { KeySegment, Route, Segment } from './types.ts';
 
@@ -55,12 +55,14 @@ export class TreeRecognizer implements Recognizer {
 
   constructor(routes: readonly Route[], options: RecognizerOptions) {
     this.controllers = options.controllers?.map((c) => c.toLowerCase().split('/')) ?? null;
+    // The trie is finished as it is built: each insertion keeps leaf order and subtree minimums up to date.
+    let height = 0;
     for (const route of routes) {
       const groups = analyse(route);
       if (groups === null) this.slow.push({ route, pattern: compilePattern(route.segments, options.controllers) });
-      else this.insert(route, groups, options.controllers);
+      else height = Math.max(height, this.insert(route, groups, options.controllers));
     }
-    const size = finish(this.root).depth + 1;
+    const size = height + 1;
     this.walk = { starts: new Int32Array(size), ends: new Int32Array(size) };
     this.state = { best: Infinity, leaf: null, at: { starts: new Int32Array(size), ends: new Int32Array(size) } };
   }
@@ -217,25 +219,57 @@ export class TreeRecognizer implements Recognizer {
     return ends;
   }
 
-  private insert(route: Route, groups: AnalysedRoute, controllers: readonly string[] | null): void {
-    const compiled = groups.groups.map((g, j) => classify(g, j >= groups.firstOptional, controllers));
-    const hasController = compiled.some((g) => g.kind === 'controller');
+  /** Adds a route's walks; returns how many edges deep the longest one goes. */
+  private insert(route: Route, analysed: AnalysedRoute, controllers: readonly string[] | null): number {
+    const { groups, firstOptional } = analysed;
+    const compiled: Group[] = [];
+    let hasController = false;
+    for (let j = 0; j < groups.length; j++) {
+      const group = classify(groups[j], j >= firstOptional, controllers);
+      if (group.kind === 'controller') hasController = true;
+      compiled.push(group);
+    }
     const whole = hasController ? compilePattern(route.segments, controllers) : null;
+    const index = route.index;
+    // Every node a walk passes holds one of the route's leaves below it (each walk ends in a leaf).
     let node = this.root;
+    if (index < node.min) node.min = index;
+    let depth = 0;
     for (let count = 0; count <= compiled.length; count++) {
-      if (count >= groups.firstOptional) {
-        const absent = groups.groups.slice(count).flatMap((g) => g.filter(isKeySegment));
-        node.leaves.push(makeLeaf(route, compiled.slice(0, count), absent, whole));
+      if (count >= firstOptional) {
+        addLeaf(node.leaves, count === compiled.length
+          ? makeLeaf(route, compiled, NO_SEGMENTS, whole)
+          : makeLeaf(route, compiled.slice(0, count), keySegmentsFrom(groups, count), whole));
       }
       if (count === compiled.length) break;
       const group = compiled[count];
       if (group.kind === 'glob') {
-        node.globs.push(makeLeaf(route, compiled, [], whole));
+        addLeaf(node.globs, makeLeaf(route, compiled, NO_SEGMENTS, whole));
         break;
       }
       node = edgeFor(node, group);
+      depth++;
+      if (index < node.min) node.min = index;
     }
+    return depth;
   }
+}
+
+/** Adds a leaf in route order (after any of the same index); routes usually arrive in order, so it appends. */
+function addLeaf(leaves: Leaf[], leaf: Leaf): void {
+  let i = leaves.length;
+  while (i > 0 && leaves[i - 1].index > leaf.index) i--;
+  if (i === leaves.length) leaves.push(leaf);
+  else leaves.splice(i, 0, leaf);
+}
+
+const NO_SEGMENTS: readonly KeySegment[] = Object.freeze([]);
+
+/** The key segments of the groups from `from` on: those a walk that stops before them leaves off. */
+function keySegmentsFrom(groups: readonly (readonly Segment[])[], from: number): KeySegment[] {
+  const keys: KeySegment[] = [];
+  for (let j = from; j < groups.length; j++) for (const s of groups[j]) if (isKeySegment(s)) keys.push(s);
+  return keys;
 }
 
 function isKeySegment(s: Segment): s is KeySegment {
@@ -281,34 +315,50 @@ interface AnalysedRoute {
 
 /** Splits a route into `/`-separated groups, or returns null when it needs whole-path matching. */
 function analyse(route: Route): AnalysedRoute | null {
-  const groups: { segments: Segment[]; slashOptional: boolean }[] = [];
-  for (const s of route.segments) {
+  const groups: Segment[][] = [];
+  const slashOptional: boolean[] = [];
+  let group: Segment[] | null = null;
+  const segments = route.segments;
+  // Indexed rather than for-of: the interpreter runs this for every route before the loop is optimised.
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
     if (s.type === 'divider' && s.value === '/') {
-      groups.push({ segments: [], slashOptional: s.optional });
+      groups.push((group = []));
+      slashOptional.push(s.optional);
       continue;
     }
-    if (groups.length === 0) return null;
+    if (group === null) return null;
     if (s.type === 'divider' && s.value !== '.') return null;
     if (s.type === 'static' && s.optional) return null;
-    if ((s.type === 'dynamic' || s.type === 'glob') && s.requirement !== null && mayMatchSlash(compileRequirement(s.requirement))) return null;
+    if ((s.type === 'dynamic' || s.type === 'glob') && s.requirement !== null && requirementMayMatchSlash(s.requirement)) return null;
     if (s.type === 'controller' && s.requirement !== null) return null;
-    groups[groups.length - 1].segments.push(s);
+    group.push(s);
   }
-  const trailing = groups.pop();
-  if (!trailing || trailing.segments.length !== 0 || !trailing.slashOptional) return null;
-  let firstOptional = groups.length;
-  for (let j = groups.length - 1; j >= 0 && groups[j].slashOptional; j--) firstOptional = j;
-  for (let j = 0; j < groups.length; j++) {
-    const g = groups[j].segments;
+  // The route must end in an optional slash with nothing after it.
+  const last = groups.length - 1;
+  if (last < 0 || groups[last].length !== 0 || !slashOptional[last]) return null;
+  groups.pop();
+  let firstOptional = last;
+  for (let j = last - 1; j >= 0 && slashOptional[j]; j--) firstOptional = j;
+  for (let j = 0; j < last; j++) {
+    const g = groups[j];
     if (g.length === 0) return null;
-    if (g.some((s) => s.type === 'glob') && (g.length !== 1 || j !== groups.length - 1)) return null;
-    if (g.some((s) => s.type === 'controller') && g.length !== 1) return null;
-    if (j < firstOptional && groups[j].slashOptional) return null;
+    let glob = false;
+    let controller = false;
+    let optional = false;
+    for (const s of g) {
+      if (s.type === 'glob') glob = true;
+      else if (s.type === 'controller') controller = true;
+      if (s.optional) optional = true;
+    }
+    if (glob && (g.length !== 1 || j !== last - 1)) return null;
+    if (controller && g.length !== 1) return null;
+    if (j < firstOptional && slashOptional[j]) return null;
     if (j >= firstOptional && g.length !== 1) return null;
     // Optional pieces inside a required group are exact only at the very end of the route.
-    if (j < firstOptional && g.some((s) => s.optional) && (j !== groups.length - 1 || firstOptional !== groups.length)) return null;
+    if (j < firstOptional && optional && (j !== last - 1 || firstOptional !== last)) return null;
   }
-  return { groups: groups.map((g) => g.segments), firstOptional };
+  return { groups, firstOptional };
 }
 
 // A requirement spelling out the default pattern (resources give `:id` one) tests the same as none.
@@ -318,12 +368,13 @@ function isDefaultDynamic(s: Segment | undefined): s is Extract<Segment, { type:
 
 /** Picks the cheapest test that decides one group; `present` groups are tried only when given. */
 function classify(g: readonly Segment[], trailing: boolean, controllers: readonly string[] | null): Group {
-  const required = (s: Segment) => trailing || !s.optional;
   const [a, b, c] = g;
-  if (g.length === 1 && a.type === 'static') return { kind: 'static', text: a.value };
-  if (g.length === 1 && isDefaultDynamic(a) && required(a)) return { kind: 'param', segment: a };
-  if (g.length === 1 && a.type === 'controller') return { kind: 'controller', segment: a };
-  if (g.length === 1 && a.type === 'glob' && a.requirement === null) return { kind: 'glob', segment: a };
+  if (g.length === 1) {
+    if (a.type === 'static') return { kind: 'static', text: a.value };
+    if (isDefaultDynamic(a) && (trailing || !a.optional)) return { kind: 'param', segment: a };
+    if (a.type === 'controller') return { kind: 'controller', segment: a };
+    if (a.type === 'glob' && a.requirement === null) return { kind: 'glob', segment: a };
+  }
   if (g.length === 3 && b.type === 'divider' && b.value === '.' && isDefaultDynamic(c) && !c.optional) {
     if (a.type === 'static') return { kind: 'dotted', text: a.value, segment: c };
     if (isDefaultDynamic(a) && !a.optional) return { kind: 'pair', first: a, second: c };
@@ -357,27 +408,4 @@ function edgeFor(node: Node, group: Group): Node {
     }
     case 'glob': throw new Error('globs end a walk');
   }
-}
-
-/** Sorts leaves and records each node's lowest route index; returns the subtree's minimum and depth. */
-function finish(node: Node): { min: number; depth: number } {
-  let min = Infinity;
-  let depth = 0;
-  for (const l of node.leaves) if (l.index < min) min = l.index;
-  for (const l of node.globs) if (l.index < min) min = l.index;
-  const visit = (child: Node) => {
-    const r = finish(child);
-    if (r.min < min) min = r.min;
-    if (r.depth + 1 > depth) depth = r.depth + 1;
-  };
-  if (node.static) for (const child of node.static.values()) visit(child);
-  if (node.dotted) for (const child of node.dotted.values()) visit(child);
-  if (node.param) visit(node.param);
-  if (node.pair) visit(node.pair);
-  if (node.controller) visit(node.controller);
-  if (node.regex) for (const e of node.regex) visit(e.node);
-  node.leaves.sort((x, y) => x.index - y.index);
-  node.globs.sort((x, y) => x.index - y.index);
-  node.min = min;
-  return { min, depth };
 }

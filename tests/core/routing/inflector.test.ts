@@ -68,6 +68,19 @@ test('two route sets with different inflections do not affect each other or the 
   assert.equal([pluralize.plural('octopus'), pluralize.singular('octopi'), pluralize.plural('moose'), pluralize.plural('person')], before);
 });
 
+test('asking again gives the same answer, for the whole word and for the last word alone', () => {
+  const inf = createInflector({ irregular: [['person', 'peeps']], uncountable: ['sheep'] });
+  for (let i = 0; i < 2; i++) {
+    assert.is(inf.singular('line_items'), 'line_item');
+    assert.is(inf.singular('items'), 'item');
+    assert.is(inf.singular('order_items'), 'order_item');
+    assert.is(inf.plural('sales_person'), 'sales_peeps');
+    assert.is(inf.plural('person'), 'peeps');
+    assert.is(inf.plural('black_sheep'), 'black_sheep');
+    assert.is(inf.singular('Sheep'), 'Sheep');
+  }
+});
+
 const UNDERSCORE: readonly [string, string][] = [
   ['Post', 'post'], ['ResponseItem', 'response_item'], ['HTMLParser', 'html_parser'], ['Admin::Post', 'admin/post'], ['Admin/Post', 'admin/post'],
   ['line-item', 'line_item'], ['ABC', 'abc'], ['Post2Comment', 'post2_comment'],

@@ -41,6 +41,21 @@ test('equal requirements share one frozen object', () => {
   assert.is.not(toRequirement(/\d+/i), a);
 });
 
+test('a descriptor that can still change is read afresh each time; a RegExp or a frozen one is read once', () => {
+  const re = /[a-z]+/;
+  assert.is(toRequirement(re), toRequirement(re));
+  const frozen = Object.freeze({ source: '[0-9]+' });
+  assert.is(toRequirement(frozen), toRequirement(frozen));
+  const open: { source: string; flags?: string } = { source: 'x+' };
+  assert.equal(toRequirement(open), { source: 'x+', flags: '' });
+  open.source = 'y+';
+  open.flags = 'i';
+  assert.equal(toRequirement(open), { source: 'y+', flags: 'i' });
+  assert.is(compileRequirement(open as { source: string; flags: string }), '[yY]+');
+  open.flags = '';
+  assert.is(compileRequirement(open as { source: string; flags: string }), 'y+');
+});
+
 const ANCHORED: readonly [string, boolean][] = [
   ['^a', true], ['a$', true], ['\\Aa', true], ['a\\z', true], ['a\\Z', true], ['a', false], ['[$]', false], ['a^b', false], ['a|b', false],
 ];

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ArgumentError, HTTP_METHODS, RoutingError } from '../../../core/index.ts';
+import { ArgumentError, draw, HTTP_METHODS, RoutingError } from '../../../core/index.ts';
 import { buildRoute, parseSegments, printSegments } from '../../../core/routing/route.ts';
 import type { Route } from '../../../core/index.ts';
 import { throwsA } from './support.ts';
@@ -164,6 +164,21 @@ test('the route is frozen, and records its index and name', () => {
   assert.is(r.name, 'home');
   assert.ok(Object.isFrozen(r));
   assert.ok(r.segments.every((s) => Object.isFrozen(s)));
+});
+
+test('routes of one set share their frozen static and divider segments; the data is unchanged', () => {
+  const routes = draw((map) => map.resources('posts')).routes;
+  const [index, formatted] = routes;
+  assert.is(formatted.segments[1], index.segments[1], 'the `posts` static');
+  assert.is(formatted.segments[0], index.segments[0], 'the leading slash');
+  assert.equal(index.segments, [
+    { type: 'divider', value: '/', optional: false },
+    { type: 'static', value: 'posts', optional: false },
+    { type: 'divider', value: '/', optional: true },
+  ]);
+  assert.ok(routes.every((r) => r.segments.every((s) => Object.isFrozen(s))));
+  // A set drawn separately builds its own.
+  assert.is.not(draw((map) => map.resources('posts')).routes[0].segments[1], index.segments[1]);
 });
 
 test('a glob records an empty default', () => {

@@ -89,6 +89,15 @@ test('a leaf reads the same parameters on first use (compiled) and after', () =>
   assert.equal(r.match('GET', '/posts/a%2Fb.xml')!.params, { controller: 'posts', action: 'show', id: 'a/b', format: 'xml' });
 });
 
+test('routes handed over out of order still give the lowest declaration index', () => {
+  const table = railsTable();
+  const ordered = new TreeRecognizer(table.routes, { controllers: null });
+  const reversed = new TreeRecognizer([...table.routes].reverse(), { controllers: null });
+  for (const [method, path] of requestMix().slice(0, 400)) {
+    assert.equal(outcome(reversed, method, path), outcome(ordered, method, path), `${method} ${path}`);
+  }
+});
+
 test('agrees with the linear reference over the benchmark table and request mix', () => {
   const table = railsTable();
   const tree = new TreeRecognizer(table.routes, { controllers: null });
