@@ -36,6 +36,9 @@ interface State {
   readonly always: readonly Transition[] | null;
   readonly invoke: {
     readonly id: string;
+    /** `xstate.done.actor.<id>` and `xstate.error.actor.<id>`, made once rather than per request. */
+    readonly doneType: string;
+    readonly errorType: string;
     readonly creator: (args: { input: unknown }) => unknown;
     readonly input: (args: Args) => unknown;
     readonly onDone: readonly Transition[];
@@ -101,16 +104,16 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
         result = invoke.creator({ input: invoke.input(args) });
       } catch (error) {
         // A synchronous throw is the actor failing, as XState would report it.
-        return this.#settle(context, state, { type: `xstate.error.actor.${invoke.id}`, error, actorId: invoke.id }, invoke.onError, tracer, traceId);
+        return this.#settle(context, state, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId);
       }
       if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
         const from = state;
         return Promise.resolve(result).then(
-          (output) => this.#settle(context, from, { type: `xstate.done.actor.${invoke.id}`, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
-          (error) => this.#settle(context, from, { type: `xstate.error.actor.${invoke.id}`, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
+          (output) => this.#settle(context, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
+          (error) => this.#settle(context, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
         );
       }
-      return this.#settle(context, state, { type: `xstate.done.actor.${invoke.id}`, output: result, actorId: invoke.id }, invoke.onDone, tracer, traceId);
+      return this.#settle(context, state, { type: invoke.doneType, output: result, actorId: invoke.id }, invoke.onDone, tracer, traceId);
     }
   }
 
@@ -215,6 +218,8 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
       const invokeId = rootStates[name].invoke[0].id;
       invoke = {
         id: invokeId,
+        doneType: `xstate.done.actor.${invokeId}`,
+        errorType: `xstate.error.actor.${invokeId}`,
         creator: logic!.config as (args: { input: unknown }) => unknown,
         input: typeof inv.input === 'function' ? (inv.input as (a: Args) => unknown) : () => inv.input,
         onDone: transitions(`${where} onDone`, inv.onDone, `xstate.done.actor.${invokeId}`),

@@ -52,13 +52,13 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
     connectionsCheckingInterval: 1_000,
   }, (req, res) => {
-    handleRequest(app, req, res, maxBody, maxHeaders, options.static_files !== false).catch((error: unknown) => {
-      app.log.error({ err: error }, 'transport failed');
-      if (!res.headersSent) {
-        res.writeHead(500, TEXT);
-        res.end('Internal Server Error');
-      } else res.destroy();
-    });
+    let handled: void | Promise<void>;
+    try {
+      handled = handleRequest(app, req, res, maxBody, maxHeaders, options.static_files !== false);
+    } catch (error) {
+      handled = Promise.reject(error);
+    }
+    if (handled instanceof Promise) handled.catch((error: unknown) => transportFailed(app, res, error));
   });
   server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
   // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
@@ -102,7 +102,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   });
 }
 
-async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, maxBody: number, maxHeaders: number, staticFiles: boolean): Promise<void> {
+function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, maxBody: number, maxHeaders: number, staticFiles: boolean): void | Promise<void> {
   if (req.rawHeaders.length / 2 > maxHeaders) {
     res.writeHead(431, { ...TEXT, Connection: 'close' });
     res.end('Too many request headers');
@@ -111,11 +111,17 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBody) return refuseBody(req, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
-    const file = await serveStatic(app, req.url ?? '/');
+    const file = serveStatic(app, req.url ?? '/');
     if (file !== null) return write(res, file, req.method === 'HEAD');
   }
-  const body = await readBody(req, maxBody);
-  if (body === null) return refuseBody(req, res);
+  // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY);
+  return readBody(req, maxBody).then((body) => (body === null ? refuseBody(req, res) : answer(app, req, res, body)));
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
   const message: RequestMessage = {
     method: req.method ?? 'GET',
     url: req.url ?? '/',
@@ -127,8 +133,15 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
     encrypted: 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted),
     transport: 'http',
   };
-  const response = await app.handle(message);
-  write(res, response, false);
+  return app.handle(message).then((response) => write(res, response, false));
+}
+
+function transportFailed(app: App, res: ServerResponse, error: unknown): void {
+  app.log.error({ err: error }, 'transport failed');
+  if (!res.headersSent) {
+    res.writeHead(500, TEXT);
+    res.end('Internal Server Error');
+  } else res.destroy();
 }
 
 function refuseBody(req: IncomingMessage, res: ServerResponse): void {

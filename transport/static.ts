@@ -83,7 +83,7 @@ export function publicIndex(app: App): PublicIndex | null {
 }
 
 /** A response for a public file at this request target, or null to let the app handle it. */
-export async function serveStatic(app: App, url: string): Promise<ResponseMessage | null> {
+export function serveStatic(app: App, url: string): ResponseMessage | null {
   const index = publicIndex(app);
   if (index === null || index.size === 0) return null;
   const q = url.indexOf('?');

@@ -144,8 +144,6 @@ export class Controller {
   response!: Response;
   params!: Record<string, any>;
   cookies!: CookieJar;
-  /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
-  routes!: Helpers;
   action_name!: string;
   controller_path!: string;
   views!: ViewResolver | null;
@@ -166,11 +164,15 @@ export class Controller {
     this.response = w.response;
     this.params = w.request.parameters;
     this.cookies = w.cookies;
-    this.routes = w.helpers;
     this.action_name = w.action_name;
     this.controller_path = w.controller_path;
     this.views = w.views;
     this.services = w.services;
+  }
+
+  /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
+  get routes(): Helpers {
+    return this._wiring.helpers;
   }
 
   /** The session: a plain object kept between requests by the app's session store. */

@@ -6,7 +6,7 @@
  * request fails with `NotAcceptable` (406).
  */
 import { NotAcceptable } from '../errors.ts';
-import type { MimeType } from '../mime/types.ts';
+import type { MimeRegistry, MimeType } from '../mime/types.ts';
 import type { Controller } from './base.ts';
 
 export type RespondHandler = true | (() => unknown);
@@ -25,48 +25,64 @@ interface Declared {
   readonly handler: RespondHandler | undefined;
 }
 
+/** The representations an action declares, in order, each type once. */
+class Declaration {
+  readonly declared: Declared[] = [];
+
+  constructor(readonly registry: MimeRegistry, readonly priority: readonly MimeType[]) {}
+
+  custom(type: MimeType, handler?: RespondHandler): void {
+    for (const d of this.declared) if (d.type === type) return;
+    this.declared.push({ type, handler });
+  }
+
+  named(symbol: string, handler?: RespondHandler): void {
+    const type = this.registry.get(symbol);
+    if (!type) throw new TypeError(`respond_to: unknown format ${JSON.stringify(symbol)} (register it on the app's MIME registry)`);
+    this.custom(type, handler);
+  }
+
+  any(symbols: readonly string[], handler?: RespondHandler): void {
+    if (symbols.length > 0) for (const s of symbols) this.named(s, handler);
+    else if (this.priority[0]) this.custom(this.priority[0], handler);
+  }
+}
+
+/** The `format` object of the block form: any property is a format name. */
+function formatBuilder(d: Declaration): Format {
+  return new Proxy({} as Format, {
+    get(_t, prop) {
+      if (prop === 'any') {
+        return (...args: (string | (() => unknown))[]) => {
+          const fn = typeof args[args.length - 1] === 'function' ? (args.pop() as () => unknown) : undefined;
+          d.any(args as string[], fn);
+        };
+      }
+      if (prop === 'custom') return (mime: string, fn?: () => unknown) => d.custom(d.registry.lookup(mime), fn);
+      if (typeof prop !== 'string') return undefined;
+      return (fn?: () => unknown) => d.named(prop, fn);
+    },
+  });
+}
+
 export function respondTo(c: Controller, handlers: RespondHandlers | RespondBlock): void {
   const registry = c.request.mime;
   const param = c.request.parameters.format;
   const byParam = typeof param === 'string' && param !== '' ? registry.lookup_by_extension(param) : undefined;
-  const priority: MimeType[] = byParam ? [byParam] : c.request.accepts;
-  const declared: Declared[] = [];
-
-  const custom = (type: MimeType, handler?: RespondHandler) => {
-    if (!declared.some((d) => d.type === type)) declared.push({ type, handler });
-  };
-  const named = (symbol: string, handler?: RespondHandler) => {
-    const type = registry.get(symbol);
-    if (!type) throw new TypeError(`respond_to: unknown format ${JSON.stringify(symbol)} (register it on the app's MIME registry)`);
-    custom(type, handler);
-  };
-  const any = (symbols: string[], handler?: RespondHandler) => {
-    if (symbols.length > 0) for (const s of symbols) named(s, handler);
-    else if (priority[0]) custom(priority[0], handler);
-  };
+  const d = new Declaration(registry, byParam ? [byParam] : c.request.accepts);
 
   if (typeof handlers === 'function') {
-    const format = new Proxy({} as Format, {
-      get(_t, prop) {
-        if (prop === 'any') return (...args: (string | (() => unknown))[]) => {
-          const fn = typeof args[args.length - 1] === 'function' ? (args.pop() as () => unknown) : undefined;
-          any(args as string[], fn);
-        };
-        if (prop === 'custom') return (mime: string, fn?: () => unknown) => custom(registry.lookup(mime), fn);
-        if (typeof prop !== 'string') return undefined;
-        return (fn?: () => unknown) => named(prop, fn);
-      },
-    });
-    handlers(format);
+    handlers(formatBuilder(d));
   } else {
-    for (const [symbol, handler] of Object.entries(handlers)) {
-      if (symbol === 'any') any([], handler);
-      else named(symbol, handler);
+    for (const symbol in handlers) {
+      if (!Object.hasOwn(handlers, symbol)) continue;
+      if (symbol === 'any') d.any([], handlers[symbol]);
+      else d.named(symbol, handlers[symbol]);
     }
   }
 
-  const chosen = choose(priority, declared);
-  if (chosen === null) throw new NotAcceptable(priority.map((t) => t.toString()));
+  const chosen = choose(d.priority, d.declared);
+  if (chosen === null) throw new NotAcceptable(d.priority.map((t) => t.toString()));
   c._format = chosen.type.symbol ?? chosen.type.string;
   c.response.content_type = chosen.type.string;
   if (chosen.handler === undefined || chosen.handler === true) c.render({ action: c.action_name });
@@ -78,8 +94,9 @@ function choose(priority: readonly MimeType[], declared: readonly Declared[]): D
   for (const wanted of priority) {
     if (wanted.symbol === 'all') return declared[0];
     // The very type first (an alias like `iphone` shares text/html with `html`), then an equal one.
-    const hit = declared.find((d) => d.type === wanted) ?? declared.find((d) => d.type.equals(wanted));
-    if (hit) return hit;
+    for (const d of declared) if (d.type === wanted) return d;
+    for (const d of declared) if (d.type.equals(wanted)) return d;
   }
-  return declared.find((d) => d.type.symbol === 'all') ?? null;
+  for (const d of declared) if (d.type.symbol === 'all') return d;
+  return null;
 }

@@ -28,8 +28,9 @@ export class Response {
 
   /** Reads a header by any case. */
   header(name: string): string | string[] | undefined {
+    if (Object.hasOwn(this.headers, name)) return this.headers[name];
     const lower = name.toLowerCase();
-    for (const key of Object.keys(this.headers)) if (key.toLowerCase() === lower) return this.headers[key];
+    for (const key in this.headers) if (key.length === lower.length && key.toLowerCase() === lower) return this.headers[key];
     return undefined;
   }
 
@@ -40,8 +41,13 @@ export class Response {
   }
 
   delete_header(name: string): void {
-    const lower = name.toLowerCase();
-    for (const key of Object.keys(this.headers)) if (key.toLowerCase() === lower) delete this.headers[key];
+    let lower: string | null = null;
+    for (const key in this.headers) {
+      // Only names of the same length can match; most headers are skipped without a lower-case copy.
+      if (key.length !== name.length) continue;
+      lower ??= name.toLowerCase();
+      if (key === name || key.toLowerCase() === lower) delete this.headers[key];
+    }
   }
 
   get location(): string | undefined {

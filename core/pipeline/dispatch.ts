@@ -7,9 +7,15 @@ import { dispatch, hasAction } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
 import { NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
+import type { Controller, ControllerWiring } from '../controller/base.ts';
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
+import type { Helpers, RouteSet } from '../routing/index.ts';
+import type { ViewResolver } from '../views/resolver.ts';
 import type { RequestRun } from './run.ts';
 
-export function dispatchAction(run: RequestRun): Promise<void> {
+/** Runs the recognised action; a promise only when something in it is asynchronous. */
+export function dispatchAction(run: RequestRun): void | Promise<void> {
   const request = run.request!;
   const params = run.match!.params;
   const controllerPath = String(params.controller);
@@ -23,21 +29,44 @@ export function dispatchAction(run: RequestRun): Promise<void> {
   if (format !== undefined && format !== '' && (typeof format !== 'string' || request.format === null)) {
     return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
   }
-  const session = new SessionHandle(run.app.sessions, request);
-  const helpers = run.app.routes.helpers({ host: request.host_with_port, protocol: request.protocol }, request.path_parameters, request.parameters);
-  return dispatch(klass, {
-    request,
-    response: run.response!,
-    routes: run.app.routes,
-    helpers,
-    session,
-    cookies: new CookieJar(() => request.cookies, run.response!),
-    views: run.app.views,
-    controller_path: controllerPath,
-    action_name: action,
-    services: run.app.services,
-  }, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection }).then((controller) => {
-    run.controller = controller;
-    session.commit(run.response!);
-  });
+  const wiring = new RequestWiring(run, controllerPath, action);
+  const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
+  if (done instanceof Promise) return done.then((controller) => finish(run, controller, wiring));
+  finish(run, done, wiring);
+}
+
+function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void {
+  run.controller = controller;
+  wiring.session.commit(run.response!);
+}
+
+/**
+ * What an action is wired to. The route helpers are bound on first use: most actions never
+ * ask for them, and binding needs the host and protocol worked out from the headers.
+ */
+class RequestWiring implements ControllerWiring {
+  readonly request: Request;
+  readonly response: Response;
+  readonly routes: RouteSet;
+  readonly session: SessionHandle;
+  readonly cookies: CookieJar;
+  readonly views: ViewResolver | null;
+  readonly services: Readonly<Record<string, unknown>>;
+  #helpers: Helpers | null = null;
+
+  constructor(run: RequestRun, readonly controller_path: string, readonly action_name: string) {
+    const request = run.request!;
+    this.request = request;
+    this.response = run.response!;
+    this.routes = run.app.routes;
+    this.session = new SessionHandle(run.app.sessions, request);
+    this.cookies = new CookieJar(() => request.cookies, run.response!);
+    this.views = run.app.views;
+    this.services = run.app.services;
+  }
+
+  get helpers(): Helpers {
+    const request = this.request;
+    return (this.#helpers ??= this.routes.helpers({ host: request.host_with_port, protocol: request.protocol }, request.path_parameters, request.parameters));
+  }
 }

@@ -171,9 +171,12 @@ export function serverSoftware(env: RequestEnv): string | null {
  * @example requestUriAndPath('http://example.com/app/posts?page=2', '/app') // { request_uri: '/app/posts?page=2', path: '/posts' }
  */
 export function requestUriAndPath(target: string, relativeUrlRoot = ''): { request_uri: string; path: string } {
-  const absolute = /^\w+:\/\/[^/]+(\/.*)?$/s.exec(target);
+  // Origin-form targets (`/path?query`) are nearly all of them; only the rare absolute form needs the pattern.
+  const absolute = target.charCodeAt(0) === 47 ? null : /^\w+:\/\/[^/]+(\/.*)?$/s.exec(target);
   const requestUri = (absolute ? absolute[1] : target) || '/';
-  let path = requestUri.split('?', 1)[0];
+  const q = requestUri.indexOf('?');
+  let path = q < 0 ? requestUri : requestUri.slice(0, q);
+  if (relativeUrlRoot === '') return { request_uri: requestUri, path: path || '/' };
   const root = relativeUrlRoot.replace(/\/+$/, '');
   if (root !== '' && (path === root || path.startsWith(`${root}/`))) path = path.slice(root.length);
   return { request_uri: requestUri, path: path || '/' };

@@ -61,6 +61,7 @@ interface HelperTable {
 const CONTEXT = Symbol('signalbox.helpers.context');
 const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
 const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
+const SLOTS: ReadonlySet<symbol> = new Set([CONTEXT, PLAIN_DEFAULTS, PATH_PREFIX]);
 type Bound = Helpers & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
 
 // Options that shape the URL around the path; they never reach generation or the query string.
@@ -99,7 +100,9 @@ export function createHelperPrototype(table: HelperTable): object {
     ownKeys: () => names(),
     getOwnPropertyDescriptor: (_target, prop) =>
       typeof prop === 'string' && resolve(prop) !== null ? { configurable: true, enumerable: true, writable: false, value: resolve(prop) } : undefined,
-    set: () => false,
+    // Only a bound helpers object's own context slots may be written (by its constructor); nothing else, and never the prototype.
+    set: (target, prop, value, receiver) => typeof prop === 'symbol' && SLOTS.has(prop) && receiver !== target && Object.getPrototypeOf(receiver) !== null
+      && Reflect.defineProperty(receiver as object, prop, { value, writable: true, configurable: true }),
     defineProperty: () => false,
     deleteProperty: () => false,
     setPrototypeOf: () => false,
@@ -146,6 +149,25 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   };
 }
 
+type BoundConstructor = new (context: HelperContext, plain: boolean, prefix: string) => Helpers;
+// One constructor per helper prototype: `new` with a fixed shape is far cheaper per request than
+// Object.create with property descriptors over a prototype holding thousands of helpers.
+const BOUND = new WeakMap<object, BoundConstructor>();
+
+function boundConstructor(proto: object): BoundConstructor {
+  let bound = BOUND.get(proto);
+  if (bound === undefined) {
+    bound = function BoundHelpers(this: Record<symbol, unknown>, context: HelperContext, plain: boolean, prefix: string) {
+      this[CONTEXT] = context;
+      this[PLAIN_DEFAULTS] = plain;
+      this[PATH_PREFIX] = prefix;
+    } as unknown as BoundConstructor;
+    bound.prototype = proto;
+    BOUND.set(proto, bound);
+  }
+  return bound;
+}
+
 /** A helpers object over a prototype, bound to one request's context. */
 export function bindHelpers(proto: object, context: HelperContext, relativeUrlRoot: string): Helpers {
   const d = context.default_url_options;
@@ -153,7 +175,7 @@ export function bindHelpers(proto: object, context: HelperContext, relativeUrlRo
   const credentials = hasCredentials(d) ? ['user', 'password'] : [];
   const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
   const prefix = d.skip_relative_url_root ? '' : String(d.relative_url_root ?? relativeUrlRoot);
-  return Object.create(proto, { [CONTEXT]: { value: context }, [PLAIN_DEFAULTS]: { value: plain }, [PATH_PREFIX]: { value: prefix } }) as Helpers;
+  return new (boundConstructor(proto))(context, plain, prefix);
 }
 
 function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[]): string {
