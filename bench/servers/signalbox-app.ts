@@ -1,0 +1,35 @@
+/**
+ * The Signalbox app every HTTP bench runs: the ~670-route Rails table of
+ * bench/fixtures/rails-table.ts (with its `posts` resource) and a
+ * PostsController whose show action negotiates JSON or HTML for an in-memory post.
+ */
+import { Controller } from '../../core/index.ts';
+import { createApp, type App, type Engine } from '../../machines/index.ts';
+import { railsTable } from '../fixtures/rails-table.ts';
+import { HTML, POST } from './bodies.ts';
+
+export class PostsController extends Controller {
+  show(): void {
+    const post = this.services.posts.get(Number(this.params.id));
+    this.respond_to({
+      json: () => this.render({ json: post }),
+      html: () => this.render({ html: HTML }),
+    });
+  }
+}
+
+/** Production refuses to start without a session secret; the bench keeps the default session store with a fixed one. */
+const BENCH_SECRET = 'signalbox-bench-secret-0123456789abcdef0123456789abcdef';
+
+export function benchApp(engine: Engine): App {
+  process.env.SIGNALBOX_SECRET ??= BENCH_SECRET;
+  return createApp({
+    routes: railsTable(),
+    controllers: { posts: PostsController },
+    engine,
+    environment: 'production',
+    // No log lines on stdout: the peers log nothing either. pino stays in the pipeline at level silent.
+    logger: false,
+    services: { posts: new Map([[POST.id, POST]]) },
+  });
+}
