@@ -50,6 +50,10 @@ const NICE_PREFIX: readonly string[] = NICE !== 0 ? ['nice', '-n', String(NICE)]
 const SERVER_CORE = '0';
 const LOAD_CORE = '1';
 const SERVER_SCRIPT = 'bench/servers/http-server.ts';
+// Every server runs from `npm run build` (plain JavaScript, as deployed); one extra row runs the default
+// engine through tsx, which the dev commands use and which wraps each closure made at run time in a
+// name-setting call (esbuild's keepNames).
+const BUILT_SCRIPT = 'dist/bench/servers/http-server.js';
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 function positive(name: string, fallback: number): number {
@@ -60,9 +64,10 @@ function positive(name: string, fallback: number): number {
   return n;
 }
 
-interface ServerSpec { readonly key: string; readonly label: string; readonly mode: string }
+interface ServerSpec { readonly key: string; readonly label: string; readonly mode: string; readonly tsx?: boolean }
 const SERVERS: readonly ServerSpec[] = [
   { key: 'compiled', label: 'Signalbox, compiled engine (default)', mode: 'signalbox-compiled' },
+  { key: 'compiled-tsx', label: 'Signalbox, compiled engine, run through tsx', mode: 'signalbox-compiled', tsx: true },
   { key: 'xstate', label: 'Signalbox, XState engine', mode: 'signalbox-xstate' },
   { key: 'node', label: 'bare node:http', mode: 'node' },
   { key: 'fastify', label: 'Fastify', mode: 'fastify' },
@@ -243,7 +248,8 @@ async function runLoad(gen: LoadGen, url: string, seconds: number, serverPid: nu
 interface Running { readonly spec: ServerSpec; readonly child: ChildProcess; readonly port: number; readonly command: string }
 
 async function startServer(spec: ServerSpec, extraEnv: Record<string, string> = {}): Promise<Running> {
-  const argv = [...NICE_PREFIX, 'taskset', '-c', SERVER_CORE, process.execPath, '--import', 'tsx', SERVER_SCRIPT, spec.mode, '0'];
+  const script = spec.tsx ? ['--import', 'tsx', SERVER_SCRIPT] : [BUILT_SCRIPT];
+  const argv = [...NICE_PREFIX, 'taskset', '-c', SERVER_CORE, process.execPath, ...script, spec.mode, '0'];
   const child = track(spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', ...extraEnv } }));
   const port = await new Promise<number>((resolvePort, reject) => {
     let out = '';
@@ -358,6 +364,9 @@ async function main(): Promise<void> {
   const fingerprint = sourcesFingerprint();
   const gen = ensureLoadGenerator();
   console.log(`load generator: ${gen.version} (${gen.note})`);
+  // The servers run from the build of the very sources fingerprinted above.
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
   const active = SERVERS.filter((spec) => !(QUICK && spec.key === 'transport'));
   const plannedSeconds = active.length * ROUTES.length * (WARMUP + ROUNDS * (DURATION + QUIET_SAMPLE) + (ROUNDS + 1) * PAUSE);
   console.log(`${active.length} servers × ${ROUTES.length} routes × ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections, warm-up ${WARMUP} s each: at least ${Math.ceil(plannedSeconds / 60)} min (more if the machine is busy)`);
@@ -427,7 +436,7 @@ async function main(): Promise<void> {
   if (PROFILE === '1' || (PROFILE !== '0' && missed.length > 0)) {
     console.log(`profiling the default engine and bare node:http under load (${missed.length} target(s) missed)`);
     profile = await profileServers<Running>({
-      targets: [SERVERS[0], SERVERS[2]].map((spec) => ({ key: spec.mode, label: spec.label, start: (env: Record<string, string>) => startServer(spec, env) })),
+      targets: ['compiled', 'node'].map((key) => SERVERS.find((spec) => spec.key === key)!).map((spec) => ({ key: spec.mode, label: spec.label, start: (env: Record<string, string>) => startServer(spec, env) })),
       stop: stopServer,
       load: (s, path, seconds) => runLoad(gen, `http://127.0.0.1:${s.port}${path}`, seconds, s.child.pid!),
       quiet: () => waitQuiet(QUIET_WAIT),
@@ -478,7 +487,7 @@ async function main(): Promise<void> {
 ## HTTP end to end (\`npm run bench:http\`)
 
 Signalbox serves \`GET /posts/1\` (JSON) and \`GET /posts/1.html\` through the whole pipeline — \`serve()\` → \`app.handle\` → parse → negotiate → forgery check → recognize over the ${'~'}670-route table of \`bench/fixtures/rails-table.ts\` → dispatch → \`PostsController#show\` with \`respond_to({ json, html })\` → render, MD5 ETag → respond with X-Runtime — with \`environment: 'production'\` and \`logger: false\` (pino at level silent: the peers log nothing either). Bare node:http (an if/else) and Fastify (a route per path) send byte-identical bodies with the same Content-Type; every server serialises the same in-memory post with \`JSON.stringify\` per request (checked before measuring).
-Each server runs in its own process on core ${SERVER_CORE}, the load generator on core ${LOAD_CORE}. All servers are warmed (${WARMUP} s per route), then ${ROUNDS} rounds each run every server × route once, in a shuffled order; ${DURATION} s per run, ${CONNECTIONS} keep-alive connections. Figures are medians of the ${ROUNDS} rounds; ratios compare medians with bare node:http (the per-round range in brackets).
+Every server runs from \`npm run build\` (plain JavaScript, as deployed), in its own process on core ${SERVER_CORE}, the load generator on core ${LOAD_CORE}; one more row runs the default engine through tsx, as \`npm start\` does (tsx wraps each closure made at run time in a name-setting call). All servers are warmed (${WARMUP} s per route), then ${ROUNDS} rounds each run every server × route once, in a shuffled order; ${DURATION} s per run, ${CONNECTIONS} keep-alive connections. Figures are medians of the ${ROUNDS} rounds; ratios compare medians with bare node:http (the per-round range in brackets).
 
 ${machine()}; ${gen.version}; fastify ${version('fastify')}, xstate ${version('xstate')}, signalbox ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version} (${tree}; sources fingerprint ${fingerprint}, sha1 of core/, machines/, transport/).${gen.kind === 'autocannon' ? `\n**Load generator: autocannon, not wrk** — ${gen.note}` : ` ${gen.note}`}
 

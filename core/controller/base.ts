@@ -143,7 +143,6 @@ export class Controller {
   request!: Request;
   response!: Response;
   params!: Record<string, any>;
-  cookies!: CookieJar;
   action_name!: string;
   controller_path!: string;
   views!: ViewResolver | null;
@@ -163,11 +162,15 @@ export class Controller {
     this.request = w.request;
     this.response = w.response;
     this.params = w.request.parameters;
-    this.cookies = w.cookies;
     this.action_name = w.action_name;
     this.controller_path = w.controller_path;
     this.views = w.views;
     this.services = w.services;
+  }
+
+  /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */
+  get cookies(): CookieJar {
+    return this._wiring.cookies;
   }
 
   /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */

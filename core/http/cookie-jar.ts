@@ -37,7 +37,8 @@ export class CookieJar {
   readonly #read: () => Record<string, string>;
   readonly #response: Response;
   /** What this request set or deleted (undefined), so reads see the action's own writes. */
-  readonly #written = new Map<string, string | undefined>();
+  // Made on the first write: most actions never write a cookie.
+  #written: Map<string, string | undefined> | null = null;
   #request: Record<string, string> | null = null;
 
   constructor(readRequestCookies: () => Record<string, string>, response: Response) {
@@ -47,7 +48,7 @@ export class CookieJar {
 
   /** The cookie's value: as set earlier in this action, else as the request sent it. */
   get(name: string): string | undefined {
-    if (this.#written.has(name)) return this.#written.get(name);
+    if (this.#written?.has(name)) return this.#written.get(name);
     const cookies = (this.#request ??= this.#read());
     return Object.hasOwn(cookies, name) ? cookies[name] : undefined;
   }
@@ -62,19 +63,19 @@ export class CookieJar {
     const options: CookieOptions = typeof value === 'string' ? { value } : value;
     if (typeof options.value !== 'string') throw new ArgumentError(`Cookie ${JSON.stringify(name)} needs a string value`);
     this.#write(name, options.value, options);
-    this.#written.set(name, options.value);
+    (this.#written ??= new Map()).set(name, options.value);
   }
 
   /** Tells the browser to drop the cookie; give the `path`/`domain` it was set with. */
   delete(name: string, options: Omit<CookieOptions, 'value' | 'expires' | 'max_age'> = {}): void {
     this.#write(name, '', { ...options, expires: EXPIRED });
-    this.#written.set(name, undefined);
+    (this.#written ??= new Map()).set(name, undefined);
   }
 
   /** The request's cookies merged with this action's writes. */
   to_object(): Record<string, string> {
     const all: Record<string, string> = { ...(this.#request ??= this.#read()) };
-    for (const [name, value] of this.#written) {
+    for (const [name, value] of this.#written ?? []) {
       if (value === undefined) delete all[name];
       else all[name] = value;
     }

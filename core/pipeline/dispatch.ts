@@ -49,10 +49,10 @@ class RequestWiring implements ControllerWiring {
   readonly response: Response;
   readonly routes: RouteSet;
   readonly session: SessionHandle;
-  readonly cookies: CookieJar;
   readonly views: ViewResolver | null;
   readonly services: Readonly<Record<string, unknown>>;
   #helpers: Helpers | null = null;
+  #cookies: CookieJar | null = null;
 
   constructor(run: RequestRun, readonly controller_path: string, readonly action_name: string) {
     const request = run.request!;
@@ -60,9 +60,13 @@ class RequestWiring implements ControllerWiring {
     this.response = run.response!;
     this.routes = run.app.routes;
     this.session = new SessionHandle(run.app.sessions, request);
-    this.cookies = new CookieJar(() => request.cookies, run.response!);
     this.views = run.app.views;
     this.services = run.app.services;
+  }
+
+  get cookies(): CookieJar {
+    const request = this.request;
+    return (this.#cookies ??= new CookieJar(() => request.cookies, this.response));
   }
 
   get helpers(): Helpers {
