@@ -1,15 +1,15 @@
 /**
  * The Rails peer suite for the request layer: every HTTP case of the
  * request corpus, replayed against a fixture app (tests/support/fixture-app.ts)
- * through `app.handle` with both engines and through a real `serve()` on
- * 127.0.0.1. Ends with `request acceptance: N passed, M failed`.
+ * through `app.handle` with both engines and through every other transport
+ * of tests/support/transports.ts (a real `serve()` on 127.0.0.1, the
+ * WebSocket tunnel). Ends with `request acceptance: N passed, M failed`.
  * (The corpus's `unit` facts run in request-units.test.ts.)
  */
-import { request as httpRequest } from 'node:http';
 import { suite } from 'uvu';
-import type { RequestMessage, ResponseMessage } from '../../core/index.ts';
+import type { ResponseMessage } from '../../core/index.ts';
 import type { Engine } from '../../machines/index.ts';
-import { serve } from '../../transport/index.ts';
+import { TRANSPORTS, handleTransport, type Transport } from '../support/transports.ts';
 import { loadCorpus, sameValue, show } from '../support/acceptance.ts';
 import { fixtureApp, type RequestCase } from '../support/fixture-app.ts';
 
@@ -57,33 +57,16 @@ function remoteAddress(c: RequestCase): string {
   return (c.setup?.remote_addr as string | undefined) ?? '127.0.0.1';
 }
 
-async function viaHandle(c: RequestCase, engine: Engine): Promise<Observed> {
+/** One case through one transport, on one engine. */
+async function run(c: RequestCase, engine: Engine, transport: Transport): Promise<Observed> {
   const fixture = fixtureApp(c, engine);
-  const message: RequestMessage = { method: c.request.method, url: c.request.path, headers: headersOf(c), body: bodyOf(c) ?? null, remote_address: remoteAddress(c) };
-  const response = await fixture.app.handle(message);
-  return { response, errors: fixture.errors, saved: fixture.saved.data };
-}
-
-async function viaHttp(c: RequestCase): Promise<Observed> {
-  const fixture = fixtureApp(c, 'compiled');
-  const server = await serve(fixture.app, { port: 0, host: '127.0.0.1', static_files: false });
+  const client = await transport.open(fixture.app, { remote_address: remoteAddress(c) });
   try {
-    const body = bodyOf(c);
-    const headers: Record<string, string> = { ...headersOf(c), Connection: 'close' };
-    if (body !== undefined) headers['Content-Length'] = String(body.byteLength);
-    const response = await new Promise<ResponseMessage>((resolveResponse, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: server.port, method: c.request.method, path: c.request.path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () => resolveResponse({ status: res.statusCode ?? 0, reason: res.statusMessage, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-    // The remote address of an HTTP request is the socket's; cases that need another only run in-process.
+    const res = await client.request({ method: c.request.method, path: c.request.path, headers: headersOf(c), body: bodyOf(c) });
+    const response: ResponseMessage = { status: res.status, reason: res.reason, headers: res.headers as Record<string, string | string[]>, body: res.body.toString('utf8') };
     return { response, errors: fixture.errors, saved: fixture.saved.data };
   } finally {
-    await server.close();
+    await client.close();
   }
 }
 
@@ -201,10 +184,11 @@ function check(c: RequestCase, seen: Observed): string[] {
 const corpus = loadCorpus<{ cases: RequestCase[] }>(/request/);
 const test = suite('request acceptance');
 
-const TRANSPORTS: { name: string; run: (c: RequestCase) => Promise<Observed> }[] = [
-  { name: 'handle/compiled', run: (c) => viaHandle(c, 'compiled') },
-  { name: 'handle/xstate', run: (c) => viaHandle(c, 'xstate') },
-  { name: 'http', run: viaHttp },
+// Both engines in-process; every other transport on the default engine (engines.test.ts proves the engines agree).
+const RUNS: { name: string; engine: Engine; transport: Transport }[] = [
+  { name: 'handle/compiled', engine: 'compiled', transport: handleTransport },
+  { name: 'handle/xstate', engine: 'xstate', transport: handleTransport },
+  ...TRANSPORTS.filter((t) => t !== handleTransport).map((transport) => ({ name: transport.name, engine: 'compiled' as Engine, transport })),
 ];
 
 for (const { file, data } of corpus) {
@@ -213,16 +197,16 @@ for (const { file, data } of corpus) {
       skipped.set(c.kind, (skipped.get(c.kind) ?? 0) + 1);
       continue;
     }
-    for (const transport of TRANSPORTS) {
+    for (const r of RUNS) {
       // A remote address other than the loopback can only be given in-process.
-      if (transport.name === 'http' && c.setup?.remote_addr) continue;
-      test(`[${transport.name}] ${file} ${c.id}`, async () => {
-        const seen = await transport.run(c);
+      if (!r.transport.chooses_remote_address && c.setup?.remote_addr) continue;
+      test(`[${r.name}] ${file} ${c.id}`, async () => {
+        const seen = await run(c, r.engine, r.transport);
         const problems = check(c, seen);
         if (problems.length === 0) passed++;
         else {
           failed++;
-          failures.push(`[${transport.name}] ${c.id}: ${problems.join('; ')}`);
+          failures.push(`[${r.name}] ${c.id}: ${problems.join('; ')}`);
           throw new Error(problems.join('\n'));
         }
       });
