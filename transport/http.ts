@@ -2,7 +2,8 @@
  * The HTTP transport: `node:http` in, `app.handle` through, bytes out. It
  * enforces what only a transport can (body size while streaming, header
  * counts, slow clients), serves files from the app's `public/` directory,
- * and shuts down gracefully. It never routes.
+ * and shuts down gracefully. It never routes. The WebSocket request tunnel
+ * (`tunnel.ts`) shares its port.
  *
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
  */
@@ -11,6 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { serveStatic } from './static.ts';
+import { attachTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -29,6 +31,8 @@ export interface ServeOptions {
   readonly handle_signals?: boolean;
   /** Serve files under the app's public directory before routing (default true). */
   readonly static_files?: boolean;
+  /** The WebSocket request tunnel on the same port (default on, at `/_tunnel`); `false` for none. */
+  readonly tunnel?: false | TunnelOptions;
 }
 
 export interface RunningServer {
@@ -36,7 +40,9 @@ export interface RunningServer {
   readonly port: number;
   readonly host: string;
   readonly url: string;
-  /** Stops accepting, lets in-flight requests finish, then closes. */
+  /** The request tunnel, or null when `serve({ tunnel: false })`. */
+  readonly tunnel: TunnelServer | null;
+  /** Stops accepting, lets in-flight requests finish (tunnelled ones too, then closes their sockets with 1001), then closes. */
   close(): Promise<void>;
 }
 
@@ -74,12 +80,23 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
+  let tunnel: TunnelServer | null;
+  try {
+    tunnel = options.tunnel === false ? null : attachTunnel(server, app, { max_headers: maxHeaders, static_files: options.static_files !== false, ...options.tunnel });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolveClose) => {
-      server.close(() => resolveClose());
-      server.closeIdleConnections();
-    });
+    // The server's close waits for every socket, upgraded ones included; the tunnel's close ends those.
+    closing ??= Promise.all([
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeIdleConnections();
+      }),
+      tunnel?.close(1001),
+    ]).then(() => undefined);
     return closing;
   };
   if (options.handle_signals) {
@@ -97,7 +114,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, close });
+      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, close });
     });
   });
 }

@@ -1,0 +1,418 @@
+/**
+ * The tunnel client against a real `serve()` on 127.0.0.1: fetch-like
+ * responses, error frames as rejections, the cookie jar, upgrade headers,
+ * timeouts, and what happens when the socket goes away (in-flight requests
+ * rejected, reconnection with backoff, giving up). A small TCP relay in
+ * front of the server lets a test cut the connection or refuse new ones.
+ */
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { WebSocket } from 'ws';
+import { Controller, secure_compare } from '../../core/index.ts';
+import type { App } from '../../machines/index.ts';
+import { serve, tunnel, TunnelError, type RunningServer, type ServeOptions, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
+import { appWith } from '../core/pipeline/support.ts';
+
+const test = suite('the tunnel client sends fetch-like requests over one WebSocket');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class EchoController extends Controller {
+  show(): void {
+    const body = this.request.body;
+    this.render({
+      json: {
+        method: this.request.method, params: this.params, headers: this.request.headers,
+        body: typeof body === 'string' ? body : Buffer.from(body).toString('latin1'),
+      },
+    });
+  }
+  async slow(): Promise<void> {
+    await sleep(Number(this.params.ms ?? 100));
+    this.render({ text: `slow ${String(this.params.id ?? '')}` });
+  }
+  login(): void {
+    this.cookies.set('user', String(this.params.id ?? 'alice'));
+    this.cookies.set('theme', { value: 'dark', max_age: 3600 });
+    this.render({ text: 'signed in' });
+  }
+  logout(): void {
+    this.cookies.delete('user');
+    this.render({ text: 'signed out' });
+  }
+  whoami(): void {
+    this.render({ text: this.cookies.get('user') ?? 'nobody' });
+  }
+}
+
+class AdminController extends Controller {
+  static {
+    this.before_filter('sign_in');
+  }
+  sign_in() {
+    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secure_compare(user, 'admin') && secure_compare(password, 'secret'));
+  }
+  index(): void {
+    this.render({ text: 'admin area' });
+  }
+}
+
+const echoApp = () => appWith({ echo: EchoController, admin: AdminController });
+
+async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
+  const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Runs `body` with a client, and closes the client afterwards whatever happens. */
+async function withClient(url: string, options: TunnelClientOptions, body: (t: Tunnel) => Promise<void>): Promise<void> {
+  const t = await tunnel(url, options);
+  try {
+    await body(t);
+  } finally {
+    await t.close();
+  }
+}
+
+const urlOf = (port: number, path = '/_tunnel') => `ws://127.0.0.1:${port}${path}`;
+
+async function rejection(promise: Promise<unknown>): Promise<TunnelError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.instance(error, TunnelError);
+    return error as TunnelError;
+  }
+  throw new Error('expected a rejection');
+}
+
+/**
+ * A TCP relay in front of the server: `cut()` drops every connection, and
+ * while `refusing` it accepts connections only to drop them. It records when
+ * each connection arrived.
+ */
+class Relay {
+  readonly arrivals: number[] = [];
+  refusing = false;
+  readonly #sockets = new Set<Socket>();
+  readonly #server: Server;
+  port = 0;
+
+  constructor(target: number) {
+    this.#server = createServer((client) => {
+      this.arrivals.push(performance.now());
+      client.on('error', () => {});
+      if (this.refusing) {
+        client.destroy();
+        return;
+      }
+      const upstream = connect(target, '127.0.0.1');
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      client.pipe(upstream).pipe(client);
+      this.#sockets.add(client).add(upstream);
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.#server.listen(0, '127.0.0.1', () => r()));
+    this.port = (this.#server.address() as AddressInfo).port;
+    return this;
+  }
+
+  cut(): void {
+    for (const socket of this.#sockets) socket.destroy();
+    this.#sockets.clear();
+  }
+
+  close(): Promise<void> {
+    this.cut();
+    return new Promise((r) => this.#server.close(() => r()));
+  }
+}
+
+test('a request resolves to a fetch-like response', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      assert.is(t.state, 'open');
+      const res = await t.request({ path: '/echo/show?x=1', headers: { 'X-Extra': 'yes' } });
+      assert.is(res.status, 200);
+      assert.is(res.ok, true);
+      assert.is(res.statusText, '');
+      assert.type(res.id, 'number');
+      assert.is(res.headers.get('content-type'), 'application/json; charset=utf-8', 'any case');
+      assert.is(res.headers.get('CONTENT-TYPE'), 'application/json; charset=utf-8');
+      assert.is(res.headers.get('x-missing'), null);
+      assert.is(res.headers.raw['Content-Type'], 'application/json; charset=utf-8');
+      const json = (await res.json()) as { method: string; params: Record<string, string>; headers: Record<string, string> };
+      assert.is(json.method, 'get', 'GET by default');
+      assert.is(json.params.x, '1');
+      assert.is(json.headers['x-extra'], 'yes');
+      assert.instance(res.body, Uint8Array);
+      assert.is(new TextDecoder().decode(res.body), await res.text());
+      assert.is(new TextDecoder().decode(await res.arrayBuffer()), await res.text());
+      const missing = await t.request({ path: '/nothing/here' });
+      assert.is(missing.status, 404);
+      assert.is(missing.ok, false);
+    });
+  });
+});
+
+test('a lower-case method is upper-cased; a Uint8Array body travels as base64 and arrives byte for byte', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const bytes = new Uint8Array([0, 1, 127, 128, 255]);
+      const res = await t.request({ method: 'put', path: '/echo/show', headers: { 'Content-Type': 'application/octet-stream' }, body: bytes });
+      const json = (await res.json()) as { method: string; body: string };
+      assert.is(json.method, 'put');
+      assert.equal([...Buffer.from(json.body, 'latin1')], [...bytes]);
+      const text = await t.request({ method: 'POST', path: '/echo/show', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'title=caf%C3%A9' });
+      assert.is(((await text.json()) as { params: { title: string } }).params.title, 'café');
+    });
+  });
+});
+
+test('a binary answer comes back as its exact bytes', async () => {
+  const app = echoApp();
+  const fake: App = { ...app, handle: async () => ({ status: 200, headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71, 0, 255]) }) };
+  await withServer(fake, {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const res = await t.request({ path: '/logo.png' });
+      assert.equal([...res.body], [137, 80, 78, 71, 0, 255]);
+      assert.equal([...new Uint8Array(await res.arrayBuffer())], [137, 80, 78, 71, 0, 255]);
+    });
+  });
+});
+
+test('1,000 concurrent requests each resolve to their own answer', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => t.request({ path: `/echo/slow/${i}?ms=${(i * 7) % 11}` })));
+      for (let i = 0; i < 1000; i++) assert.is(await answers[i].text(), `slow ${i}`);
+      assert.is(new Set(answers.map((a) => a.id)).size, 1000);
+    });
+  });
+});
+
+test('an error frame rejects its request with the code, status and message; the tunnel goes on', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const unknown = await rejection(t.request({ method: 'CONNECT', path: '/echo/show' }));
+      assert.is(unknown.code, 'unknown_method');
+      assert.is(unknown.status, 501);
+      assert.match(unknown.message, /CONNECT/);
+      const bad = await rejection(t.request({ path: 'http://evil.example/x' }));
+      assert.is(bad.code, 'bad_frame');
+      assert.is(bad.status, 400);
+      assert.is((await t.request({ path: '/echo/show' })).status, 200);
+    });
+  });
+});
+
+test('an oversized request is rejected frame_too_large, matched by its id', async () => {
+  await withServer(echoApp(), { tunnel: { max_frame_bytes: 2048 } }, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const error = await rejection(t.request({ method: 'POST', path: '/echo/show', body: 'x'.repeat(5000) }));
+      assert.is(error.code, 'frame_too_large');
+      assert.is(error.status, 413);
+    });
+  });
+});
+
+test('cookies set by responses are kept, sent with later requests, and dropped when deleted', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      assert.is(await (await t.request({ path: '/echo/whoami' })).text(), 'nobody');
+      const login = await t.request({ path: '/echo/login/bob' });
+      assert.equal(login.headers.getSetCookie().length, 2);
+      assert.equal([...t.cookies], [['user', 'bob'], ['theme', 'dark']]);
+      assert.is(await (await t.request({ path: '/echo/whoami' })).text(), 'bob');
+      assert.is(await (await t.request({ path: '/echo/whoami', headers: { cookie: 'user=carol' } })).text(), 'carol', 'a request\'s own Cookie wins');
+      await t.request({ path: '/echo/logout' });
+      assert.equal([...t.cookies], [['theme', 'dark']], 'an expired cookie is deleted');
+      assert.is(await (await t.request({ path: '/echo/whoami' })).text(), 'nobody');
+    });
+  });
+});
+
+test('Set-Cookie lines are parsed by the cookie package: Max-Age=0 and a past Expires delete, unsendable values are skipped', async () => {
+  const app = echoApp();
+  const lines: Record<string, string[]> = {
+    '/set': ['a=1; Path=/', 'b=2', 'c=3; Max-Age=60', 'q="quoted"', 'bad=x y', 'x y=1', 'semi=a\\b'],
+    '/expire': ['a=; Max-Age=0', 'b=; Expires=Thu, 01 Jan 1970 00:00:00 GMT', 'c=4; Max-Age=-1'],
+  };
+  const fake: App = { ...app, handle: async (m) => ({ status: 200, headers: { 'Set-Cookie': lines[m.url] ?? [] }, body: String(m.headers.cookie ?? '') }) };
+  await withServer(fake, {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      await t.request({ path: '/set' });
+      assert.equal(Object.fromEntries(t.cookies), { a: '1', b: '2', c: '3', q: '"quoted"' });
+      assert.is(await (await t.request({ path: '/echo' })).text(), 'a=1; b=2; c=3; q="quoted"');
+      await t.request({ path: '/expire' });
+      assert.equal(Object.fromEntries(t.cookies), { q: '"quoted"' });
+    });
+  });
+});
+
+test('the upgrade headers (Cookie, Authorization) and origin are sent in Node; the jar starts with the upgrade cookies', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const options = { headers: { Cookie: 'user=dave; lang=en', Authorization: 'Basic YWRtaW46c2VjcmV0' }, origin: `http://127.0.0.1:${server.port}` };
+    await withClient(urlOf(server.port), options, async (t) => {
+      assert.equal([...t.cookies], [['user', 'dave'], ['lang', 'en']]);
+      assert.is(await (await t.request({ path: '/admin' })).text(), 'admin area');
+      await t.request({ path: '/echo/login/erin' });
+      const seen = (await (await t.request({ path: '/echo/show' })).json()) as { headers: Record<string, string> };
+      assert.is(seen.headers.cookie, 'user=erin; lang=en; theme=dark');
+    });
+  });
+});
+
+test('a refused handshake rejects tunnel() with tunnel_unavailable and the status; so does a port nobody listens on', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const foreign = await rejection(tunnel(urlOf(server.port), { origin: 'https://evil.example' }));
+    assert.is(foreign.code, 'tunnel_unavailable');
+    assert.is(foreign.status, 403);
+    const elsewhere = await rejection(tunnel(urlOf(server.port, '/nope')));
+    assert.is(elsewhere.status, 404);
+  });
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  const refused = await rejection(tunnel(urlOf(port)));
+  assert.is(refused.code, 'tunnel_unavailable');
+  assert.is(refused.status, undefined);
+});
+
+test('a request without an answer within timeout_ms is rejected tunnel_timeout; a late answer is ignored', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), { timeout_ms: 50 }, async (t) => {
+      const late = await rejection(t.request({ path: '/echo/slow/1?ms=150' }));
+      assert.is(late.code, 'tunnel_timeout');
+      await sleep(150);
+      assert.is(await (await t.request({ path: '/echo/slow/2?ms=1' })).text(), 'slow 2');
+    });
+  });
+});
+
+test('without reconnect, requests in flight are rejected tunnel_closed when the socket drops, and the tunnel is closed', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const relay = await new Relay(server.port).start();
+    const t = await tunnel(urlOf(relay.port), { reconnect: false });
+    const events: string[] = [];
+    t.on('disconnect', () => events.push('disconnect'));
+    t.on('close', () => events.push('close'));
+    const inFlight = [t.request({ path: '/echo/slow/1?ms=200' }), t.request({ path: '/echo/slow/2?ms=200' })];
+    await sleep(30);
+    relay.cut();
+    for (const request of inFlight) assert.is((await rejection(request)).code, 'tunnel_closed');
+    assert.is(t.state, 'closed');
+    assert.equal(events, ['disconnect', 'close']);
+    assert.is((await rejection(t.request({ path: '/echo/show' }))).code, 'tunnel_closed', 'at once');
+    await t.close();
+    await relay.close();
+  });
+});
+
+test('after a drop the client reconnects with growing, jittered delays; requests made meanwhile wait for the new socket', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const relay = await new Relay(server.port).start();
+    const t = await tunnel(urlOf(relay.port), { reconnect: { min_ms: 20, max_ms: 1000, retries: 10 } });
+    try {
+      const reconnected = new Promise<Record<string, unknown>>((r) => t.on('reconnect', r));
+      const inFlight = t.request({ path: '/echo/slow/1?ms=300' });
+      await sleep(20);
+      relay.refusing = true;
+      relay.cut();
+      assert.is((await rejection(inFlight)).code, 'tunnel_closed', 'its answer can never come');
+      const meanwhile = t.request({ path: '/echo/slow/2?ms=1' });
+      assert.is(t.state, 'reconnecting');
+      while (relay.arrivals.length < 4) await sleep(5);
+      relay.refusing = false;
+      const { attempt } = await reconnected;
+      assert.ok((attempt as number) >= 4);
+      assert.is(t.state, 'open');
+      assert.is(await (await meanwhile).text(), 'slow 2');
+      // Delay n lies between half and all of min_ms × 2^(n-1).
+      const gaps = relay.arrivals.slice(2, 5).map((at, i) => at - relay.arrivals[i + 1]);
+      gaps.forEach((gap, i) => assert.ok(gap >= (20 * 2 ** (i + 1)) / 2 - 5, `gap ${i + 2} is ${gap} ms`));
+      assert.ok(gaps[2] > gaps[0], 'the delays grow');
+    } finally {
+      await t.close();
+      await relay.close();
+    }
+  });
+});
+
+test('once retries are exhausted, waiting requests are rejected and the tunnel closes', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const relay = await new Relay(server.port).start();
+    const t = await tunnel(urlOf(relay.port), { reconnect: { min_ms: 5, max_ms: 20, retries: 3 } });
+    const closed = new Promise<void>((r) => t.on('close', () => r()));
+    relay.refusing = true;
+    relay.cut();
+    await sleep(5);
+    const waiting = t.request({ path: '/echo/show' });
+    const error = await rejection(waiting);
+    assert.is(error.code, 'tunnel_closed');
+    assert.match(error.message, /after 3 attempts/);
+    await closed;
+    assert.is(t.state, 'closed');
+    assert.is(relay.arrivals.length, 1 + 3, 'the first connection, then three attempts');
+    await t.close();
+    await relay.close();
+  });
+});
+
+test('when the server closes an idle socket, the next request reconnects', async () => {
+  await withServer(echoApp(), { tunnel: { idle_timeout_ms: 50 } }, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const disconnected = new Promise<Record<string, unknown>>((r) => t.on('disconnect', r));
+      assert.is((await disconnected).code, 1000);
+      assert.is(t.state, 'idle');
+      await sleep(20);
+      assert.is(server.tunnel!.connections, 0, 'no eager reconnect');
+      assert.is(await (await t.request({ path: '/echo/slow/1?ms=1' })).text(), 'slow 1');
+      assert.is(t.state, 'open');
+    });
+  });
+});
+
+test('close() rejects what is in flight, resolves once the socket is closed, and refuses later requests', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const t = await tunnel(urlOf(server.port));
+    const inFlight = rejection(t.request({ path: '/echo/slow/1?ms=200' }));
+    await sleep(10);
+    await t.close();
+    assert.is((await inFlight).code, 'tunnel_closed');
+    assert.is(t.state, 'closed');
+    assert.is((await rejection(t.request({ path: '/echo/show' }))).code, 'tunnel_closed');
+    await t.close();
+    await sleep(20);
+    assert.is(server.tunnel!.connections, 0);
+  });
+});
+
+test('options.WebSocket chooses the WebSocket class', async () => {
+  let made = 0;
+  class Counted extends WebSocket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      made++;
+    }
+  }
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), { WebSocket: Counted as never }, async (t) => {
+      assert.is((await t.request({ path: '/echo/show' })).status, 200);
+    });
+  });
+  assert.is(made, 1);
+});
+
+test.run();

@@ -1,0 +1,432 @@
+/**
+ * The tunnel's client: `fetch`-like requests over one WebSocket, many in
+ * flight, matched to their answers by id. Runs in browsers on the native
+ * `WebSocket` and in Node on `ws` (loaded only when needed, so a browser
+ * bundle never pulls it in). It keeps the cookies responses set, reconnects
+ * with backoff when the socket drops, and rejects what was in flight when it
+ * does. Imports nothing from Node or the server.
+ *
+ * @example
+ *   const t = await tunnel('ws://127.0.0.1:3000/_tunnel');
+ *   const res = await t.request({ method: 'POST', path: '/posts.json', headers: { 'Content-Type': 'application/json' }, body: '{"post":{"title":"Hi"}}' });
+ *   console.log(res.status, await res.json());
+ *   await t.close();
+ */
+import { parseCookie, parseSetCookie } from 'cookie';
+import type { ErrorFrame, FrameId, RequestFrame, ResponseFrame } from './tunnel-frames.ts';
+import { FrameResponse, toBase64, type TunnelResponse } from './tunnel-response.ts';
+
+export type { TunnelResponse } from './tunnel-response.ts';
+
+/** The part of the W3C WebSocket API the client uses; both the browser's and `ws` have it. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
+}
+
+/** A WebSocket class: the third argument carries `ws`'s options (`headers`, `origin`); browsers ignore it. */
+export type WebSocketClass = new (url: string, protocols?: string | string[], options?: any) => WebSocketLike;
+
+export interface ReconnectOptions {
+  /** First delay, in ms. Default 100. */
+  readonly min_ms?: number;
+  /** Longest delay, in ms. Default 5000. */
+  readonly max_ms?: number;
+  /** Attempts after a drop before giving up. Default 10. */
+  readonly retries?: number;
+}
+
+export interface TunnelClientOptions {
+  /** Headers for the upgrade request (`Cookie`, `Authorization`): Node only, browsers cannot set them. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The upgrade's `Origin`: Node only (a browser sends its page's). */
+  readonly origin?: string;
+  /** Reconnect after the socket drops (default on), or `false`. */
+  readonly reconnect?: false | ReconnectOptions;
+  /** How long a request may wait for its answer, in ms, including time spent waiting for a reconnect. Default 30 s. */
+  readonly timeout_ms?: number;
+  /** The WebSocket class: by default the global one, else `ws` (and `ws` in Node whenever `headers` or `origin` is given). */
+  readonly WebSocket?: WebSocketClass;
+}
+
+export interface TunnelRequestInit {
+  /** Default GET; upper-cased, as `fetch` does. */
+  readonly method?: string;
+  /** The request target, `/path?query`. */
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+}
+
+export type TunnelEvent = 'reconnect' | 'disconnect' | 'close';
+
+export interface Tunnel {
+  request(init: TunnelRequestInit): Promise<TunnelResponse>;
+  /** Closes the socket for good; whatever is in flight or waiting is rejected (`tunnel_closed`). */
+  close(): Promise<void>;
+  /** Cookies kept from responses' Set-Cookie (and the upgrade's Cookie header), sent with later requests. */
+  readonly cookies: Map<string, string>;
+  /** `open`, `reconnecting`, `idle` (the server closed normally; the next request reconnects) or `closed`. */
+  readonly state: 'open' | 'reconnecting' | 'idle' | 'closed';
+  /**
+   * `reconnect` (a new socket is open; `{ attempt }`), `disconnect` (the socket dropped; `{ code, reason }`),
+   * `close` (the tunnel is closed for good). Returns a function that removes the listener.
+   */
+  on(event: TunnelEvent, listener: (info: Record<string, unknown>) => void): () => void;
+}
+
+export type TunnelClientErrorCode = ErrorFrame['error']['code'] | 'tunnel_closed' | 'tunnel_timeout' | 'tunnel_unavailable' | 'bad_response';
+
+/** A request the tunnel could not answer: an error frame's code, status and message, or the client's own. */
+export class TunnelError extends Error {
+  readonly code: TunnelClientErrorCode;
+  readonly status: number | undefined;
+  readonly id: FrameId | undefined;
+
+  constructor(code: TunnelClientErrorCode, message: string, status?: number, id?: FrameId) {
+    super(message);
+    this.name = 'TunnelError';
+    this.code = code;
+    this.status = status;
+    this.id = id;
+  }
+}
+
+const OPEN = 1;
+const CLOSING = 2;
+
+/**
+ * Opens a tunnel. Rejects (`tunnel_unavailable`, with the HTTP `status`
+ * when `ws` reports one, e.g. 403 for a refused Origin) when the first
+ * socket cannot open; reconnecting applies once it has.
+ */
+export async function tunnel(url: string, options: TunnelClientOptions = {}): Promise<Tunnel> {
+  const Socket = await chooseWebSocket(options);
+  const client = new TunnelClient(url, Socket, options);
+  await client.start();
+  return client;
+}
+
+async function chooseWebSocket(options: TunnelClientOptions): Promise<WebSocketClass> {
+  if (options.WebSocket !== undefined) return options.WebSocket;
+  const native = (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
+  const inNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+  // Node's own WebSocket (Node 22) cannot send upgrade headers; `ws` can.
+  const needsWs = inNode && (options.headers !== undefined || options.origin !== undefined);
+  if (native !== undefined && !needsWs) return native;
+  const ws = await import('ws');
+  return ws.WebSocket as unknown as WebSocketClass;
+}
+
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly init: TunnelRequestInit;
+  readonly resolve: (response: TunnelResponse) => void;
+  readonly reject: (error: TunnelError) => void;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+class TunnelClient implements Tunnel {
+  readonly cookies = new Map<string, string>();
+  readonly #url: string;
+  readonly #Socket: WebSocketClass;
+  readonly #options: TunnelClientOptions;
+  readonly #reconnect: Required<ReconnectOptions> | null;
+  readonly #timeout: number;
+  readonly #listeners = new Map<TunnelEvent, Set<(info: Record<string, unknown>) => void>>();
+  /** Sent, waiting for an answer. */
+  readonly #pending = new Map<number, Pending>();
+  /** Not sent yet: waiting for a socket. */
+  #waiting: Pending[] = [];
+  #socket: WebSocketLike | null = null;
+  #state: Tunnel['state'] = 'reconnecting';
+  #seq = 0;
+  #backoff: ReturnType<typeof setTimeout> | null = null;
+  #wake: (() => void) | null = null;
+  #socketClosed: Promise<void> = Promise.resolve();
+  #tcp: Corkable | null = null;
+  #corked = false;
+
+  constructor(url: string, Socket: WebSocketClass, options: TunnelClientOptions) {
+    this.#url = url;
+    this.#Socket = Socket;
+    this.#options = options;
+    this.#timeout = options.timeout_ms ?? 30_000;
+    this.#reconnect = options.reconnect === false ? null : {
+      min_ms: options.reconnect?.min_ms ?? 100,
+      max_ms: options.reconnect?.max_ms ?? 5_000,
+      retries: options.reconnect?.retries ?? 10,
+    };
+    const cookie = Object.entries(options.headers ?? {}).find(([name]) => name.toLowerCase() === 'cookie')?.[1];
+    if (cookie !== undefined) {
+      // Seeded from the upgrade's cookies so that a request carrying the jar still carries them.
+      const given = parseCookie(cookie, { decode: (v) => v });
+      for (const name of Object.keys(given)) if (given[name] !== undefined) this.cookies.set(name, given[name]!);
+    }
+  }
+
+  get state(): Tunnel['state'] {
+    return this.#state;
+  }
+
+  async start(): Promise<void> {
+    this.#attach(await this.#open());
+    this.#state = 'open';
+  }
+
+  on(event: TunnelEvent, listener: (info: Record<string, unknown>) => void): () => void {
+    let set = this.#listeners.get(event);
+    if (set === undefined) this.#listeners.set(event, (set = new Set()));
+    set.add(listener);
+    return () => set!.delete(listener);
+  }
+
+  request(init: TunnelRequestInit): Promise<TunnelResponse> {
+    return new Promise<TunnelResponse>((resolve, reject) => {
+      if (this.#state === 'closed') {
+        reject(new TunnelError('tunnel_closed', 'The tunnel is closed'));
+        return;
+      }
+      const pending: Pending = { id: ++this.#seq, init, resolve, reject, timer: null };
+      pending.timer = setTimeout(() => {
+        this.#forget(pending);
+        reject(new TunnelError('tunnel_timeout', `No answer within ${this.#timeout} ms`, undefined, pending.id));
+      }, this.#timeout);
+      if (this.#state === 'open' && this.#socket !== null && this.#socket.readyState === OPEN) {
+        this.#send(pending);
+        return;
+      }
+      this.#waiting.push(pending);
+      if (this.#state === 'idle') void this.#reconnectLoop();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return this.#socketClosed;
+    this.#state = 'closed';
+    if (this.#backoff !== null) clearTimeout(this.#backoff);
+    this.#wake?.();
+    this.#failAll('The tunnel was closed');
+    const socket = this.#socket;
+    if (socket !== null && socket.readyState < CLOSING) socket.close(1000, 'client closed');
+    await this.#socketClosed;
+    this.#emit('close', {});
+  }
+
+  /** One socket, open; rejects with `tunnel_unavailable` when it cannot open. */
+  #open(): Promise<WebSocketLike> {
+    return new Promise((resolve, reject) => {
+      const nodeOptions = {
+        ...(this.#options.headers !== undefined ? { headers: this.#options.headers } : {}),
+        ...(this.#options.origin !== undefined ? { origin: this.#options.origin } : {}),
+      };
+      let socket: WebSocketLike;
+      try {
+        socket = new this.#Socket(this.#url, [], nodeOptions);
+      } catch (error) {
+        reject(new TunnelError('tunnel_unavailable', `Cannot open ${this.#url}: ${(error as Error).message}`));
+        return;
+      }
+      let status: number | undefined;
+      let reason = '';
+      const emitter = socket as unknown as { on?: (event: string, fn: (...args: any[]) => void) => void };
+      if (typeof emitter.on === 'function') {
+        // `ws` reports the status of a refused handshake (403 for a foreign Origin); browsers do not.
+        emitter.on('unexpected-response', (req: { destroy(error: Error): void }, res: { statusCode?: number; resume(): void }) => {
+          status = res.statusCode;
+          res.resume();
+          req.destroy(new Error(`Unexpected server response: ${status}`));
+        });
+      }
+      socket.addEventListener('error', (event: { message?: string; error?: Error }) => {
+        reason = event.error?.message ?? event.message ?? reason;
+      });
+      let opened = false;
+      socket.addEventListener('open', () => {
+        opened = true;
+        resolve(socket);
+      });
+      socket.addEventListener('close', () => {
+        if (!opened) reject(new TunnelError('tunnel_unavailable', `Cannot open ${this.#url}${reason ? `: ${reason}` : ''}`, status));
+      });
+    });
+  }
+
+  #attach(socket: WebSocketLike): void {
+    this.#socket = socket;
+    // `ws` in Node keeps its TCP socket in `_socket` (not typed, stable across versions); a browser's WebSocket has none.
+    const tcp = (socket as { _socket?: Corkable })._socket;
+    this.#tcp = typeof process !== 'undefined' && typeof process.nextTick === 'function' && typeof tcp?.cork === 'function' ? tcp : null;
+    this.#corked = false;
+    let closed!: () => void;
+    this.#socketClosed = new Promise((r) => {
+      closed = r;
+    });
+    socket.addEventListener('message', (event: { data: unknown }) => this.#onMessage(event.data));
+    socket.addEventListener('close', (event: { code?: number; reason?: string }) => {
+      if (this.#socket === socket) this.#socket = null;
+      closed();
+      this.#onClose(event.code ?? 1006, event.reason ?? '');
+    });
+    for (const pending of this.#waiting.splice(0)) this.#send(pending);
+  }
+
+  #send(pending: Pending): void {
+    const { init } = pending;
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (this.cookies.size > 0 && !Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')) {
+      headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    const frame: { -readonly [K in keyof RequestFrame]: RequestFrame[K] } = {
+      id: pending.id,
+      method: (init.method ?? 'GET').toUpperCase(),
+      path: init.path,
+    };
+    if (Object.keys(headers).length > 0) frame.headers = headers;
+    if (typeof init.body === 'string') frame.body = init.body;
+    else if (init.body !== undefined) frame.body_base64 = toBase64(init.body);
+    this.#pending.set(pending.id, pending);
+    const tcp = this.#tcp;
+    if (tcp !== null && !this.#corked) {
+      // Requests made in the same turn leave in one write instead of one system call each.
+      this.#corked = true;
+      tcp.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        tcp.uncork();
+      });
+    }
+    this.#socket!.send(JSON.stringify(frame));
+  }
+
+  #onMessage(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let frame: Partial<ResponseFrame & ErrorFrame> | null;
+    try {
+      frame = JSON.parse(data) as Partial<ResponseFrame & ErrorFrame>;
+    } catch {
+      return;
+    }
+    if (frame === null || typeof frame !== 'object' || typeof frame.id !== 'number') return;
+    const pending = this.#pending.get(frame.id);
+    if (pending === undefined) return;
+    this.#forget(pending);
+    if (frame.error !== undefined) {
+      const { code, message, status } = frame.error;
+      pending.reject(new TunnelError(code, message, status, frame.id));
+      return;
+    }
+    if (typeof frame.status !== 'number' || frame.headers === null || typeof frame.headers !== 'object') {
+      pending.reject(new TunnelError('bad_response', 'The answer is not a response frame', undefined, frame.id));
+      return;
+    }
+    const response = new FrameResponse(frame as ResponseFrame);
+    this.#keepCookies(response.headers.getSetCookie());
+    pending.resolve(response);
+  }
+
+  #forget(pending: Pending): void {
+    if (pending.timer !== null) clearTimeout(pending.timer);
+    pending.timer = null;
+    this.#pending.delete(pending.id);
+    const waiting = this.#waiting.indexOf(pending);
+    if (waiting >= 0) this.#waiting.splice(waiting, 1);
+  }
+
+  #onClose(code: number, reason: string): void {
+    // An answer can no longer arrive on another socket: the server forgot these ids with this one.
+    for (const pending of [...this.#pending.values()]) {
+      this.#forget(pending);
+      pending.reject(new TunnelError('tunnel_closed', `The socket closed (${code}${reason ? ` ${reason}` : ''}) before the answer arrived`, undefined, pending.id));
+    }
+    if (this.#state === 'closed') return;
+    this.#emit('disconnect', { code, reason });
+    if (this.#reconnect === null) {
+      this.#state = 'closed';
+      this.#failAll(`The socket closed (${code})`);
+      this.#emit('close', {});
+    } else if (code === 1000 && this.#waiting.length === 0) {
+      // A deliberate close (the server's idle timeout): reconnect when there is something to send.
+      this.#state = 'idle';
+    } else void this.#reconnectLoop();
+  }
+
+  async #reconnectLoop(): Promise<void> {
+    if (this.#state === 'reconnecting' || this.#state === 'closed') return;
+    this.#state = 'reconnecting';
+    const { min_ms, max_ms, retries } = this.#reconnect!;
+    for (let attempt = 1; attempt <= retries; attempt++) {
+      // Exponential with jitter, so clients dropped together do not come back together.
+      const ceiling = Math.min(max_ms, min_ms * 2 ** (attempt - 1));
+      await new Promise<void>((wake) => {
+        this.#wake = wake;
+        this.#backoff = setTimeout(wake, ceiling / 2 + Math.random() * (ceiling / 2));
+      });
+      this.#backoff = null;
+      this.#wake = null;
+      if (this.#closedForGood()) return;
+      let socket: WebSocketLike;
+      try {
+        socket = await this.#open();
+      } catch {
+        continue;
+      }
+      if (this.#closedForGood()) {
+        socket.close(1000, 'client closed');
+        return;
+      }
+      this.#state = 'open';
+      this.#attach(socket);
+      this.#emit('reconnect', { attempt });
+      return;
+    }
+    if (this.#closedForGood()) return;
+    this.#state = 'closed';
+    this.#failAll(`Could not reconnect after ${retries} attempts`);
+    this.#emit('close', {});
+  }
+
+  // A method, not a field read, because close() may run while the loop awaits.
+  #closedForGood(): boolean {
+    return this.#state === 'closed';
+  }
+
+  #failAll(message: string): void {
+    for (const pending of [...this.#waiting, ...this.#pending.values()]) {
+      this.#forget(pending);
+      pending.reject(new TunnelError('tunnel_closed', message, undefined, pending.id));
+    }
+  }
+
+  #keepCookies(lines: readonly string[]): void {
+    for (const line of lines) {
+      // Raw values, as the server wrote them: they go back exactly so (the server decodes).
+      const cookie = parseSetCookie(line, { decode: (v) => v });
+      if (cookie.name === '' || !COOKIE_NAME.test(cookie.name)) continue;
+      const expired = cookie.maxAge !== undefined ? cookie.maxAge <= 0 : cookie.expires !== undefined && cookie.expires.getTime() <= Date.now();
+      if (expired) this.cookies.delete(cookie.name);
+      else if (cookie.value !== undefined && COOKIE_VALUE.test(cookie.value)) this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+
+  #emit(event: TunnelEvent, info: Record<string, unknown>): void {
+    for (const listener of this.#listeners.get(event) ?? []) {
+      try {
+        listener(info);
+      } catch {
+        // A listener's failure is its own; the tunnel goes on.
+      }
+    }
+  }
+}
+
+// What a Cookie header can carry back: a token name, a value without separators or controls.
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const COOKIE_VALUE = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*|"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*")$/;

@@ -1,0 +1,229 @@
+/**
+ * The tunnel's frame grammar (internal to the tunnel server; the types are
+ * public through `transport/index.ts`): reading a request frame into the
+ * pieces of a `RequestMessage`, or into an error with a stable code, and
+ * writing a `ResponseMessage` back as a response frame. Pure functions, no
+ * sockets, so every rule can be checked on its own. `transport/README.md`
+ * documents the protocol these functions implement.
+ */
+import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
+
+/** The client's correlation id, echoed in the answer. */
+export type FrameId = string | number;
+
+/** What a client sends: one HTTP-style request. */
+export interface RequestFrame {
+  readonly id: FrameId;
+  readonly method: string;
+  /** The request target: path plus optional `?query`, percent-encoded, starting with `/`. */
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+  /** The body as text (sent as UTF-8); or `body_base64` for bytes. Not both. */
+  readonly body?: string;
+  readonly body_base64?: string;
+}
+
+/** The answer to a request frame: the `ResponseMessage`, its body as text or base64. */
+export type ResponseFrame = {
+  readonly id: FrameId;
+  readonly status: number;
+  /** Present only when the app chose a custom reason phrase (`404 Moved`). */
+  readonly reason?: string;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+} & ({ readonly body: string; readonly body_base64?: never } | { readonly body_base64: string; readonly body?: never });
+
+export type TunnelErrorCode =
+  | 'bad_json'
+  | 'bad_frame'
+  | 'unknown_method'
+  | 'frame_too_large'
+  | 'binary_frame'
+  | 'too_many_requests'
+  | 'duplicate_id';
+
+/** A frame the tunnel refused. `id` is there when it could be read. */
+export interface ErrorFrame {
+  readonly id?: FrameId;
+  readonly error: { readonly code: TunnelErrorCode; readonly message: string; readonly status: number };
+}
+
+/** One status per code, so a client can treat an error frame like an HTTP answer. */
+export const TUNNEL_ERROR_STATUS: Readonly<Record<TunnelErrorCode, number>> = Object.freeze({
+  bad_json: 400,
+  bad_frame: 400,
+  unknown_method: 501,
+  frame_too_large: 413,
+  binary_frame: 400,
+  too_many_requests: 429,
+  duplicate_id: 400,
+});
+
+/** The methods the request layer accepts (Rails 2.1's ACCEPTED_HTTP_METHODS, upper-case as on the wire). */
+export const TUNNEL_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
+
+export function errorFrame(code: TunnelErrorCode, message: string, id?: FrameId): ErrorFrame {
+  const error = { code, message, status: TUNNEL_ERROR_STATUS[code] };
+  return id === undefined ? { error } : { id, error };
+}
+
+/** A request frame read into what `app.handle` needs, or the reason it was refused. */
+export type ReadFrame =
+  | { readonly ok: true; readonly id: FrameId; readonly method: string; readonly path: string; readonly headers: Record<string, string | string[]>; readonly body: Buffer }
+  | { readonly ok: false; readonly error: ErrorFrame };
+
+// RFC 9110 token characters: what a method or a header name may be made of.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Printable ASCII after the leading slash: no space, no control character, nothing a request line could not carry.
+const PATH = /^\/[\x21-\x7e]*$/;
+// CR, LF and NUL would split or truncate a header on any HTTP hop the value is copied to.
+const BAD_VALUE = /[\r\n\0]/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const UNSAFE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+// HTTP framing that does not exist on the tunnel: the body is exactly what the frame carries.
+const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding']);
+/** The upgrade request's headers that every tunnelled request inherits unless its frame sets its own. */
+export const INHERITED_HEADERS = ['cookie', 'authorization', 'host'] as const;
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Reads one text frame. JSON that does not parse (including nesting so deep
+ * that the parser gives up with a RangeError) is `bad_json`; a well-formed
+ * frame with a missing or ill-typed field is `bad_frame`.
+ */
+export function readRequestFrame(text: string, inherited: Readonly<Record<string, string>>): ReadFrame {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse('bad_json', 'The frame is not valid JSON', sniffId(text));
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return refuse('bad_json', 'The frame is not a JSON object');
+  const frame = value as Record<string, unknown>;
+  const id = frame.id;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) {
+    return refuse('bad_frame', '"id" must be a string or a finite number');
+  }
+  const method = frame.method;
+  if (typeof method !== 'string' || !TOKEN.test(method)) return refuse('bad_frame', '"method" must be an HTTP method token', id);
+  if (!TUNNEL_METHODS.has(method)) return refuse('unknown_method', `Unknown HTTP method ${JSON.stringify(method.slice(0, 40))}`, id);
+  const path = frame.path;
+  if (typeof path !== 'string' || !PATH.test(path)) {
+    return refuse('bad_frame', '"path" must start with "/" and hold only printable ASCII (no spaces, no absolute URL)', id);
+  }
+  const headers = readHeaders(frame.headers, inherited);
+  if (typeof headers === 'string') return refuse('bad_frame', headers, id);
+  const body = readBody(frame.body, frame.body_base64);
+  if (typeof body === 'string') return refuse('bad_frame', body, id);
+  return { ok: true, id, method, path, headers, body };
+}
+
+function refuse(code: TunnelErrorCode, message: string, id?: FrameId): ReadFrame {
+  return { ok: false, error: errorFrame(code, message, id) };
+}
+
+/**
+ * The frame's headers, lower-cased, over the inherited ones, in an object
+ * with no prototype. Names that are not tokens, or that would mean something
+ * to a JavaScript object (`__proto__`...), are dropped; a value that is not a
+ * string or a list of strings, or that holds CR, LF or NUL, refuses the frame.
+ * Only own enumerable keys are read, so nothing comes from a prototype.
+ */
+function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>): Record<string, string | string[]> | string {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  if (raw !== undefined && raw !== null) {
+    if (typeof raw !== 'object' || Array.isArray(raw)) return '"headers" must be an object';
+    const given = raw as Record<string, unknown>;
+    for (const name of Object.keys(given)) {
+      if (UNSAFE_NAMES.has(name) || !TOKEN.test(name)) continue;
+      const key = name.toLowerCase();
+      if (UNSAFE_NAMES.has(key) || FRAMING_HEADERS.has(key)) continue;
+      const value = given[name];
+      let values: string[];
+      if (typeof value === 'string') values = [value];
+      else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) values = value as string[];
+      else return `header ${JSON.stringify(name)} must be a string or an array of strings`;
+      if (values.some((v) => BAD_VALUE.test(v))) return `header ${JSON.stringify(name)} holds CR, LF or NUL`;
+      if (values.length === 0) continue;
+      const before = out[key];
+      // Two spellings of one name (`Accept`, `accept`) are one header with both values, as HTTP repeats a line.
+      out[key] = before === undefined ? (values.length === 1 ? values[0] : values) : [...(typeof before === 'string' ? [before] : before), ...values];
+    }
+  }
+  for (const name of INHERITED_HEADERS) {
+    if (out[name] === undefined && inherited[name] !== undefined) out[name] = inherited[name];
+  }
+  return out;
+}
+
+function readBody(text: unknown, base64: unknown): Buffer | string {
+  const hasText = text !== undefined && text !== null;
+  const hasBase64 = base64 !== undefined && base64 !== null;
+  if (hasText && hasBase64) return 'a frame carries "body" or "body_base64", not both';
+  if (hasText) {
+    if (typeof text !== 'string') return '"body" must be a string';
+    return text === '' ? EMPTY : Buffer.from(text, 'utf8');
+  }
+  if (hasBase64) {
+    if (typeof base64 !== 'string' || base64.length % 4 === 1 || !BASE64.test(base64)) return '"body_base64" must be base64';
+    return Buffer.from(base64, 'base64');
+  }
+  return EMPTY;
+}
+
+// `{"id": 12` or `{"id":"abc"` at the very start, as the client writes it: enough to name the request an oversized or broken frame belonged to.
+const ID_PREFIX = /^\s*\{\s*"id"\s*:\s*(?:(-?\d{1,16}(?:\.\d{1,16})?)|"([^"\\\x00-\x1f]{0,256})")/;
+
+/**
+ * The id at the start of a frame that will not be parsed, without parsing
+ * it (bounded work whatever the frame's size).
+ */
+export function sniffId(text: string): FrameId | undefined {
+  const match = ID_PREFIX.exec(text.length > 400 ? text.slice(0, 400) : text);
+  if (match === null) return undefined;
+  return match[2] !== undefined ? match[2] : Number(match[1]);
+}
+
+const TEXT_TYPES: ReadonlySet<string> = new Set([
+  'application/json', 'application/xml', 'application/javascript', 'application/ecmascript',
+  'application/x-www-form-urlencoded', 'application/rss+xml', 'application/atom+xml', 'image/svg+xml',
+]);
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Whether a Content-Type names text (so a body in it travels as a JSON string). */
+export function isTextual(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semi = contentType.indexOf(';');
+  const essence = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return essence.startsWith('text/') || TEXT_TYPES.has(essence) || essence.endsWith('+json') || essence.endsWith('+xml');
+}
+
+function contentTypeOf(headers: Readonly<Record<string, HeaderValue>>): string | undefined {
+  const direct = headers['Content-Type'] ?? headers['content-type'];
+  if (direct !== undefined) return typeof direct === 'string' ? direct : direct[0];
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() === 'content-type') {
+      const value = headers[name];
+      return typeof value === 'string' ? value : value[0];
+    }
+  }
+  return undefined;
+}
+
+/** A response message as a frame: bytes go as text when they are textual and valid UTF-8, else as base64. */
+export function responseFrame(id: FrameId, response: ResponseMessage): ResponseFrame {
+  const head = response.reason !== undefined
+    ? { id, status: response.status, reason: response.reason, headers: response.headers }
+    : { id, status: response.status, headers: response.headers };
+  const body = response.body;
+  if (typeof body === 'string') return { ...head, body };
+  if (body.byteLength === 0) return { ...head, body: '' };
+  if (isTextual(contentTypeOf(response.headers))) {
+    try {
+      return { ...head, body: UTF8.decode(body) };
+    } catch {
+      // Not UTF-8 after all: base64 keeps the bytes exact.
+    }
+  }
+  return { ...head, body_base64: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64') };
+}

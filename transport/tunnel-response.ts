@@ -1,0 +1,117 @@
+/**
+ * The tunnel client's side of a response frame: the `fetch`-like
+ * `TunnelResponse`, and base64 without Node's `Buffer` for browsers.
+ * Internal to `tunnel-client.ts` (the types are public through it).
+ */
+import type { FrameId, ResponseFrame } from './tunnel-frames.ts';
+
+export interface TunnelResponse {
+  readonly id: FrameId;
+  readonly status: number;
+  /** Whether the status is 2xx. */
+  readonly ok: boolean;
+  /** The app's own reason phrase when it set one, else ''. */
+  readonly statusText: string;
+  readonly headers: {
+    /** A header by any case; repeated values joined with `, `; null when absent. */
+    get(name: string): string | null;
+    /** Every `Set-Cookie` line. */
+    getSetCookie(): string[];
+    readonly raw: Readonly<Record<string, string | string[]>>;
+  };
+  readonly body: Uint8Array;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A response frame read lazily: the bytes are made only when asked for (most callers want text or JSON). */
+export class FrameResponse implements TunnelResponse {
+  readonly id: FrameId;
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText: string;
+  readonly headers: FrameHeaders;
+  readonly #text: string | null;
+  readonly #base64: string;
+  #bytes: Uint8Array | null = null;
+
+  constructor(frame: ResponseFrame) {
+    this.id = frame.id;
+    this.status = frame.status;
+    this.ok = frame.status >= 200 && frame.status < 300;
+    this.statusText = frame.reason ?? '';
+    this.headers = new FrameHeaders(frame.headers as Record<string, string | string[]>);
+    this.#text = typeof frame.body === 'string' ? frame.body : null;
+    this.#base64 = frame.body_base64 ?? '';
+  }
+
+  get body(): Uint8Array {
+    return (this.#bytes ??= this.#text !== null ? encoder.encode(this.#text) : fromBase64(this.#base64));
+  }
+
+  async text(): Promise<string> {
+    return this.#text ?? decoder.decode(this.body);
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(this.#text ?? decoder.decode(this.body)) as unknown;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.body;
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+}
+
+class FrameHeaders {
+  readonly raw: Readonly<Record<string, string | string[]>>;
+
+  constructor(raw: Record<string, string | string[]>) {
+    this.raw = raw;
+  }
+
+  get(name: string): string | null {
+    const value = this.#find(name);
+    return value === undefined ? null : typeof value === 'string' ? value : value.join(', ');
+  }
+
+  getSetCookie(): string[] {
+    const value = this.#find('set-cookie');
+    return value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
+  }
+
+  #find(name: string): string | string[] | undefined {
+    if (Object.hasOwn(this.raw, name)) return this.raw[name];
+    const lower = name.toLowerCase();
+    const key = Object.keys(this.raw).find((k) => k.toLowerCase() === lower);
+    return key === undefined ? undefined : this.raw[key];
+  }
+}
+
+type BufferLike = { from(data: Uint8Array | string, encoding?: string): Uint8Array & { toString(encoding: string): string } };
+
+function nodeBuffer(): BufferLike | undefined {
+  return (globalThis as { Buffer?: BufferLike }).Buffer;
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  const buffer = nodeBuffer();
+  if (buffer !== undefined) return buffer.from(bytes).toString('base64');
+  let binary = '';
+  // In slices: String.fromCharCode with a huge argument list overflows the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const buffer = nodeBuffer();
+  if (buffer !== undefined) return buffer.from(text, 'base64');
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -1,0 +1,441 @@
+/**
+ * The WebSocket request tunnel: HTTP-style requests as JSON frames over one
+ * socket, each run through `app.handle` exactly as an HTTP request is, many
+ * in flight at once, answered in completion order. It lives on the HTTP
+ * server's port (the `'upgrade'` event, `ws` in `noServer` mode), checks
+ * the upgrade's Origin, and bounds what a client can cost: frame size,
+ * requests in flight, idle time, dead peers, unread answers. The protocol is
+ * documented in `transport/README.md`; the frame grammar is in
+ * `tunnel-frames.ts`.
+ *
+ * @example
+ *   const server = createServer(handler).listen(3000);
+ *   const tunnel = attachTunnel(server, app, { origins: ['https://app.example'] });
+ *   // ... later
+ *   await tunnel.close();
+ */
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { ArgumentError } from '../core/errors.ts';
+import { normaliseHeaders, type RequestMessage, type ResponseMessage } from '../core/http/message.ts';
+import { protocol, rawHostWithPort } from '../core/request/env.ts';
+import type { App } from '../machines/app.ts';
+import { serveStatic } from './static.ts';
+import {
+  errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
+  type ErrorFrame, type FrameId, type ResponseFrame,
+} from './tunnel-frames.ts';
+
+export type { ErrorFrame, FrameId, RequestFrame, ResponseFrame, TunnelErrorCode } from './tunnel-frames.ts';
+
+export interface TunnelOptions {
+  /** Where the tunnel answers upgrades. Default `/_tunnel`. */
+  readonly path?: string;
+  /**
+   * Origins allowed to open the tunnel, exactly (`https://app.example`).
+   * Default: the request's own origin only. An upgrade without `Origin` (not a browser) is always allowed.
+   */
+  readonly origins?: readonly string[];
+  /** Largest frame read, in bytes; a larger one is answered `frame_too_large` and the socket stays open. Default 1 MiB. */
+  readonly max_frame_bytes?: number;
+  /** Past this many bytes `ws` closes the socket (1009) before reading the frame. Default 4 × `max_frame_bytes`. */
+  readonly max_payload_bytes?: number;
+  /** Requests in flight per socket; beyond it `too_many_requests`. Default 1024. */
+  readonly max_in_flight?: number;
+  /** Close (1000) a socket that has sent nothing and has nothing in flight for this long. Default 120 s. */
+  readonly idle_timeout_ms?: number;
+  /** Ping interval; a peer that has not answered the last ping by the next is dropped. Default 30 s. */
+  readonly heartbeat_ms?: number;
+  /** Stop reading from a socket while more than this many bytes of answers wait to be sent. Default 1 MiB. */
+  readonly backpressure_bytes?: number;
+  /** Most header lines in the upgrade request (431 beyond). Default 100; `serve()` passes its own `max_headers`. */
+  readonly max_headers?: number;
+  /** Answer GET and HEAD for files under the app's public directory before routing, as over HTTP. Default true; `serve()` passes its own `static_files`. */
+  readonly static_files?: boolean;
+}
+
+export interface TunnelServer {
+  readonly path: string;
+  /** Open tunnel sockets. */
+  readonly connections: number;
+  /**
+   * Refuses new upgrades, lets each socket's requests in flight finish, then
+   * closes the sockets with `code` (default 1001, going away).
+   */
+  close(code?: number): Promise<void>;
+}
+
+export const TUNNEL_DEFAULTS = Object.freeze({
+  path: '/_tunnel',
+  max_frame_bytes: 1024 * 1024,
+  max_in_flight: 1024,
+  idle_timeout_ms: 120_000,
+  heartbeat_ms: 30_000,
+  backpressure_bytes: 1024 * 1024,
+  max_headers: 100,
+});
+
+// How long a socket closing at shutdown may take to answer the close frame before it is cut.
+const CLOSE_GRACE_MS = 2_000;
+
+interface Settings {
+  readonly path: string;
+  readonly origins: ReadonlySet<string> | null;
+  readonly max_frame_bytes: number;
+  readonly max_payload_bytes: number;
+  readonly max_in_flight: number;
+  readonly idle_timeout_ms: number;
+  readonly heartbeat_ms: number;
+  readonly backpressure_bytes: number;
+  readonly max_headers: number;
+  readonly static_files: boolean;
+}
+
+/**
+ * Serves the tunnel on `server` at `options.path`. Every upgrade request the
+ * server receives comes here; one at another path is answered 404 and its
+ * socket destroyed, so attach one tunnel per server.
+ */
+export function attachTunnel(server: Server, app: App, options: TunnelOptions = {}): TunnelServer {
+  const settings = settle(options);
+  const wss = new WebSocketServer({
+    noServer: true,
+    clientTracking: false,
+    maxPayload: settings.max_payload_bytes,
+    // Compression would let a small frame inflate past every limit here.
+    perMessageDeflate: false,
+  });
+  const live = new Set<TunnelConnection>();
+  let closing: Promise<void> | null = null;
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Once a request is upgraded Node stops listening for errors on its socket; a reset must not crash the process.
+    socket.on('error', ignore);
+    const refusal = closing !== null ? [503, 'The server is shutting down'] as const : refuseUpgrade(req, settings, app);
+    if (refusal !== null) {
+      app.log.info({ transport: 'tunnel', remote: req.socket.remoteAddress ?? null, status: refusal[0], path: pathOf(req.url) }, 'tunnel upgrade refused');
+      abortHandshake(socket, refusal[0], refusal[1]);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      if (closing !== null) {
+        ws.close(1001, 'server shutting down');
+        return;
+      }
+      const connection = new TunnelConnection(ws, req, app, settings, () => live.delete(connection));
+      live.add(connection);
+    });
+  };
+  server.on('upgrade', onUpgrade);
+
+  return {
+    path: settings.path,
+    get connections() {
+      return live.size;
+    },
+    close(code = 1001) {
+      // The codes an endpoint may send (RFC 6455 7.4); `ws` throws on the others.
+      if (!(code === 1000 || code === 1001 || (Number.isInteger(code) && code >= 3000 && code <= 4999))) {
+        return Promise.reject(new ArgumentError(`Not a close code the server may send: ${code}`));
+      }
+      closing ??= Promise.all([...live].map((c) => c.shutdown(code))).then(() => {
+        wss.close();
+      });
+      return closing;
+    },
+  };
+}
+
+function settle(options: TunnelOptions): Settings {
+  const path = options.path ?? TUNNEL_DEFAULTS.path;
+  if (typeof path !== 'string' || !path.startsWith('/') || path.includes('?')) throw new ArgumentError(`The tunnel path must start with "/" and have no query: ${JSON.stringify(path)}`);
+  const positive = (name: keyof typeof TUNNEL_DEFAULTS | 'max_payload_bytes', fallback: number): number => {
+    const value = (options as Record<string, unknown>)[name] ?? fallback;
+    if (typeof value !== 'number' || !(value > 0)) throw new ArgumentError(`Tunnel option ${name} must be a positive number, not ${String(value)}`);
+    return value;
+  };
+  const maxFrame = positive('max_frame_bytes', TUNNEL_DEFAULTS.max_frame_bytes);
+  const maxPayload = positive('max_payload_bytes', 4 * maxFrame);
+  if (maxPayload < maxFrame) throw new ArgumentError('Tunnel option max_payload_bytes must be at least max_frame_bytes');
+  return {
+    path,
+    origins: options.origins === undefined ? null : new Set(options.origins.map((o) => {
+      const normal = normalOrigin(o);
+      if (normal === null) throw new ArgumentError(`Not an origin: ${JSON.stringify(o)} (write scheme://host[:port])`);
+      return normal;
+    })),
+    max_frame_bytes: maxFrame,
+    max_payload_bytes: maxPayload,
+    max_in_flight: positive('max_in_flight', TUNNEL_DEFAULTS.max_in_flight),
+    idle_timeout_ms: positive('idle_timeout_ms', TUNNEL_DEFAULTS.idle_timeout_ms),
+    heartbeat_ms: positive('heartbeat_ms', TUNNEL_DEFAULTS.heartbeat_ms),
+    backpressure_bytes: positive('backpressure_bytes', TUNNEL_DEFAULTS.backpressure_bytes),
+    max_headers: positive('max_headers', TUNNEL_DEFAULTS.max_headers),
+    static_files: options.static_files !== false,
+  };
+}
+
+function ignore(): void {}
+
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
+/** `scheme://host[:port]` as a browser writes it (lower case, default port dropped), or null. */
+function normalOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.origin === 'null' ? null : url.origin;
+  } catch {
+    return null;
+  }
+}
+
+function encryptedSocket(req: IncomingMessage): boolean {
+  return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
+}
+
+/**
+ * Why an upgrade is refused before any WebSocket exists, or null. The
+ * Origin check stops cross-site WebSocket hijacking: a page elsewhere could
+ * otherwise open the tunnel with the user's cookies.
+ */
+function refuseUpgrade(req: IncomingMessage, settings: Settings, app: App): readonly [number, string] | null {
+  if (req.rawHeaders.length / 2 > settings.max_headers) return [431, 'Too many request headers'];
+  if (pathOf(req.url) !== settings.path) return [404, 'Not Found'];
+  const origin = req.headers.origin;
+  if (origin === undefined) return null;
+  const given = normalOrigin(origin);
+  if (given !== null && (settings.origins === null ? given === ownOrigin(req, app) : settings.origins.has(given))) return null;
+  return [403, 'Origin not allowed'];
+}
+
+function ownOrigin(req: IncomingMessage, app: App): string | null {
+  const env = { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trust_proxy: app.config.trust_proxy };
+  const host = rawHostWithPort(env);
+  return host === '' ? null : normalOrigin(`${protocol(env)}${host}`);
+}
+
+function abortHandshake(socket: Duplex, status: number, message: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
+}
+
+/** One tunnel socket: its requests in flight, its timers, its back-pressure. Internal. */
+class TunnelConnection {
+  readonly #ws: WebSocket;
+  readonly #app: App;
+  readonly #settings: Settings;
+  readonly #onGone: () => void;
+  readonly #remote: string;
+  readonly #base: Omit<RequestMessage, 'method' | 'url' | 'headers' | 'body'>;
+  readonly #inherited: Record<string, string>;
+  readonly #inFlight = new Set<FrameId>();
+  readonly #idle: NodeJS.Timeout;
+  readonly #beat: NodeJS.Timeout;
+  #alive = true;
+  #pausedForBackpressure = false;
+  #draining = false;
+  #drained: (() => void) | null = null;
+  #closed: Promise<void>;
+  #requests = 0;
+  /** The TCP socket under `ws`, for corking; `ws` keeps it in `_socket` (stable across ws 1–8, not typed). */
+  readonly #socket: Duplex | null;
+  #corked = false;
+
+  constructor(ws: WebSocket, req: IncomingMessage, app: App, settings: Settings, onGone: () => void) {
+    this.#ws = ws;
+    this.#app = app;
+    this.#settings = settings;
+    this.#onGone = onGone;
+    const socket = (ws as unknown as { _socket?: Duplex })._socket;
+    this.#socket = socket !== undefined && typeof socket.cork === 'function' ? socket : null;
+    // Read once: a destroyed socket no longer knows its addresses.
+    this.#remote = req.socket.remoteAddress ?? '';
+    this.#base = {
+      remote_address: this.#remote,
+      local_address: req.socket.localAddress,
+      local_port: req.socket.localPort,
+      encrypted: encryptedSocket(req),
+      transport: 'tunnel',
+    };
+    this.#inherited = Object.create(null) as Record<string, string>;
+    const upgradeHeaders = normaliseHeaders(req.headers);
+    for (const name of INHERITED_HEADERS) {
+      if (Object.hasOwn(upgradeHeaders, name)) this.#inherited[name] = upgradeHeaders[name];
+    }
+
+    this.#idle = setTimeout(() => this.#onIdle(), settings.idle_timeout_ms);
+    this.#idle.unref();
+    this.#beat = setInterval(() => this.#heartbeat(), settings.heartbeat_ms);
+    this.#beat.unref();
+
+    this.#closed = new Promise((resolveClosed) => {
+      ws.on('close', (code: number) => {
+        clearTimeout(this.#idle);
+        clearInterval(this.#beat);
+        // Requests still running answer into nothing: their results are dropped when they arrive.
+        this.#inFlight.clear();
+        this.#drained = null;
+        this.#onGone();
+        app.log.info({ transport: 'tunnel', remote: this.#remote, code, requests: this.#requests }, 'tunnel connection closed');
+        resolveClosed();
+      });
+    });
+    ws.on('error', (error: Error & { code?: string }) => {
+      app.log.info({ transport: 'tunnel', remote: this.#remote, code: error.code ?? null, err: error.message }, 'tunnel socket error');
+    });
+    ws.on('pong', () => {
+      this.#alive = true;
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      try {
+        this.#onMessage(data as Buffer, isBinary);
+      } catch (error) {
+        // A bug here must cost one socket, not the process (this runs inside the socket's data event).
+        app.log.error({ transport: 'tunnel', remote: this.#remote, err: error }, 'tunnel frame handling failed');
+        ws.close(1011, 'internal error');
+      }
+    });
+    app.log.info({ transport: 'tunnel', remote: this.#remote }, 'tunnel connection opened');
+  }
+
+  /** Lets the requests in flight answer, then closes with `code`. */
+  shutdown(code: number): Promise<void> {
+    if (!this.#draining) {
+      this.#draining = true;
+      // Frames not yet read stay unread: nothing new starts once shutdown begins.
+      this.#ws.pause();
+      const finish = () => {
+        this.#drained = null;
+        this.#ws.resume();
+        this.#ws.close(code, 'server shutting down');
+        setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS).unref();
+      };
+      if (this.#inFlight.size === 0) finish();
+      else this.#drained = finish;
+    }
+    return this.#closed;
+  }
+
+  #onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.#draining) return;
+    this.#idle.refresh();
+    if (isBinary) {
+      this.#refuse(errorFrame('binary_frame', 'Binary frames are not accepted; send JSON text frames'));
+      return;
+    }
+    if (data.length > this.#settings.max_frame_bytes) {
+      const id = sniffId(data.subarray(0, 400).toString('utf8'));
+      this.#refuse(errorFrame('frame_too_large', `Frames are limited to ${this.#settings.max_frame_bytes} bytes`, id));
+      return;
+    }
+    const frame = readRequestFrame(data.toString('utf8'), this.#inherited);
+    if (!frame.ok) {
+      this.#refuse(frame.error);
+      return;
+    }
+    const { id } = frame;
+    if (this.#inFlight.has(id)) {
+      this.#refuse(errorFrame('duplicate_id', `A request with id ${JSON.stringify(id)} is already in flight`, id));
+      return;
+    }
+    if (this.#inFlight.size >= this.#settings.max_in_flight) {
+      this.#refuse(errorFrame('too_many_requests', `At most ${this.#settings.max_in_flight} requests may be in flight`, id));
+      return;
+    }
+    this.#inFlight.add(id);
+    this.#requests++;
+    let answer: Promise<ResponseMessage>;
+    try {
+      const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path) : null;
+      if (file !== null) answer = Promise.resolve(frame.method === 'HEAD' ? { ...file, body: '' } : file);
+      else answer = this.#app.handle({ ...this.#base, method: frame.method, url: frame.path, headers: frame.headers, body: frame.body });
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    answer.then(
+      (response) => this.#answer(id, response),
+      (error: unknown) => {
+        // `app.handle` never rejects; if it does anyway, answer like the HTTP transport does.
+        this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
+        this.#answer(id, { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error' });
+      },
+    );
+  }
+
+  #answer(id: FrameId, response: ResponseMessage): void {
+    // A closed socket has already forgotten its requests; this answer has nowhere to go.
+    if (!this.#inFlight.delete(id)) return;
+    let frame: ResponseFrame;
+    try {
+      frame = responseFrame(id, response);
+    } catch (error) {
+      this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
+      frame = { id, status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error' };
+    }
+    this.#send(JSON.stringify(frame));
+    if (this.#inFlight.size === 0) {
+      if (this.#drained !== null) this.#drained();
+      else this.#idle.refresh();
+    }
+  }
+
+  #refuse(frame: ErrorFrame): void {
+    this.#app.log.debug({ transport: 'tunnel', remote: this.#remote, code: frame.error.code, id: frame.id ?? null }, 'tunnel frame refused');
+    this.#send(JSON.stringify(frame));
+  }
+
+  #send(text: string): void {
+    const ws = this.#ws;
+    if (ws.readyState !== ws.OPEN) return;
+    if (!this.#corked && this.#socket !== null) {
+      // Answers finishing in the same turn leave in one write (writev) instead of one system call each.
+      this.#corked = true;
+      this.#socket.cork();
+      process.nextTick(this.#uncork);
+    }
+    ws.send(text, this.#sent);
+    // A client that does not read its answers must not make the server buffer without bound: stop reading its requests.
+    if (!this.#pausedForBackpressure && ws.bufferedAmount > this.#settings.backpressure_bytes) {
+      this.#pausedForBackpressure = true;
+      this.#app.log.debug({ transport: 'tunnel', remote: this.#remote, buffered: ws.bufferedAmount }, 'tunnel reading paused (back-pressure)');
+      ws.pause();
+    }
+  }
+
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.#socket!.uncork();
+  };
+
+  // Called as each answer leaves for the kernel; the last one to leave sees the buffer drained.
+  readonly #sent = (): void => {
+    if (!this.#pausedForBackpressure || this.#ws.bufferedAmount > this.#settings.backpressure_bytes) return;
+    this.#pausedForBackpressure = false;
+    if (!this.#draining) this.#ws.resume();
+  };
+
+  #onIdle(): void {
+    // Still working for the client: the idle clock restarts when the last answer goes out.
+    if (this.#inFlight.size > 0 || this.#draining) return;
+    this.#ws.close(1000, 'idle');
+  }
+
+  #heartbeat(): void {
+    if (!this.#alive) {
+      this.#app.log.info({ transport: 'tunnel', remote: this.#remote }, 'tunnel peer stopped answering pings');
+      this.#ws.terminate();
+      return;
+    }
+    this.#alive = false;
+    this.#ws.ping();
+  }
+}
