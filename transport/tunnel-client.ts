@@ -49,6 +49,11 @@ export interface TunnelClientOptions {
   readonly timeout_ms?: number;
   /** The WebSocket class: by default the global one, else `ws` (and `ws` in Node whenever `headers` or `origin` is given). */
   readonly WebSocket?: WebSocketClass;
+  /**
+   * Keep cookies that responses set and send them back (default true). `false` makes every request
+   * carry only the headers it is given, like `fetch` with `credentials: 'omit'`.
+   */
+  readonly cookies?: boolean;
 }
 
 export interface TunnelRequestInit {
@@ -281,7 +286,7 @@ class TunnelClient implements Tunnel {
   #send(pending: Pending): void {
     const { init } = pending;
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
-    if (this.cookies.size > 0 && !Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')) {
+    if (this.#options.cookies !== false && this.cookies.size > 0 && !Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')) {
       headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
     const frame: { -readonly [K in keyof RequestFrame]: RequestFrame[K] } = {
@@ -406,6 +411,7 @@ class TunnelClient implements Tunnel {
   }
 
   #keepCookies(lines: readonly string[]): void {
+    if (this.#options.cookies === false) return;
     for (const line of lines) {
       // Raw values, as the server wrote them: they go back exactly so (the server decodes).
       const cookie = parseSetCookie(line, { decode: (v) => v });

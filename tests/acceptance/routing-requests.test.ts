@@ -53,6 +53,8 @@ function appFor(c: Case): App | null {
 
 /** The request target for a recognition path: characters a request line cannot carry are escaped. */
 function target(path: string): string {
+  // Rails recognises '' as the root; a request line always names at least '/'.
+  if (path === '') return '/';
   return path.replace(/[^\x21-\x7e]|[#]/gu, (ch) => encodeURIComponent(ch));
 }
 
@@ -111,7 +113,12 @@ for (const transport of TRANSPORTS) {
         const problems: string[] = [];
         try {
           for (const [i, r] of recognitions.entries()) {
-            const p = problem(r, await ask(client, r.method!.toUpperCase(), r.path));
+            let p: string | null;
+            try {
+              p = problem(r, await ask(client, r.method!.toUpperCase(), r.path));
+            } catch (error) {
+              p = `the request failed: ${String(error)}`;
+            }
             if (p === null) passed++;
             else {
               failed++;

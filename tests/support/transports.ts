@@ -6,7 +6,7 @@
  */
 import { Agent, request as httpRequest } from 'node:http';
 import type { App } from '../../machines/index.ts';
-import { serve, type RunningServer } from '../../transport/index.ts';
+import { TunnelError, serve, tunnel, type RunningServer } from '../../transport/index.ts';
 import { STATUS_CODES } from '../../core/index.ts';
 
 export interface ClientRequest {
@@ -101,5 +101,36 @@ export const httpTransport: Transport = {
   },
 };
 
+/**
+ * A real `serve()` and the WebSocket tunnel on it: one socket, the tunnel client, no cookie jar
+ * (suites send the cookies they mean to, as they do over HTTP).
+ */
+export const tunnelTransport: Transport = {
+  name: 'tunnel',
+  chooses_remote_address: false,
+  async open(app) {
+    const server: RunningServer = await serve(app, { port: 0, host: '127.0.0.1', static_files: false });
+    const t = await tunnel(`ws://127.0.0.1:${server.port}${server.tunnel!.path}`, { cookies: false, reconnect: false });
+    return {
+      async request(req) {
+        const headers: Record<string, string> = { ...req.headers };
+        let res;
+        try {
+          res = await t.request({ method: req.method, path: req.path, headers, body: req.body });
+        } catch (error) {
+          // The tunnel answers requests it refuses to carry (an unknown method, say) with an error frame: its status is the answer.
+          if (error instanceof TunnelError && error.status !== undefined) return { status: error.status, headers: {}, body: Buffer.from(error.message) };
+          throw error;
+        }
+        return { status: res.status, reason: res.statusText || undefined, headers: lowerCased(res.headers.raw), body: Buffer.from(res.body) };
+      },
+      async close() {
+        await t.close();
+        await server.close();
+      },
+    };
+  },
+};
+
 /** Every transport; suites loop over these. */
-export const TRANSPORTS: readonly Transport[] = [handleTransport, httpTransport];
+export const TRANSPORTS: readonly Transport[] = [handleTransport, httpTransport, tunnelTransport];

@@ -242,6 +242,18 @@ test('cookies set by responses are kept, sent with later requests, and dropped w
   });
 });
 
+test('with cookies: false the client keeps no cookies and sends only the headers it is given', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), { cookies: false }, async (t) => {
+      const login = await t.request({ path: '/echo/login/bob' });
+      assert.equal(login.headers.getSetCookie().length, 2, 'the response still shows what was set');
+      assert.equal([...t.cookies], []);
+      assert.is(await (await t.request({ path: '/echo/whoami' })).text(), 'nobody');
+      assert.is(await (await t.request({ path: '/echo/whoami', headers: { cookie: 'user=carol' } })).text(), 'carol');
+    });
+  });
+});
+
 test('Set-Cookie lines are parsed by the cookie package: Max-Age=0 and a past Expires delete, unsendable values are skipped', async () => {
   const app = echoApp();
   const lines: Record<string, string[]> = {
