@@ -1,15 +1,15 @@
 /**
  * The example blog's admin area is behind HTTP Basic: no credentials, or
  * wrong ones, get 401 with a challenge naming the realm; the configured ones
- * get in. Every test runs on both engines.
+ * get in. Every test runs on both engines over HTTP, and through the WebSocket tunnel.
  */
 import * as assert from 'uvu/assert';
-import { ADMIN, ENGINES, blogSuite } from './support.ts';
+import { ADMIN, RUNS, blogSuite } from './support.ts';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-for (const engine of ENGINES) {
-  const it = blogSuite('blog: admin sign-in', engine);
+for (const run of RUNS) {
+  const it = blogSuite('blog: admin sign-in', run);
 
   it('without credentials the admin area answers 401 with a Basic challenge for its realm', async ({ blog }) => {
     for (const path of ['/admin', '/admin/posts', '/admin/posts/1.json']) {

@@ -1,13 +1,13 @@
 /**
  * The example blog over real HTTP, as a browser and as an API client use it:
  * pages with their layout, the JSON and XML of every resource, and forms
- * that PUT and DELETE through `_method`. Every test runs on both engines.
+ * that PUT and DELETE through `_method`. Every test runs on both engines over HTTP, and through the WebSocket tunnel.
  */
 import * as assert from 'uvu/assert';
-import { ENGINES, blogSuite, cookieAfter, locationId, locationPath } from './support.ts';
+import { RUNS, blogSuite, cookieAfter, locationId, locationPath } from './support.ts';
 
-for (const engine of ENGINES) {
-  const it = blogSuite('blog: pages and formats', engine);
+for (const run of RUNS) {
+  const it = blogSuite('blog: pages and formats', run);
 
   it('the root is the post list, in the application layout with its stylesheet and navigation', async ({ blog }) => {
     const res = await blog.get('/', { Accept: 'text/html' });
@@ -22,7 +22,7 @@ for (const engine of ENGINES) {
     // Newest first, drafts marked.
     assert.ok(page.indexOf('A draft about request machines') < page.indexOf('Welcome to Signalbox'));
     assert.match(page, '<span class="badge">draft</span>');
-    assert.is(blog.app.engine, engine);
+    assert.is(blog.app.engine, run.engine);
     assert.is(blog.requests[0].controller, 'posts');
     assert.is(blog.requests[0].action, 'index');
   });
@@ -126,7 +126,7 @@ for (const engine of ENGINES) {
 
   it.run();
 
-  const forms = blogSuite('blog: forms and API writes', engine);
+  const forms = blogSuite('blog: forms and API writes', run);
 
   forms('creating a post with the form redirects to it; the new post is stored and shown', async ({ blog }) => {
     const res = await blog.submit('/posts', { authenticity_token: '', 'post[title]': 'Hello', 'post[body]': 'First words', 'post[published]': '1', commit: 'Create post' });

@@ -1,19 +1,19 @@
 /**
  * The example blog's HTTP semantics and error paths over real HTTP: HEAD,
  * ETag revalidation, and 404, 405, 406, 422 and 500 (with the pages of
- * public/, and nothing internal in a 500). Every test runs on both engines.
+ * public/, and nothing internal in a 500). Every test runs on both engines over HTTP, and through the WebSocket tunnel.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as assert from 'uvu/assert';
-import { ENGINES, blogSuite } from './support.ts';
+import { RUNS, blogSuite } from './support.ts';
 
 const PUBLIC = join(dirname(fileURLToPath(import.meta.url)), '../../examples/blog/public');
 const page = (name: string) => readFileSync(join(PUBLIC, name), 'utf8');
 
-for (const engine of ENGINES) {
-  const it = blogSuite('blog: HEAD and ETags', engine);
+for (const run of RUNS) {
+  const it = blogSuite('blog: HEAD and ETags', run);
 
   it('HEAD answers like GET (status, type, length, ETag) without a body', async ({ blog }) => {
     // Pages with forms carry the session's token: a browser sends its session cookie back.
@@ -88,7 +88,7 @@ for (const engine of ENGINES) {
 
   it.run();
 
-  const errors = blogSuite('blog: error paths', engine);
+  const errors = blogSuite('blog: error paths', run);
 
   errors('404: an unknown path gets public/404.html', async ({ blog }) => {
     for (const path of ['/nope', '/posts/1/nope', '/admin/posts/1/edit', '/account/1']) {
@@ -207,7 +207,7 @@ for (const engine of ENGINES) {
 
   errors.run();
 
-  const production = blogSuite('blog: production 500', engine, { environment: 'production' });
+  const production = blogSuite('blog: production 500', run, { environment: 'production' });
 
   production('in production a local visitor also gets public/500.html, not diagnostics', async ({ blog }) => {
     const res = await blog.get('/admin/crash');

@@ -2,18 +2,18 @@
  * The example blog with forgery protection on (production; the test
  * environment turns it off): forms are accepted with their page's token and
  * session cookie, refused with public/422.html without them, and API calls
- * with a JSON or XML body need no token. Every test runs on both engines.
+ * with a JSON or XML body need no token. Every test runs on both engines over HTTP, and through the WebSocket tunnel.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as assert from 'uvu/assert';
-import { ENGINES, blogSuite, cookieAfter, locationId, locationPath } from './support.ts';
+import { RUNS, blogSuite, cookieAfter, locationId, locationPath } from './support.ts';
 
 const PAGE_422 = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../examples/blog/public/422.html'), 'utf8');
 
-for (const engine of ENGINES) {
-  const it = blogSuite('blog: forgery protection (production)', engine, { environment: 'production' });
+for (const run of RUNS) {
+  const it = blogSuite('blog: forgery protection (production)', run, { environment: 'production' });
 
   it('every form page carries a token, the same one for the whole session', async ({ blog }) => {
     const { cookie, token } = await blog.session('/posts/new');

@@ -9,7 +9,7 @@
 import * as assert from 'uvu/assert';
 import type { Route } from '../../core/index.ts';
 import { routes } from '../../examples/blog/routes.ts';
-import { ENGINES, blogSuite, type Blog } from './support.ts';
+import { RUNS, blogSuite, type Blog } from './support.ts';
 
 type Format = 'html' | 'json' | 'xml';
 
@@ -78,8 +78,8 @@ function requestFor(route: Route, method: string, format: Format): { method: str
   return { method, headers: { 'Content-Type': 'application/xml' }, body: xml };
 }
 
-for (const engine of ENGINES) {
-  const it = blogSuite('blog: every route of the table', engine);
+for (const run of RUNS) {
+  const it = blogSuite('blog: every route of the table', run);
 
   it('each route answers through its own controller and action, in every format it has', async ({ blog }) => {
     const reached = new Set<Route>();

@@ -1,12 +1,12 @@
 /**
  * Running the example blog for its integration tests: a fresh store and
- * app per test, served over real HTTP on a free port of 127.0.0.1, once per
- * engine. Logs go to an in-memory sink (the tests read which controller and
+ * app per test, served on a free port of 127.0.0.1, once per entry of
+ * `RUNS` (each engine over HTTP, and the WebSocket tunnel). Logs go to an in-memory sink (the tests read which controller and
  * action answered from the `request completed` lines), so runs stay quiet.
  *
  * @example
- *   for (const engine of ENGINES) {
- *     const it = blogSuite('posts', engine);
+ *   for (const run of RUNS) {
+ *     const it = blogSuite('posts', run);
  *     it('lists posts', async ({ blog }) => { assert.is((await blog.get('/posts')).status, 200); });
  *     it.run();
  *   }
@@ -15,11 +15,51 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { suite, type Test } from 'uvu';
 import type { App, Engine } from '../../machines/index.ts';
-import { serve, type RunningServer } from '../../transport/index.ts';
+import { TunnelError, serve, tunnel, type RunningServer, type Tunnel, type TunnelResponse } from '../../transport/index.ts';
 import { createBlogApp, type BlogAppOptions } from '../../examples/blog/app.ts';
 import { Store } from '../../examples/blog/models.ts';
 
-export const ENGINES: readonly Engine[] = ['compiled', 'xstate'];
+/** One way of running the blog: which engine runs its requests, and which transport carries them. */
+export interface BlogRun {
+  readonly engine: Engine;
+  readonly transport: 'http' | 'tunnel';
+}
+
+/** Both engines over HTTP, and the default engine through the WebSocket tunnel: every suite runs once per entry. */
+export const RUNS: readonly BlogRun[] = [
+  { engine: 'compiled', transport: 'http' },
+  { engine: 'xstate', transport: 'http' },
+  { engine: 'compiled', transport: 'tunnel' },
+];
+
+/** A WHATWG Response from a tunnel answer, so suites read both transports alike. */
+function asResponse(res: TunnelResponse): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers.raw)) {
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const nullBody = res.status === 204 || res.status === 304 || res.status < 200;
+  return new Response(nullBody ? null : Buffer.from(res.body), { status: res.status, statusText: res.statusText, headers });
+}
+
+/** `fetch` through a tunnel socket: the same request as an HTTP client would send, carried as a frame. */
+function tunnelFetch(t: Tunnel): (path: string, init?: RequestInit) => Promise<Response> {
+  return async (path, init = {}) => {
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? init.body : String(init.body);
+    if (body !== undefined && init.body instanceof URLSearchParams) headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
+    try {
+      return asResponse(await t.request({ method: init.method ?? 'GET', path, headers, body }));
+    } catch (error) {
+      // Requests the tunnel refuses to carry (an unknown method) come back as error frames with a status.
+      if (error instanceof TunnelError && error.status !== undefined) return new Response(error.message, { status: error.status });
+      throw error;
+    }
+  };
+}
 
 /** One `request completed` log line: which controller and action answered. */
 export interface RequestLog {
@@ -68,7 +108,8 @@ export function cookieAfter(response: Response, cookie: string): string {
 }
 
 /** Starts the blog on a free port with a fresh store (or the one given). */
-export async function startBlog(engine: Engine, options: Omit<BlogAppOptions, 'engine' | 'logger'> = {}): Promise<Blog> {
+export async function startBlog(run: BlogRun, options: Omit<BlogAppOptions, 'engine' | 'logger'> = {}): Promise<Blog> {
+  const engine = run.engine;
   const store = options.store ?? new Store({ clock: () => Date.UTC(2025, 2, 3, 14, 5) });
   const lines: Record<string, unknown>[] = [];
   const requests: RequestLog[] = [];
@@ -86,9 +127,10 @@ export async function startBlog(engine: Engine, options: Omit<BlogAppOptions, 'e
   const app = createBlogApp({ engine, store, environment: options.environment ?? 'test', logger: pino({ level: 'info' }, sink), secret: TEST_SECRET, admin: ADMIN });
   const server = await serve(app, { port: 0, host: '127.0.0.1' });
   const url = server.url;
+  const socket = run.transport === 'tunnel' ? await tunnel(`ws://127.0.0.1:${server.port}${server.tunnel!.path}`, { cookies: false, reconnect: false }) : null;
+  const carry = socket ? tunnelFetch(socket) : (path: string, init: RequestInit) => fetch(url + path, { redirect: 'manual', ...init });
   // The admin area asks for HTTP Basic credentials; the suites act as the signed-in admin unless a request says otherwise.
-  const doFetch = (path: string, init: RequestInit = {}) => fetch(url + path, {
-    redirect: 'manual',
+  const doFetch = (path: string, init: RequestInit = {}) => carry(path, {
     ...init,
     headers: path.startsWith('/admin') ? { Authorization: ADMIN_AUTHORIZATION, ...(init.headers as Record<string, string> | undefined) } : init.headers,
   });
@@ -118,7 +160,10 @@ export async function startBlog(engine: Engine, options: Omit<BlogAppOptions, 'e
       if (cookie === '' || token === '') throw new Error(`GET ${path} gave no session cookie or no token`);
       return { cookie, token };
     },
-    close: () => server.close(),
+    async close() {
+      await socket?.close();
+      await server.close();
+    },
   };
 }
 
@@ -126,11 +171,11 @@ export interface BlogContext {
   blog: Blog;
 }
 
-/** A uvu suite named `<name> [<engine>]` that starts a fresh blog before each test and stops it after. */
-export function blogSuite(name: string, engine: Engine, options: Omit<BlogAppOptions, 'engine' | 'logger'> = {}): Test<BlogContext> {
-  const it = suite<BlogContext>(`${name} [${engine}]`, {} as BlogContext);
+/** A uvu suite named `<name> [<engine>, <transport>]` that starts a fresh blog before each test and stops it after. */
+export function blogSuite(name: string, run: BlogRun, options: Omit<BlogAppOptions, 'engine' | 'logger'> = {}): Test<BlogContext> {
+  const it = suite<BlogContext>(`${name} [${run.engine}, ${run.transport}]`, {} as BlogContext);
   it.before.each(async (context) => {
-    context.blog = await startBlog(engine, options);
+    context.blog = await startBlog(run, options);
   });
   it.after.each(async (context) => {
     await context.blog.close();

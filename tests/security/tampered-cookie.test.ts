@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cookieSessionStore } from '../../core/index.ts';
-import { ENGINES } from '../examples/support.ts';
+const ENGINES = ['compiled', 'xstate'] as const;
 import { SECRET, SESSION_KEY, VALID_SESSION_DATA, securityApp, type SecurityApp } from './support/app.ts';
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
