@@ -16,6 +16,7 @@ import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
+import { declarationsOf } from '../core/controller/declarations.ts';
 import type { SessionStore } from '../core/session/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
@@ -110,6 +111,7 @@ export function createApp(options: CreateAppOptions): App {
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
     sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log }),
+    forgery_protected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
     publicFile(name) {
       if (publicDir === null) return null;
       let body = publicCache.get(name);

@@ -22,7 +22,10 @@
  *   verdict (does this request need a token, and does it carry the right
  *   one, judged by its Content-Type rather than its URL format); the
  *   controller's `protect_from_forgery` filter decides during dispatch, and
- *   a rejection arrives here as an error routed to `forgeryRejected`.
+ *   a rejection arrives here as an error routed to `forgeryRejected`. A
+ *   request no route takes is judged here instead (there is no controller
+ *   to ask): without the session's token it is rejected too, so a forger
+ *   cannot map the routes by their 404s and 405s.
  */
 import { requestSetup } from './request.setup.ts';
 
@@ -54,6 +57,7 @@ export const requestMachine = requestSetup.createMachine({
       entry: 'recognize',
       always: [
         { guard: 'routeFound', target: 'dispatching' },
+        { guard: 'isUnroutedForgery', target: 'forgeryRejected', actions: 'rejectForgery' },
         { guard: 'pathAllowsOtherMethods', target: 'methodNotAllowed' },
         { target: 'routingError' },
       ],

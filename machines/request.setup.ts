@@ -40,6 +40,7 @@ export const requestSetup = setup({
   },
   actions: {
     storeError: ({ context, event }) => stage.storeError(context.run, errorOf(event)),
+    rejectForgery: ({ context }) => stage.rejectForgery(context.run),
     negotiate: ({ context }) => stage.negotiate(context.run),
     checkForgery: ({ context }) => stage.checkForgery(context.run),
     recognize: ({ context }) => stage.recognize(context.run),
@@ -58,6 +59,7 @@ export const requestSetup = setup({
     isNotAcceptable: ({ event }) => stage.isNotAcceptable(errorOf(event)),
     isForgeryRejected: ({ event }) => stage.isForgeryRejected(errorOf(event)),
     routeFound: ({ context }) => stage.routeFound(context.run),
+    isUnroutedForgery: ({ context }) => stage.isUnroutedForgery(context.run),
     pathAllowsOtherMethods: ({ context }) => stage.pathAllowsOtherMethods(context.run),
     isFresh: ({ context }) => stage.isFresh(context.run),
   },

@@ -4,6 +4,9 @@
  * the method and the request's Content-Type (never by the URL's format),
  * and the controller's `protect_from_forgery` acts on it during dispatch.
  */
+import { InvalidAuthenticityToken } from '../errors.ts';
+import { DEFAULT_TOKEN_PARAM, TOKEN_KEY } from '../controller/forgery.ts';
+import { secure_compare } from '../session/cookie-store.ts';
 import type { RequestRun } from './run.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
@@ -22,4 +25,25 @@ export function checkForgery(run: RequestRun): void {
   if (SAFE_METHODS.has(request.method)) return;
   const required = !exemptContentType(request.headers['content-type'], run.app.config.forgery_exempt_types);
   run.forgery = { required };
+}
+
+/**
+ * A state-changing request no route takes, without the session's token, in an app that protects
+ * against forgery: answered 422 like any other forged request, rather than telling a forger which
+ * paths and methods exist (405 with Allow, or 404). Only the session's stored token is known here,
+ * before any controller (and its `param` or `secret`) is.
+ */
+export function isUnroutedForgery(run: RequestRun): boolean {
+  if (!run.forgery.required || !run.app.forgery_protected) return false;
+  const request = run.request!;
+  const fromParams = request.parameters[DEFAULT_TOKEN_PARAM];
+  const given = fromParams !== undefined ? fromParams : request.headers['x-csrf-token'];
+  if (typeof given !== 'string' || given === '') return true;
+  const stored = run.app.sessions.load(request)[TOKEN_KEY];
+  return !(typeof stored === 'string' && stored !== '' && secure_compare(given, stored));
+}
+
+/** Records the rejection, so the forgery-rejected state logs and renders it like one raised in dispatch. */
+export function rejectForgery(run: RequestRun): void {
+  run.error = new InvalidAuthenticityToken();
 }

@@ -1,7 +1,7 @@
 /** The request pipeline's stages, as plain functions of one `RequestRun`. */
 export { actionOf, createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from './run.ts';
 export { parseRequest, negotiate } from './parse.ts';
-export { checkForgery, exemptContentType } from './forgery.ts';
+export { checkForgery, exemptContentType, isUnroutedForgery, rejectForgery } from './forgery.ts';
 export { recognize, routeFound, pathAllowsOtherMethods } from './recognize.ts';
 export { dispatchAction } from './dispatch.ts';
 export { prepareResponse, isFresh, renderNotModified } from './render.ts';

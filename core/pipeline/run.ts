@@ -51,6 +51,8 @@ export interface AppRuntime {
   readonly log: Logger;
   readonly services: Readonly<Record<string, unknown>>;
   readonly sessions: SessionStore;
+  /** Whether any controller declares `protect_from_forgery` (and the app allows it): then no route is a way around it. */
+  readonly forgery_protected: boolean;
   /** Reads a file of `public_dir` (cached); null when absent. */
   publicFile(name: string): string | null;
 }

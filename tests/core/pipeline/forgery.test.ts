@@ -169,6 +169,27 @@ test('with a secret and a store that keeps ids, the token is an HMAC of the sess
   assert.is((await call(app, 'POST /posts', formWith({ authenticity_token: again.body }, first.cookie))).body, 'created');
 });
 
+test('a tokenless state-changing request no route takes is 422 too, so forgers cannot map routes by 404 and 405', async () => {
+  const app = protectedApp();
+  rejected(await call(app, 'DELETE /posts', form({})), 'a method the path does not take');
+  rejected(await call(app, 'POST /nowhere', form({})), 'a path no route takes');
+  const { token, cookie } = await visitForm(app);
+  const withToken = await call(app, 'DELETE /posts', formWith({ authenticity_token: token }, cookie));
+  assert.is(withToken.status, 405, 'with the session token the route table answers');
+  assert.is((await call(app, 'POST /nowhere', formWith({ authenticity_token: token }, cookie))).status, 404);
+  assert.is((await call(app, 'DELETE /posts', { headers: { 'content-type': 'application/json' }, body: '{}' })).status, 405, 'an exempt API body');
+  assert.is((await call(app, 'GET /nowhere')).status, 404, 'reads never need a token');
+});
+
+test('an app where no controller protects against forgery keeps 404 and 405 for unrouted requests', async () => {
+  class OpenController extends Controller {
+    index(): void { this.render({ text: 'index' }); }
+  }
+  const app = appWith({ open: OpenController }, { draw: (map) => map.resources('open', { only: ['index'] }), config: { allow_forgery_protection: true } });
+  assert.is((await call(app, 'DELETE /open', form({}))).status, 405);
+  assert.is((await call(app, 'POST /nowhere', form({}))).status, 404);
+});
+
 test('exemptContentType matches the exact essence, case-insensitively, ignoring parameters', () => {
   assert.ok(exemptContentType('application/json; charset=utf-8', ['application/json']));
   assert.ok(exemptContentType(' Application/JSON ', ['application/json']));
