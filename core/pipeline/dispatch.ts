@@ -5,7 +5,8 @@
  */
 import { dispatch, hasAction } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
-import { NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
+import { InvalidAuthenticityToken, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
+import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
 import type { Controller, ControllerWiring } from '../controller/base.ts';
 import type { Request } from '../http/request.ts';
@@ -21,8 +22,12 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   const controllerPath = String(params.controller);
   const action = String(params.action ?? 'index');
   const klass = run.app.controllers.get(controllerPath);
-  if (!klass) return Promise.reject(new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
-  if (!hasAction(klass, action)) return Promise.reject(new UnknownAction(klass.name, action));
+  if (!klass || !hasAction(klass, action)) {
+    // A route matched but nothing answers it (the default route, say): as good as unrouted, so a forged
+    // request learns no more here than from a path no route takes.
+    if (isUnroutedForgery(run)) return Promise.reject(new InvalidAuthenticityToken());
+    return Promise.reject(klass ? new UnknownAction(klass.name, action) : new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
+  }
   // A format no MIME type is registered for cannot be rendered; refusing it here also keeps
   // arbitrary extensions from growing any per-format state.
   const format = request.parameters.format;

@@ -4,6 +4,8 @@
  * byte for byte, and checks the entry's `expect` (as read by
  * support/expect.ts), the invariants every entry shares, that no shared
  * prototype gained a key, and that a fresh `GET /` still answers 200.
+ * WebSocket entries open the tunnel of the same server and send their
+ * frames byte for byte (support/ws-wire.ts).
  * Ends with one line: `bad inputs: N passed, M failed`.
  *
  * Time bounds in the corpus are checked with a multiplier
@@ -25,6 +27,7 @@ import { absentFiles, readExpect, type Observed, type Reading } from './support/
 import { invariantProblems, prototypeChanges, prototypeSnapshot, settledHeapMb } from './support/invariants.ts';
 import { probe, requestBytes, send, type WireRequest, type WireResponse } from './support/wire.ts';
 import { keepAliveRepeat } from './support/repeat.ts';
+import { openWs } from './support/ws-wire.ts';
 
 const TIME_FACTOR = Number(process.env.SIGNALBOX_TIME_FACTOR ?? 5);
 /** `SIGNALBOX_BAD_INPUTS_VERBOSE=1` prints each response's status and time. */
@@ -33,7 +36,7 @@ const report = (id: string, o: Observed) => {
   if (VERBOSE) console.log(`  ${id.padEnd(24)} ${o.status} ${o.ms.toFixed(1).padStart(7)} ms ${o.echo ? o.echo.action : o.body.slice(0, 60).replace(/\s+/g, ' ')}`);
 };
 const HTTP_SURFACES = new Set(['query', 'urlencoded_body', 'multipart_body', 'json_body', 'cookie', 'header', 'path']);
-const LATER_SURFACES: Record<string, string> = { ws_frame: 'needs the WebSocket request tunnel, which does not exist yet' };
+const LATER_SURFACES: Record<string, string> = {};
 
 const corpus = loadCorpus();
 const tally = { passed: 0, failed: 0, skipped: [] as string[] };
@@ -57,7 +60,7 @@ bad.before(async () => {
     valid_session: sec.valid_session,
     csrf_token: sec.csrf_token,
     host: `127.0.0.1:${running.port}`,
-    ws_path: '/tunnel',
+    ws_path: running.tunnel!.path,
     base64_valid_credentials: Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64'),
   };
 });
@@ -241,6 +244,68 @@ async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
   return problems;
 }
 
+interface Answer { id?: unknown; status?: number; headers?: Record<string, string | string[]>; body?: string; body_base64?: string; error?: { code: string; status: number; message: string } }
+
+/** A tunnel answer as the checks see a response. */
+function observeAnswer(a: Answer, ms: number): Observed {
+  const headers: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(a.headers ?? {})) headers[name.toLowerCase()] = Array.isArray(value) ? value : [value];
+  const body = a.body ?? (a.body_base64 !== undefined ? Buffer.from(a.body_base64, 'base64').toString('utf8') : a.error?.message ?? '');
+  const wire: WireResponse = { status: a.error ? a.error.status : a.status ?? 0, headers, body: Buffer.from(body), raw: Buffer.alloc(0), closed_by_server: false };
+  return observe(wire, ms, 0);
+}
+
+/** WebSocket entries: the upgrade as written, then each frame; the answers, close code and liveness are checked. */
+async function runWs(entry: Entry, reading: Reading): Promise<string[]> {
+  const { input } = applyGenerate(entry);
+  const filled = substitute(input, names) as { upgrade: { path: string; headers?: unknown }; frames: { opcode: 'text' | 'binary' | 'ping' | 'close' | 'raw'; data?: string; base64?: string }[] };
+  const started = performance.now();
+  const session = await openWs(running.port, names.host, filled.upgrade.path, headerPairs(filled.upgrade.headers));
+  const problems: string[] = [];
+  const closeCodes = /close (\d{4}(?:\/\d{4})*)/.exec(entry.expect)?.[1].split('/').map(Number) ?? [];
+  const errorOrClose = /error frame or close/.test(entry.expect);
+  try {
+    if (session.status !== 101) {
+      const o = observeAnswer({ status: session.status }, performance.now() - started);
+      report(entry.id, o);
+      if (session.status === 0 && /closed/.test(entry.expect)) return problems;
+      return problemsWith(entry, filled, reading, o);
+    }
+    let sent = 0;
+    for (const f of filled.frames) {
+      session.send(f.opcode, f.base64 !== undefined ? Buffer.from(f.base64, 'base64') : Buffer.from(f.data ?? '', 'utf8'));
+      if (f.opcode === 'text' || f.opcode === 'binary') sent++;
+    }
+    const answers = (): Answer[] => session.frames.filter((fr) => fr.opcode === 1).map((fr) => JSON.parse(fr.payload.toString('utf8')) as Answer);
+    // Wait for every answer, or for the close an entry expects instead.
+    const enough = () => sent > 0 && answers().length >= sent && (closeCodes.length === 0 || errorOrClose);
+    await session.waitFor(() => session.ended || session.closeCode !== null || enough(), 5_000);
+    const ms = performance.now() - started;
+    const got = answers();
+    for (const a of got) {
+      const o = observeAnswer(a, ms);
+      report(entry.id, o);
+      problems.push(...problemsWith(entry, filled, reading, o).map((p) => `[frame ${String(a.id)}] ${p}`));
+    }
+    if (closeCodes.length > 0) {
+      const closedRight = session.closeCode !== null && closeCodes.includes(session.closeCode);
+      const answeredWithError = errorOrClose && got.length > 0 && got.every((a) => a.error !== undefined);
+      if (!closedRight && !answeredWithError) problems.push(`expected close ${closeCodes.join('/')}${errorOrClose ? ' or error frames' : ''}, got close ${session.closeCode ?? 'none'} and ${got.length} answer(s)`);
+      if (reading.within_ms !== null && ms > reading.within_ms * TIME_FACTOR) problems.push(`took ${ms.toFixed(0)} ms, bound ${reading.within_ms} ms (x${TIME_FACTOR})`);
+    } else if (got.length < sent) {
+      problems.push(`${sent - got.length} of ${sent} frame(s) got no answer (close ${session.closeCode ?? 'none'})`);
+    }
+    if (/stays open|remains usable|connection alive/.test(entry.expect)) {
+      session.send('text', Buffer.from(JSON.stringify({ id: 'probe', method: 'GET', path: '/' })));
+      const answered = await session.waitFor(() => answers().some((a) => a.id === 'probe' && a.status === 200), 5_000);
+      if (!answered) problems.push('the connection did not answer a GET / afterwards');
+    }
+    return problems;
+  } finally {
+    session.destroy();
+  }
+}
+
 async function runRedirect(entry: Entry, reading: Reading): Promise<string[]> {
   const filled = substitute(entry.input, names);
   const target = filled.redirect_to;
@@ -308,6 +373,7 @@ for (const entry of corpus) {
     else if (entry.surface === 'raw_http') problems = await runRaw(entry, reading);
     else if (entry.surface === 'redirect_target') problems = await runRedirect(entry, reading);
     else if (entry.surface === 'route_requirement') problems = await runRouteRequirement(entry, reading);
+    else if (entry.surface === 'ws_frame') problems = await runWs(entry, reading);
     else problems = [`unknown surface ${entry.surface}`];
     problems.push(...prototypeChanges(before));
     for (const file of absentFiles(entry.expect)) if (existsSync(file)) problems.push(`${file} exists`);

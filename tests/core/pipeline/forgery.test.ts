@@ -181,6 +181,13 @@ test('a tokenless state-changing request no route takes is 422 too, so forgers c
   assert.is((await call(app, 'GET /nowhere')).status, 404, 'reads never need a token');
 });
 
+test('a tokenless form reaching no action through the default route is 422, like an unrouted one', async () => {
+  const app = protectedApp({}, { draw: (map) => { map.resources('posts'); map.connect(':controller/:action/:id'); } });
+  rejected(await call(app, 'POST /posts/1', form({})), 'posts#1 is no action');
+  const { token, cookie } = await visitForm(app);
+  assert.is((await call(app, 'POST /posts/1', formWith({ authenticity_token: token }, cookie))).status, 404, 'with the token: the unknown action is 404');
+});
+
 test('an app where no controller protects against forgery keeps 404 and 405 for unrouted requests', async () => {
   class OpenController extends Controller {
     index(): void { this.render({ text: 'index' }); }

@@ -60,7 +60,8 @@ export function allowedStatuses(expect: string): Set<number> {
 export function statusesExclusive(expect: string): boolean {
   const text = expect.replace(FOLLOW_UP, '');
   if (!/\bstatus\b|\beach \d{3}\b|\(\d{3}\)|^\d{3}\b|-> \d{3}\b/.test(text)) return false;
-  return !/\bstatus [\d/ ]+or (?!\d)/.test(text);
+  // A status offered beside a non-status outcome ("status 400 or params ...", "(400) or connection closed") is one way among others.
+  return !/\bstatus [\d/ ]+or (?!\d)|\(\d{3}(?:\/\d{3})*\) or (?!\d)/.test(text);
 }
 
 /** A time bound: "within 50ms", "in <1s", "within 2s". */
