@@ -13,7 +13,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
-import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
+import { serve, type RunningServer } from '../../transport/index.ts';
+import { withServer } from './support.ts';
 import { appWith } from '../core/pipeline/support.ts';
 
 const test = suite('serve answers HTTP requests through app.handle');
@@ -68,14 +69,6 @@ function raw(server: RunningServer, bytes: string): Promise<string> {
   });
 }
 
-async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
-  const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
-}
 
 test('a request goes through app.handle and its response comes back, from the socket peer', async () => {
   await withServer(echoApp(), {}, async (server) => {

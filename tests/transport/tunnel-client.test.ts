@@ -10,9 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
-import { Controller, secure_compare } from '../../core/index.ts';
+import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
-import { serve, tunnel, TunnelError, type RunningServer, type ServeOptions, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
+import { tunnel, TunnelError, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
+import { AdminController, withServer } from './support.ts';
 import { appWith } from '../core/pipeline/support.ts';
 
 const test = suite('the tunnel client sends fetch-like requests over one WebSocket');
@@ -47,28 +48,9 @@ class EchoController extends Controller {
   }
 }
 
-class AdminController extends Controller {
-  static {
-    this.before_filter('sign_in');
-  }
-  sign_in() {
-    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secure_compare(user, 'admin') && secure_compare(password, 'secret'));
-  }
-  index(): void {
-    this.render({ text: 'admin area' });
-  }
-}
 
 const echoApp = () => appWith({ echo: EchoController, admin: AdminController });
 
-async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
-  const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
-}
 
 /** Runs `body` with a client, and closes the client afterwards whatever happens. */
 async function withClient(url: string, options: TunnelClientOptions, body: (t: Tunnel) => Promise<void>): Promise<void> {

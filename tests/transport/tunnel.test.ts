@@ -15,9 +15,10 @@ import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket, type ClientOptions } from 'ws';
-import { Controller, secure_compare } from '../../core/index.ts';
+import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { attachTunnel, serve, type RunningServer, type ServeOptions, type TunnelOptions } from '../../transport/index.ts';
+import { AdminController, withServer } from './support.ts';
 import { appWith, tempDir } from '../core/pipeline/support.ts';
 
 const test = suite('the request tunnel runs frames through app.handle over one WebSocket');
@@ -50,28 +51,9 @@ class EchoController extends Controller {
   }
 }
 
-class AdminController extends Controller {
-  static {
-    this.before_filter('sign_in');
-  }
-  sign_in() {
-    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secure_compare(user, 'admin') && secure_compare(password, 'secret'));
-  }
-  index(): void {
-    this.render({ text: 'admin area' });
-  }
-}
 
 const echoApp = (options: Parameters<typeof appWith>[1] = {}) => appWith({ echo: EchoController, admin: AdminController }, options);
 
-async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
-  const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
-}
 
 const tunnelOptions = (options: TunnelOptions): ServeOptions => ({ tunnel: options });
 

@@ -1,0 +1,27 @@
+/** What the transport suites share: a server for the length of a test, and a controller behind HTTP Basic. */
+import { Controller, secure_compare } from '../../core/index.ts';
+import type { App } from '../../machines/index.ts';
+import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
+
+/** Serves `app` on a free port of 127.0.0.1 while `body` runs, then closes it. */
+export async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
+  const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** `admin` / `secret` over HTTP Basic, else 401. */
+export class AdminController extends Controller {
+  static {
+    this.before_filter('sign_in');
+  }
+  sign_in() {
+    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secure_compare(user, 'admin') && secure_compare(password, 'secret'));
+  }
+  index(): void {
+    this.render({ text: 'admin area' });
+  }
+}
