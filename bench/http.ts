@@ -18,16 +18,17 @@
  * to the planned time, so the whole run stays bounded. PROFILE_SECONDS (5) per profiling window;
  * NICE=<n> runs servers and load generator under `nice -n <n>`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { HTML, HTML_TYPE, JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { BENCH_DIR, machine, median, writeSection } from './support/results.ts';
+import { NoiseGate, waitQuiet as quietFor } from './support/noise.ts';
+import { positive, rng, shuffle } from './support/plan.ts';
+import { exitCode, killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
+import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { profileServers, type ProfileReport } from './support/profile.ts';
+import { BENCH_DIR, fmt, machine, median, ms, pct, writeSection } from './support/results.ts';
+import { ensureLoadGenerator, loadCommand as wrkCommand, runLoad as runWrk, type LoadGen, type LoadResult, type LoadSetup } from './support/wrk.ts';
 
-const ROOT = join(BENCH_DIR, '..');
 const QUICK = process.env.QUICK === '1';
 const DURATION = positive('DURATION', QUICK ? 2 : 10);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
@@ -54,15 +55,10 @@ const SERVER_SCRIPT = 'bench/servers/http-server.ts';
 // engine through tsx, which the dev commands use and which wraps each closure made at run time in a
 // name-setting call (esbuild's keepNames).
 const BUILT_SCRIPT = 'dist/bench/servers/http-server.js';
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return n;
-}
+const LOAD: LoadSetup = { core: LOAD_CORE, connections: CONNECTIONS, prefix: NICE_PREFIX };
+const loadCommand = (gen: LoadGen, url: string, seconds: number) => wrkCommand(gen, url, seconds, LOAD);
+const runLoad = (gen: LoadGen, url: string, seconds: number, serverPid: number) => runWrk(gen, url, seconds, serverPid, LOAD);
+const waitQuiet = (maxSeconds: number) => quietFor(maxSeconds, QUIET, QUIET_SAMPLE);
 
 interface ServerSpec { readonly key: string; readonly label: string; readonly mode: string; readonly tsx?: boolean }
 const SERVERS: readonly ServerSpec[] = [
@@ -81,168 +77,6 @@ const ROUTES: readonly RouteSpec[] = [
   { key: 'html', label: 'GET /posts/1.html', path: PATHS.html, type: HTML_TYPE, body: HTML },
 ];
 
-// ---- child processes: every one tracked, every one killed on the way out ----------------------
-
-const children = new Set<ChildProcess>();
-function killAll(signal: NodeJS.Signals = 'SIGTERM'): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid) {
-    try { process.kill(child.pid, signal); } catch { /* already gone */ }
-  }
-}
-process.on('exit', () => killAll('SIGKILL'));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { killAll(); process.exit(130); });
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-function waitExit(child: ChildProcess, ms: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const timer = setTimeout(() => { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } done(); }, ms);
-    child.once('exit', () => { clearTimeout(timer); done(); });
-  });
-}
-
-const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
-
-// ---- the load generator --------------------------------------------------------------------------
-
-interface LoadGen { readonly kind: 'wrk' | 'autocannon'; readonly version: string; readonly note: string }
-
-function sh(command: string, timeoutMs = 300_000): { ok: boolean; out: string } {
-  const r = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
-}
-
-function autocannonVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('autocannon/package.json') as { version: string }).version;
-}
-
-function ensureLoadGenerator(): LoadGen {
-  const fallback = (why: string): LoadGen => ({
-    kind: 'autocannon', version: `autocannon ${autocannonVersion()}`,
-    note: `${why}; fell back to autocannon ${autocannonVersion()} in its own process pinned to core ${LOAD_CORE}.`,
-  });
-  if (process.env.LOADGEN === 'autocannon') return fallback('LOADGEN=autocannon');
-  const wrkVersion = () => sh('wrk -v 2>&1').out.split('\n')[0].trim();
-  if (sh('command -v wrk').ok) return { kind: 'wrk', version: wrkVersion(), note: `wrk found at ${sh('command -v wrk').out.trim()}.` };
-  const sudo = process.getuid?.() === 0 ? '' : 'sudo -n ';
-  console.log(`wrk not found; installing it with ${sudo}apt-get install -y wrk`);
-  let install = sh(`${sudo}apt-get install -y wrk`);
-  if (!install.ok) {
-    console.log('apt-get install failed; running apt-get update and trying again');
-    sh(`${sudo}apt-get update`);
-    install = sh(`${sudo}apt-get install -y wrk`);
-  }
-  if (install.ok && sh('command -v wrk').ok) return { kind: 'wrk', version: wrkVersion(), note: `wrk installed by this script (\`${sudo}apt-get install -y wrk\`, Debian package).` };
-  console.log(install.out.split('\n').slice(-5).join('\n'));
-  return fallback('wrk could not be installed from Debian packages');
-}
-
-interface LoadResult {
-  rps: number; p50: number; p99: number; requests: number; errors: string | null;
-  /** Share of a core used by the server and by the load generator during the run. */
-  serverCpu: number; loadCpu: number;
-  /** CPU used on the machine by anything else during the run, in cores (0–2). */
-  foreign: number;
-  command: string;
-}
-type Parsed = Omit<LoadResult, 'loadCpu' | 'serverCpu' | 'foreign' | 'command'>;
-
-/** utime + stime of a process, in seconds; `self` also gives its reaped children's times. */
-function cpuSeconds(pid: number | 'self'): { own: number; children: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the comm field: state is fields[0], so utime (14) is fields[11], stime [12], cutime [13], cstime [14].
-  return { own: (Number(fields[11]) + Number(fields[12])) / CLK_TCK, children: (Number(fields[13]) + Number(fields[14])) / CLK_TCK };
-}
-
-/** Busy ticks (user + nice + system) of the whole machine, from /proc/stat. */
-function machineBusySeconds(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/);
-  return (Number(line[1]) + Number(line[2]) + Number(line[3])) / CLK_TCK;
-}
-
-/**
- * The machine is shared: waits (at most maxSeconds) until a QUIET_SAMPLE-second sample shows
- * less than QUIET cores busy with anything, so that runs start on an idle machine. Returns the
- * load seen last, in cores.
- */
-async function waitQuiet(maxSeconds: number): Promise<number> {
-  const deadline = performance.now() + Math.max(0, maxSeconds) * 1000;
-  let load = 0;
-  do {
-    const a = machineBusySeconds();
-    const t = performance.now();
-    await sleep(QUIET_SAMPLE);
-    load = (machineBusySeconds() - a) / ((performance.now() - t) / 1000);
-    if (load < QUIET) return load;
-  } while (performance.now() < deadline);
-  return load;
-}
-
-const UNIT_MS: Record<string, number> = { us: 1e-3, ms: 1, s: 1e3, m: 60e3, h: 3600e3 };
-function wrkTime(text: string): number {
-  const m = /^([\d.]+)(us|ms|s|m|h)$/.exec(text.trim());
-  if (!m) throw new Error(`cannot read wrk time ${JSON.stringify(text)}`);
-  return Number(m[1]) * UNIT_MS[m[2]];
-}
-
-function parseWrk(out: string): Parsed {
-  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  const p50 = /^\s+50%\s+(\S+)/m.exec(out);
-  const p99 = /^\s+99%\s+(\S+)/m.exec(out);
-  const total = /(\d+) requests in/.exec(out);
-  if (!rps || !p99 || !p50 || !total) throw new Error(`cannot parse wrk output:\n${out}`);
-  const problems = [/Non-2xx or 3xx responses: \d+/.exec(out)?.[0], /Socket errors: [^\n]+/.exec(out)?.[0]].filter(Boolean);
-  return { rps: Number(rps[1]), p50: wrkTime(p50[1]), p99: wrkTime(p99[1]), requests: Number(total[1]), errors: problems.length ? problems.join('; ') : null };
-}
-
-function parseAutocannon(out: string): Parsed {
-  const r = JSON.parse(out.slice(out.indexOf('{'))) as {
-    requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number;
-  };
-  const problems = [r.non2xx ? `non-2xx: ${r.non2xx}` : '', r.errors ? `errors: ${r.errors}` : '', r.timeouts ? `timeouts: ${r.timeouts}` : ''].filter(Boolean);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: problems.length ? problems.join('; ') : null };
-}
-
-function loadCommand(gen: LoadGen, url: string, seconds: number): string[] {
-  if (gen.kind === 'wrk') return [...NICE_PREFIX, 'taskset', '-c', LOAD_CORE, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url];
-  const require = createRequire(import.meta.url);
-  const bin = join(require.resolve('autocannon/package.json'), '..', 'autocannon.js');
-  return [...NICE_PREFIX, 'taskset', '-c', LOAD_CORE, process.execPath, bin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url];
-}
-
-async function runLoad(gen: LoadGen, url: string, seconds: number, serverPid: number): Promise<LoadResult> {
-  const argv = loadCommand(gen, url, seconds);
-  const before = cpuSeconds('self');
-  const serverBefore = cpuSeconds(serverPid).own;
-  const busyBefore = machineBusySeconds();
-  const t0 = performance.now();
-  const child = track(spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] }));
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => { out += d; });
-  child.stderr!.on('data', (d: Buffer) => { out += d; });
-  const code = await new Promise<number | null>((done) => {
-    const timer = setTimeout(() => { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }, (seconds + 30) * 1000);
-    child.once('exit', (c) => { clearTimeout(timer); done(c); });
-  });
-  const wall = (performance.now() - t0) / 1000;
-  const busy = machineBusySeconds() - busyBefore;
-  const server = cpuSeconds(serverPid).own - serverBefore;
-  const after = cpuSeconds('self');
-  const load = after.children - before.children;
-  // Interrupt time is left out on both sides; what remains is other tenants' work (and a little kernel noise).
-  const foreign = Math.max(0, busy - server - load - (after.own - before.own)) / wall;
-  if (code !== 0) throw new Error(`${argv.join(' ')} exited with ${code}:\n${out}`);
-  const parsed = gen.kind === 'wrk' ? parseWrk(out) : parseAutocannon(out);
-  return { ...parsed, loadCpu: load / wall, serverCpu: server / wall, foreign, command: argv.join(' ') };
-}
-
 // ---- servers ------------------------------------------------------------------------------------
 
 interface Running { readonly spec: ServerSpec; readonly child: ChildProcess; readonly port: number; readonly command: string }
@@ -250,35 +84,22 @@ interface Running { readonly spec: ServerSpec; readonly child: ChildProcess; rea
 async function startServer(spec: ServerSpec, extraEnv: Record<string, string> = {}): Promise<Running> {
   const script = spec.tsx ? ['--import', 'tsx', SERVER_SCRIPT] : [BUILT_SCRIPT];
   const argv = [...NICE_PREFIX, 'taskset', '-c', SERVER_CORE, process.execPath, ...script, spec.mode, '0'];
-  const child = track(spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', ...extraEnv } }));
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${spec.mode} did not start within 30 s`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolvePort(Number(m[1])); }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${spec.mode} exited with ${code} before listening`)); });
-  });
+  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', ...extraEnv } });
+  const port = await listeningPort(child, spec.mode);
   return { spec, child, port, command: argv.join(' ').replace(process.execPath, 'node') };
 }
 
 async function stopServer(s: Running): Promise<void> {
-  if (s.child.pid && s.child.exitCode === null) try { process.kill(s.child.pid, 'SIGTERM'); } catch { /* gone */ }
-  await waitExit(s.child, 5000);
+  await stopChild(s.child);
 }
 
 /** Runs `node <args>` pinned to the server core (bounded: 5 minutes); resolves with stdout. */
 async function execPinned(args: readonly string[]): Promise<string> {
   const argv = [...NICE_PREFIX, 'taskset', '-c', SERVER_CORE, process.execPath, ...args];
-  const child = track(spawn(argv[0], argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d; });
-  const code = await new Promise<number | null>((done) => {
-    const timer = setTimeout(() => { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }, 300_000);
-    child.once('exit', (c) => { clearTimeout(timer); done(c); });
-  });
+  const code = await exitCode(child, 300_000);
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
   return out;
 }
@@ -301,72 +122,16 @@ async function verify(servers: readonly Running[]): Promise<Record<string, Recor
   return headers;
 }
 
-// ---- order ----------------------------------------------------------------------------------------
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffle<T>(items: readonly T[], random: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
 // ---- main -----------------------------------------------------------------------------------------
-
-function version(name: string): string {
-  const require = createRequire(join(ROOT, 'package.json'));
-  const entry = require.resolve(name);
-  const root = entry.slice(0, entry.lastIndexOf(`node_modules/${name}/`) + `node_modules/${name}/`.length);
-  return (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
-}
-
-/** A fingerprint of the framework's sources (core/, machines/, transport/), to notice edits during a run. */
-function sourcesFingerprint(): string {
-  const hash = createHash('sha1');
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(rel);
-      else if (e.isFile() && rel.endsWith('.ts')) hash.update(rel).update(readFileSync(join(ROOT, rel)));
-    }
-  };
-  for (const dir of ['core', 'machines', 'transport']) walk(dir);
-  return hash.digest('hex').slice(0, 10);
-}
-
-/** The commit measured, and whether the framework's sources differ from it. */
-function treeState(): string {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-  if (head.status !== 0) return 'not a git checkout';
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'core', 'machines', 'transport'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
-  return `commit ${head.stdout.trim()}${dirty.length ? ` plus uncommitted changes to ${dirty.length} file(s) under core/, machines/, transport/` : ', clean'}`;
-}
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
-const pct = (n: number) => `${Math.round(n * 100)}%`;
 
 async function main(): Promise<void> {
   if (!sh('command -v taskset').ok) throw new Error('taskset (util-linux) is needed to pin the server and the load generator to different cores');
   const tree = treeState();
   const fingerprint = sourcesFingerprint();
-  const gen = ensureLoadGenerator();
+  const gen = ensureLoadGenerator(LOAD_CORE);
   console.log(`load generator: ${gen.version} (${gen.note})`);
   // The servers run from the build of the very sources fingerprinted above.
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  build();
   const active = SERVERS.filter((spec) => !(QUICK && spec.key === 'transport'));
   const plannedSeconds = active.length * ROUTES.length * (WARMUP + ROUNDS * (DURATION + QUIET_SAMPLE) + (ROUNDS + 1) * PAUSE);
   console.log(`${active.length} servers × ${ROUTES.length} routes × ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections, warm-up ${WARMUP} s each: at least ${Math.ceil(plannedSeconds / 60)} min (more if the machine is busy)`);
@@ -385,9 +150,10 @@ async function main(): Promise<void> {
 
   const cells = servers.flatMap((s) => ROUTES.map((route) => ({ s, route })));
   // Waiting for quiet and repeating disturbed runs may add at most SLACK seconds to the planned time.
-  const deadline = performance.now() + (cells.length * ROUNDS * (DURATION + QUIET_SAMPLE + PAUSE) + SLACK) * 1000;
-  let retries = 0;
-  let done = 0;
+  const gate = new NoiseGate({
+    quiet: QUIET, quietWait: QUIET_WAIT, sample: QUIET_SAMPLE, maxForeign: MAX_FOREIGN, retries: RETRIES, slack: SLACK,
+    runs: cells.length * ROUNDS, secondsPerRun: DURATION + QUIET_SAMPLE + PAUSE,
+  });
   const results = new Map<string, LoadResult[]>();
   const orders: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -397,20 +163,11 @@ async function main(): Promise<void> {
       const key = `${s.spec.key}/${route.key}`;
       // One measurement per cell and round; when other tenants took more than MAX_FOREIGN cores
       // during it, it is retried (at most RETRIES times, within SLACK) and the least disturbed kept.
-      let best: LoadResult | null = null;
-      for (let attempt = 0; attempt <= RETRIES; attempt++) {
-        const left = (deadline - performance.now()) / 1000 - (cells.length * ROUNDS - done) * (DURATION + QUIET_SAMPLE + PAUSE);
-        if (attempt > 0 && left <= 0) break;
-        await waitQuiet(Math.min(QUIET_WAIT, left));
-        const r = await runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!);
+      const best = await gate.measure(() => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!), (r, attempt) => {
         if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
         console.log(`round ${round + 1} ${key.padEnd(14)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
-        if (best === null || r.foreign < best.foreign) best = r;
-        if (r.foreign <= MAX_FOREIGN) break;
-        retries++;
-      }
-      results.set(key, [...(results.get(key) ?? []), best!]);
-      done++;
+      });
+      results.set(key, [...(results.get(key) ?? []), best]);
       await sleep(PAUSE);
     }
   }
@@ -441,7 +198,7 @@ async function main(): Promise<void> {
       load: (s, path, seconds) => runLoad(gen, `http://127.0.0.1:${s.port}${path}`, seconds, s.child.pid!),
       quiet: () => waitQuiet(QUIET_WAIT),
       exec: (args) => execPinned(args),
-      spawnTracked: (argv) => track(spawn(argv[0], argv.slice(1), { stdio: 'ignore' })),
+      spawnTracked: (argv) => spawnTracked(argv, { stdio: 'ignore' }),
       routes: ROUTES.map((r) => r.path),
       seconds: PROFILE_SECONDS,
       warmup: WARMUP,
@@ -489,7 +246,7 @@ async function main(): Promise<void> {
 Signalbox serves \`GET /posts/1\` (JSON) and \`GET /posts/1.html\` through the whole pipeline — \`serve()\` → \`app.handle\` → parse → negotiate → forgery check → recognize over the ${'~'}670-route table of \`bench/fixtures/rails-table.ts\` → dispatch → \`PostsController#show\` with \`respond_to({ json, html })\` → render, MD5 ETag → respond with X-Runtime — with \`environment: 'production'\` and \`logger: false\` (pino at level silent: the peers log nothing either). Bare node:http (an if/else) and Fastify (a route per path) send byte-identical bodies with the same Content-Type; every server serialises the same in-memory post with \`JSON.stringify\` per request (checked before measuring).
 Every server runs from \`npm run build\` (plain JavaScript, as deployed), in its own process on core ${SERVER_CORE}, the load generator on core ${LOAD_CORE}; one more row runs the default engine through tsx, as \`npm start\` does (tsx wraps each closure made at run time in a name-setting call). All servers are warmed (${WARMUP} s per route), then ${ROUNDS} rounds each run every server × route once, in a shuffled order; ${DURATION} s per run, ${CONNECTIONS} keep-alive connections. Figures are medians of the ${ROUNDS} rounds; ratios compare medians with bare node:http (the per-round range in brackets).
 
-${machine()}; ${gen.version}; fastify ${version('fastify')}, xstate ${version('xstate')}, signalbox ${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version} (${tree}; sources fingerprint ${fingerprint}, sha1 of core/, machines/, transport/).${gen.kind === 'autocannon' ? `\n**Load generator: autocannon, not wrk** — ${gen.note}` : ` ${gen.note}`}
+${machine()}; ${gen.version}; fastify ${version('fastify')}, xstate ${version('xstate')}, signalbox ${ownVersion()} (${tree}; sources fingerprint ${fingerprint}, sha1 of core/, machines/, transport/).${gen.kind === 'autocannon' ? `\n**Load generator: autocannon, not wrk** — ${gen.note}` : ` ${gen.note}`}
 
 | route | server | req/s | × node:http | × Fastify | p50 ms | p99 ms | p99 × node:http | req/s per round | CPU server / load | others, max (cores) |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
@@ -502,7 +259,7 @@ ${active.some((s) => s.key === 'transport') ? 'The diagnostic row is not a conte
 ${targetRows.join('\n')}
 
 ${missed.length === 0 ? 'All targets met by the default engine.' : `Missed by the default engine: ${missed.map((t) => `${t.route.key} ${t.name}`).join('; ')}.`}
-CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${QUIET_SAMPLE} s sample shows under ${QUIET} cores busy (waiting at most ${QUIET_WAIT} s), and a run during which others took more than ${MAX_FOREIGN} cores is repeated (at most ${RETRIES} times; waits and repeats may add at most ${SLACK} s in all), keeping the least disturbed: ${retries} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
+CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${QUIET_SAMPLE} s sample shows under ${QUIET} cores busy (waiting at most ${QUIET_WAIT} s), and a run during which others took more than ${MAX_FOREIGN} cores is repeated (at most ${RETRIES} times; waits and repeats may add at most ${SLACK} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
 
 Response headers besides Date/Connection/Keep-Alive — ${active.map((s) => `${s.label}: ${headers[s.key].json}`).join('; ')}.
 

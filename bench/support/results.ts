@@ -32,3 +32,8 @@ export function writeSection(name: string, markdown: string): void {
   text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + end.length) : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(RESULTS, text);
 }
+
+/** Numbers for tables: thousands separated, milliseconds with sensible digits, shares of a core. */
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+export const pct = (n: number) => `${Math.round(n * 100)}%`;

@@ -1,0 +1,74 @@
+/**
+ * Child processes of the benchmarks: every one tracked and killed on the way out (exit, SIGINT,
+ * SIGTERM), every wait bounded. Importing this module installs the exit and signal handlers.
+ */
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+
+const children = new Set<ChildProcess>();
+
+export function killAll(signal: NodeJS.Signals = 'SIGTERM'): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid) {
+    try { process.kill(child.pid, signal); } catch { /* already gone */ }
+  }
+}
+process.on('exit', () => killAll('SIGKILL'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { killAll(); process.exit(130); });
+
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Spawns `argv` as a tracked child. */
+export function spawnTracked(argv: readonly string[], options: SpawnOptions): ChildProcess {
+  return track(spawn(argv[0], argv.slice(1), options));
+}
+
+/** Resolves once `child` has exited, killing it (SIGKILL) if it is still there after `ms`. */
+export function waitExit(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } done(); }, ms);
+    child.once('exit', () => { clearTimeout(timer); done(); });
+  });
+}
+
+/** Resolves with `child`'s exit code, killing it (SIGKILL) once `ms` have passed. */
+export function exitCode(child: ChildProcess, ms: number): Promise<number | null> {
+  return new Promise<number | null>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
+    const timer = setTimeout(() => { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }, ms);
+    child.once('exit', (c) => { clearTimeout(timer); done(c); });
+  });
+}
+
+export const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
+
+export function sh(command: string, timeoutMs = 300_000): { ok: boolean; out: string } {
+  const r = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/**
+ * Resolves with the first `LISTENING <port>` a server prints (`bench/servers/http-server.ts`); rejects
+ * if it exits first or prints nothing within 30 s.
+ */
+export function listeningPort(child: ChildProcess, label: string): Promise<number> {
+  return new Promise<number>((resolvePort, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${label} did not start within 30 s`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) { clearTimeout(timer); resolvePort(Number(m[1])); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${label} exited with ${code} before listening`)); });
+  });
+}
+
+/** SIGTERM, then SIGKILL if the child has not gone within 5 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.pid && child.exitCode === null) try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
+  await waitExit(child, 5000);
+}
