@@ -18,6 +18,9 @@ import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
 import type { SessionStore } from '../core/session/store.ts';
+import { Caching } from '../core/controller/caching.ts';
+import { memoryStore } from '../core/cache/memory-store.ts';
+import type { CacheStore } from '../core/cache/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
@@ -51,6 +54,10 @@ export interface CreateAppOptions {
   readonly session?: SessionOptions | false;
   /** Another place to keep sessions (`memorySessionStore()`, your own); `false` for none. */
   readonly session_store?: SessionStore | false;
+  /** Where `caches_action` keeps responses: `memoryStore()` (the default), `fileStore(dir)`, your own. */
+  readonly cache_store?: CacheStore;
+  /** Where `caches_page` writes pages: default `public_dir`; `false` for no page cache. */
+  readonly page_cache_dir?: string | false;
 }
 
 export interface App {
@@ -63,6 +70,8 @@ export interface App {
   readonly log: Logger;
   /** The public directory (static files, error pages, cached pages), or null. */
   readonly public_dir: string | null;
+  /** The page cache, the action cache's store, and expiry for code outside a request (`app.caching.expire_page('/posts')`). */
+  readonly caching: Caching;
   /** The compiled request machine (also used to list states for tools). */
   readonly compiled: CompiledMachine<{ run: RequestRun }, ResponseMessage>;
   /** Listens to trace events (states entered, transitions taken); returns an unsubscribe function. */
@@ -90,6 +99,8 @@ export function createApp(options: CreateAppOptions): App {
     forgery_exempt_types: ['application/json', 'application/xml'],
     trust_proxy: false,
     hosts: [],
+    perform_caching: true,
+    cache_header: true,
     ...options.config,
   });
   const log = options.logger === false
@@ -101,10 +112,16 @@ export function createApp(options: CreateAppOptions): App {
   const views = typeof options.views === 'string' ? directoryViews(options.views) : (options.views ?? null);
   const publicDir = options.public_dir ? resolve(options.public_dir) : null;
   const publicCache = new Map<string, string | null>();
+  const mime = options.mime ?? createMimeRegistry();
+  const pageCacheDir = options.page_cache_dir === false ? null : options.page_cache_dir ? resolve(options.page_cache_dir) : publicDir;
+  const caching = new Caching({
+    enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_dir: pageCacheDir,
+    mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
+  });
   const runtime: AppRuntime = {
     routes: options.routes,
     controllers,
-    mime: options.mime ?? createMimeRegistry(),
+    mime,
     config,
     views,
     public_dir: publicDir,
@@ -122,6 +139,7 @@ export function createApp(options: CreateAppOptions): App {
       }
       return body;
     },
+    caching,
   };
   const engine = options.engine ?? 'compiled';
   const tracer = new Tracer();
@@ -131,7 +149,7 @@ export function createApp(options: CreateAppOptions): App {
     const { controller, action } = actionOf(run);
     log.info({
       reqId: run.id, method: run.message.method, path: run.request?.path ?? run.message.url, status: output.status, ms: Math.round(ms * 100) / 100,
-      controller, action, transport: run.message.transport ?? 'http',
+      controller, action, transport: run.message.transport ?? 'http', cache: run.cache ?? undefined,
     }, 'request completed');
     if (tracer.active) tracer.emit({ kind: 'done', id: run.id, status: output.status, ms, t: performance.now() });
     return output;
@@ -149,6 +167,7 @@ export function createApp(options: CreateAppOptions): App {
     config,
     log,
     public_dir: publicDir,
+    caching,
     compiled: COMPILED,
     trace: (listener: TraceListener) => tracer.listen(listener),
     handle(message: RequestMessage): Promise<ResponseMessage> {

@@ -128,7 +128,7 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, maxB
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBody) return refuseBody(req, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
-    const file = serveStatic(app, req.url ?? '/');
+    const file = serveStatic(app, req.url ?? '/', { method: req.method, headers: req.headers, transport: 'http' });
     if (file !== null) return write(res, file, req.method === 'HEAD');
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).

@@ -1,7 +1,11 @@
 /**
  * Files under the app's `public/` directory, served before routing (as the
  * web server in front of a Rails app would): assets, error pages, and
- * cached pages (`/posts/1` is served from `public/posts/1.html`).
+ * cached pages (`/posts/1` is served from `public/posts/1.html`). Pages the
+ * page cache wrote (`caches_page`) are looked up first, in its own
+ * directory: they are answered as the app answered them (ETag, revalidation
+ * with If-None-Match, X-Runtime) plus `X-Cache: hit`, and since the app
+ * never sees them, their `request completed` log line is written here.
  *
  * Only files listed in an index of the directory are ever served, so no
  * request path, however encoded (`..`, `%2e%2e`, `%2f`, backslashes, NUL),
@@ -11,7 +15,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../machines/app.ts';
-import type { ResponseMessage } from '../core/http/message.ts';
+import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
+import { REVALIDATE } from '../core/pipeline/render.ts';
+import type { PageCache } from '../core/controller/page-cache.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.xml': 'application/xml',
@@ -82,17 +88,36 @@ export function publicIndex(app: App): PublicIndex | null {
   return index;
 }
 
-/** A response for a public file at this request target, or null to let the app handle it. */
-export function serveStatic(app: App, url: string): ResponseMessage | null {
+/** What cached pages need of a request: Accept (HTML or not), If-None-Match (304), and for the log line, its method and transport. */
+export interface StaticRequest {
+  readonly method?: string;
+  /** Header names in lower case, as `node:http` and the tunnel give them. */
+  readonly headers?: Readonly<Record<string, HeaderValue | undefined>>;
+  readonly transport?: string;
+}
+
+/** A response for a cached page or a public file at this request target, or null to let the app handle it. */
+export function serveStatic(app: App, url: string, request: StaticRequest = {}): ResponseMessage | null {
+  // `?.`: transports are also run around stand-in apps that have no caches.
+  const pages = app.caching?.pages ?? null;
   const index = publicIndex(app);
-  if (index === null || index.size === 0) return null;
+  // Most apps serve most requests from neither: they pay for nothing more.
+  if ((pages === null || pages.size === 0) && (index === null || index.size === 0)) return null;
+  const started = performance.now();
   const q = url.indexOf('?');
+  const target = q < 0 ? url : url.slice(0, q);
   let path: string;
   try {
-    path = decodeURIComponent(q < 0 ? url : url.slice(0, q));
+    path = decodeURIComponent(target);
   } catch {
     return null;
   }
+  // The page cache never writes a page for a query, which might change it: such requests go to the app.
+  if (pages !== null && (q < 0 || q === url.length - 1)) {
+    const page = cachedPage(app, pages, target, path, request, started);
+    if (page !== null) return page;
+  }
+  if (index === null || index.size === 0) return null;
   const file = index.lookup(path);
   if (file === null) return null;
   let body: Buffer;
@@ -102,7 +127,43 @@ export function serveStatic(app: App, url: string): ResponseMessage | null {
   } catch {
     return null;
   }
-  const ext = extname(file).toLowerCase();
+  return fileResponse(app, extname(file).toLowerCase(), body);
+}
+
+function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest, started: number): ResponseMessage | null {
+  const page = pages.read(path, headerOf(request, 'accept'));
+  if (page === null) return null;
+  const fresh = etagMatches(headerOf(request, 'if-none-match'), page.etag);
+  const response: ResponseMessage = fresh
+    ? { status: 304, headers: {}, body: '' }
+    : fileResponse(app, `.${page.extension}`, page.body);
+  response.headers.ETag = page.etag;
+  response.headers['Cache-Control'] = REVALIDATE;
+  const ms = performance.now() - started;
+  response.headers['X-Runtime'] = (ms / 1000).toFixed(5);
+  if (app.config.cache_header) response.headers['X-Cache'] = 'hit';
+  app.log.info({
+    method: request.method ?? 'GET', path: target, status: response.status, ms: Math.round(ms * 100) / 100,
+    controller: page.controller, action: page.action, transport: request.transport ?? 'http', cache: 'hit',
+  }, 'request completed');
+  return response;
+}
+
+function headerOf(request: StaticRequest, name: string): string | undefined {
+  const value = request.headers?.[name];
+  return value === undefined || typeof value === 'string' ? value : value.join(', ');
+}
+
+/** As the app revalidates: If-None-Match naming this ETag, its weak form, or `*`. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+function fileResponse(app: App, ext: string, body: Buffer): ResponseMessage {
   const type = app.mime.lookup_by_extension(ext.slice(1))?.string ?? FALLBACK_TYPES[ext] ?? 'application/octet-stream';
   return {
     status: 200,

@@ -355,7 +355,7 @@ class TunnelConnection {
     this.#requests++;
     let answer: Promise<ResponseMessage>;
     try {
-      const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path) : null;
+      const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
       if (file !== null) answer = Promise.resolve(frame.method === 'HEAD' ? { ...file, body: '' } : file);
       else answer = this.#app.handle({ ...this.#base, method: frame.method, url: frame.path, headers: frame.headers, body: frame.body });
     } catch (error) {

@@ -33,6 +33,10 @@ import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
 import { authenticityToken } from './forgery.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
+import {
+  cacheDeclaration, type ActionCacheOptions, type Caching, type CacheRun, type CacheStatus, type CacheTarget, type PageCacheOptions,
+} from './caching.ts';
+import type { MaybePromise } from '../cache/store.ts';
 
 /** What `dispatch` wires into a controller for one request. */
 export interface ControllerWiring {
@@ -48,6 +52,10 @@ export interface ControllerWiring {
   readonly action_name: string;
   /** App-wide objects given to `createApp({ services })`: data stores, clients, configuration. */
   readonly services: Readonly<Record<string, unknown>>;
+  /** The app's caches (`caches_page`, `caches_action`, expiry); absent when the controller runs outside an app. */
+  readonly caching?: Caching;
+  /** Records what the caches did for this request, for the `X-Cache` header and the log line. */
+  cache_status?(status: CacheStatus): void;
 }
 
 
@@ -138,6 +146,25 @@ export class Controller {
     declarationsOf(this).layout = name;
   }
 
+  /**
+   * Writes the first 200 GET response of these actions under the app's page cache directory
+   * (`/posts/1` → `posts/1.html`), from where the transports answer later requests before the app runs.
+   * Only for pages that are the same for every visitor. `if` decides per request.
+   * @example static { this.caches_page('index') }
+   */
+  static caches_page(...args: (string | PageCacheOptions)[]): void {
+    declarationsOf(this).caches.push(cacheDeclaration('page', args));
+  }
+
+  /**
+   * Keeps the 200 GET responses of these actions in the app's cache store, keyed by host, path and
+   * format, and answers from there after the before filters have run (authentication still applies).
+   * @example static { this.caches_action('show', { expires_in: 600, if: (c) => c.flash.empty }) }
+   */
+  static caches_action(...args: (string | ActionCacheOptions)[]): void {
+    declarationsOf(this).caches.push(cacheDeclaration('action', args));
+  }
+
   // ---- per-request state (wired by dispatch) ------------------------------------------------
 
   request!: Request;
@@ -150,6 +177,8 @@ export class Controller {
   services!: Readonly<Record<string, any>>;
   /** What the action rendered, once it has: used to refuse a second render. */
   _performed = false;
+  /** What caching does for this request, when the action declares a cache. */
+  _cache: CacheRun | null = null;
   /** A template render started by `render` and finished by dispatch. */
   _pending: Promise<void> | null = null;
   /** The format `respond_to` chose, if any; it names the template format. */
@@ -285,6 +314,36 @@ export class Controller {
       return this.routes.url_for({ only_path: false, ...target }, options);
     }
     return this.routes.url_for(target, options);
+  }
+
+  // ---- caching ---------------------------------------------------------------------------------
+
+  /**
+   * Removes a cached page: a path (`/posts` in every format, `/posts.json` alone) or a route hash
+   * (this controller unless it names another). How many files went.
+   * @example this.expire_page({ action: 'index' })
+   */
+  expire_page(target: CacheTarget): number {
+    return this._wiring.caching?.expire_page(this._cacheTarget(target)) ?? 0;
+  }
+
+  /**
+   * Removes an action's cached responses in every format: a path or a route hash (this controller
+   * unless it names another). A promise when the cache store is asynchronous: return it from a
+   * filter, or await it, before the request ends.
+   * @example this.expire_action({ action: 'show', id: this.post.id })
+   */
+  expire_action(target: CacheTarget): MaybePromise<number> {
+    return this._wiring.caching?.expire_action(this._cacheTarget(target)) ?? 0;
+  }
+
+  /** Removes action cache entries by a `cache_path` path (every format) or a RegExp over whole keys. */
+  expire_fragment(key: string | RegExp): MaybePromise<number> {
+    return this._wiring.caching?.expire_fragment(key) ?? 0;
+  }
+
+  _cacheTarget(target: CacheTarget): CacheTarget {
+    return typeof target === 'string' ? target : { controller: this.controller_path, ...target };
   }
 
   /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */

@@ -1,6 +1,6 @@
 /**
  * Class-level declarations of a controller (filters, rescue handlers,
- * forgery protection, verifications, hidden actions, layout), as plain
+ * forgery protection, verifications, hidden actions, layout, caches), as plain
  * data per class. A subclass starts from a copy of its parent's
  * declarations the first time it declares something, so declarations
  * inherit without a subclass ever changing its parent.
@@ -46,12 +46,28 @@ export interface VerifyOptions extends ActionScope {
   readonly add_headers?: Record<string, string>;
 }
 
+/** `caches_action`'s `if`: a method name or a function of the controller; caching applies when it answers truthy. */
+export type CacheCondition = string | ((controller: any) => unknown);
+/** `caches_action`'s `cache_path`: the key's path itself, or a function of the controller giving one (or a route hash). */
+export type CachePath = string | ((controller: any) => string | Record<string, unknown>);
+
+export interface CacheDeclaration {
+  readonly kind: 'page' | 'action';
+  readonly actions: readonly string[];
+  readonly if?: CacheCondition;
+  readonly cache_path?: CachePath;
+  /** Seconds an action cache entry lasts. */
+  readonly expires_in?: number;
+}
+
 export interface Declarations {
   readonly filters: Filter[];
   readonly rescues: RescueDeclaration[];
   forgery: ForgeryOptions | null;
   readonly hidden: Set<string>;
   layout: string | false | null;
+  /** `caches_page` and `caches_action`, in declaration order (the last one naming an action wins). */
+  readonly caches: CacheDeclaration[];
 }
 
 const DECLARATIONS = Symbol('signalbox.controller.declarations');
@@ -70,6 +86,7 @@ export function declarationsOf(klass: object): Declarations {
     forgery: inherited?.forgery ?? null,
     hidden: new Set(inherited?.hidden ?? []),
     layout: inherited?.layout ?? null,
+    caches: inherited ? [...inherited.caches] : [],
   };
   Object.defineProperty(klass, DECLARATIONS, { value: created });
   return created;

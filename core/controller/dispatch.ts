@@ -1,6 +1,7 @@
 /**
  * Running one action: forgery protection, before filters (a filter that
- * renders or redirects halts the chain), around filters, the action, the
+ * renders or redirects halts the chain), the action cache (answering a hit
+ * once every before filter has run), around filters, the action, the
  * implicit render of its template, after filters, and `rescue_from`
  * handlers for whatever any of them throws.
  */
@@ -8,6 +9,7 @@ import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import { Controller, type ControllerWiring } from './base.ts';
 import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
 import { carriesValidToken } from './forgery.ts';
+import { CacheRun } from './caching.ts';
 
 /** The request machine's forgery stage: whether this request needs an authenticity token at all. */
 export interface ForgeryVerdict {
@@ -91,6 +93,8 @@ function settle(c: Controller, result: unknown): Step {
 function runChain(c: Controller, klass: ControllerClass, action: string, options: DispatchOptions): Step {
   const declarations = declarationsOf(klass);
   const body = actionBody(klass, c, action);
+  // Before the forgery check, so that a refused request to a cached action says X-Cache: miss too.
+  c._cache = CacheRun.begin(c, klass, action);
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
   if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !carriesValidToken(c, forgery)) {
@@ -112,11 +116,25 @@ function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: 
     }
     if (c.performed) return;
   }
+  const cache = c._cache;
+  if (cache !== null) {
+    // A hit renders, and ends the chain as a before filter that renders would.
+    const looked = cache.lookup();
+    if (looked instanceof Promise) return looked.then(() => (c.performed ? undefined : actionOnward(c, filters, body, cache)));
+    if (c.performed) return;
+  }
+  return actionOnward(c, filters, body, cache);
+}
+
+/** Around filters and the action, then the after filters; the cache run hears when all of it is done. */
+function actionOnward(c: Controller, filters: readonly Filter[], body: () => unknown, cache: CacheRun | null): Step {
   const arounds = filters.filter((f) => f.kind === 'around');
   const core = arounds.length === 0
     ? runAction(c, body)
     : arounds.reduceRight<() => Promise<void>>((inner, f) => () => runAround(c, f, inner), async () => runAction(c, body))();
-  return core instanceof Promise ? core.then(() => afterFrom(c, filters, 0)) : afterFrom(c, filters, 0);
+  const after = core instanceof Promise ? core.then(() => afterFrom(c, filters, 0)) : afterFrom(c, filters, 0);
+  if (cache === null) return after;
+  return after instanceof Promise ? after.then(() => cache.complete()) : cache.complete();
 }
 
 function afterFrom(c: Controller, filters: readonly Filter[], i: number): Step {

@@ -35,6 +35,19 @@ export function authenticityToken(c: Controller, options: ForgeryOptions | null)
   return token as string;
 }
 
+/**
+ * The token this request's session already holds (none is made): what a cache must never hand
+ * to another visitor. Null when the session was not touched or has no token.
+ */
+export function existingToken(c: Controller, options: ForgeryOptions | null): string | null {
+  const digest = digestToken(c, options);
+  if (digest !== null) return digest;
+  const session = c._wiring.session;
+  if (!session.loaded) return null;
+  const token = session.data[TOKEN_KEY];
+  return typeof token === 'string' && token !== '' ? token : null;
+}
+
 /** Whether the request carries the session's token, in the form parameter or the X-CSRF-Token header. */
 export function carriesValidToken(c: Controller, options: ForgeryOptions): boolean {
   const param = options.param ?? DEFAULT_TOKEN_PARAM;

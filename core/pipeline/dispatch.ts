@@ -9,6 +9,7 @@ import { InvalidAuthenticityToken, NotAcceptable, RoutingError, UnknownAction } 
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
 import type { Controller, ControllerWiring } from '../controller/base.ts';
+import type { Caching, CacheStatus } from '../controller/caching.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
@@ -37,12 +38,14 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   const wiring = new RequestWiring(run, controllerPath, action);
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
   if (done instanceof Promise) return done.then((controller) => finish(run, controller, wiring));
-  finish(run, done, wiring);
+  return finish(run, done, wiring);
 }
 
-function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void {
+// The caches store the response only now: whether it sets a cookie is known once the session is committed.
+function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void | Promise<void> {
   run.controller = controller;
   wiring.session.commit(run.response!);
+  return controller._cache?.store();
 }
 
 /**
@@ -58,8 +61,10 @@ class RequestWiring implements ControllerWiring {
   readonly services: Readonly<Record<string, unknown>>;
   #helpers: Helpers | null = null;
   #cookies: CookieJar | null = null;
+  readonly #run: RequestRun;
 
   constructor(run: RequestRun, readonly controller_path: string, readonly action_name: string) {
+    this.#run = run;
     const request = run.request!;
     this.request = request;
     this.response = run.response!;
@@ -72,6 +77,14 @@ class RequestWiring implements ControllerWiring {
   get cookies(): CookieJar {
     const request = this.request;
     return (this.#cookies ??= new CookieJar(() => request.cookies, this.response));
+  }
+
+  get caching(): Caching {
+    return this.#run.app.caching;
+  }
+
+  cache_status(status: CacheStatus): void {
+    this.#run.cache = status;
   }
 
   get helpers(): Helpers {

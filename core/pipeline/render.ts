@@ -6,7 +6,8 @@ import * as crypto from 'node:crypto';
 import { DEFAULT_CACHE_CONTROL } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
 
-const REVALIDATE = 'private, max-age=0, must-revalidate';
+/** What a response with an ETag tells caches: keep it, but ask each time. */
+export const REVALIDATE = 'private, max-age=0, must-revalidate';
 
 // crypto.hash (Node 20.12+) digests in one call, without a Hash object per response.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;

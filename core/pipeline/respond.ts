@@ -1,7 +1,8 @@
 /**
  * The respond stage: the one place that decides what goes on the wire.
  * HEAD keeps the headers (and the length) of the GET body but sends none;
- * 204 and 304 carry no body; every response gets X-Runtime.
+ * 204 and 304 carry no body; every response gets X-Runtime, and every
+ * response of a cached action X-Cache (unless `config.cache_header` is off).
  */
 import type { RequestRun } from './run.ts';
 
@@ -16,6 +17,7 @@ export function respond(run: RequestRun): void {
   }
   if (res.cookies.length > 0) headers['Set-Cookie'] = res.cookies;
   headers['X-Runtime'] = ((performance.now() - run.started) / 1000).toFixed(5);
+  if (run.cache !== null && run.app.config.cache_header) headers['X-Cache'] = run.cache;
   let body = res.body;
   if (noBody(res.status) || res.status < 200) {
     body = '';

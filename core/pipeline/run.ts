@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Controller } from '../controller/base.ts';
+import type { Caching, CacheStatus } from '../controller/caching.ts';
 import type { ForgeryVerdict } from '../controller/dispatch.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
@@ -38,6 +39,10 @@ export interface AppConfig {
    * Empty admits any host; otherwise any other Host gets 403, so links and redirects never name a forged host.
    */
   readonly hosts: readonly string[];
+  /** Rails' `perform_caching`: false turns page and action caching off (default on). */
+  readonly perform_caching: boolean;
+  /** Whether responses of cached actions carry `X-Cache: hit` or `miss` (default on). */
+  readonly cache_header: boolean;
 }
 
 /** Everything the stages need from the app, built once by `createApp`. */
@@ -55,6 +60,8 @@ export interface AppRuntime {
   readonly forgery_protected: boolean;
   /** Reads a file of `public_dir` (cached); null when absent. */
   publicFile(name: string): string | null;
+  /** The page cache, the action cache's store, and expiry. */
+  readonly caching: Caching;
 }
 
 export interface RequestRun {
@@ -72,6 +79,8 @@ export interface RequestRun {
   controller: Controller | null;
   error: unknown;
   output: ResponseMessage | null;
+  /** What the caches did, when the action declares one: the X-Cache header and the log line say it. */
+  cache: CacheStatus | null;
 }
 
 let sequence = 0;
@@ -91,6 +100,7 @@ export function createRun(app: AppRuntime, message: RequestMessage, id?: string)
     controller: null,
     error: null,
     output: null,
+    cache: null,
   };
 }
 

@@ -43,6 +43,11 @@ export class SessionHandle {
     return (this.#flash ??= new Flash(this.data));
   }
 
+  /** The flash if this request has looked at it (without restoring it otherwise). */
+  get loaded_flash(): Flash | null {
+    return this.#flash;
+  }
+
   /** Drops everything in the session (Rails' `reset_session`); the next response starts a new one. */
   reset(): void {
     this.#data = {};

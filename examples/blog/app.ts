@@ -9,7 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../../core/index.ts';
+import type { AppConfig, CacheStore } from '../../core/index.ts';
 import type { AdminCredentials } from './controllers/admin/base.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { AccountsController } from './controllers/accounts.ts';
@@ -46,6 +46,15 @@ export interface BlogAppOptions {
   readonly secret?: string;
   /** Who may use /admin (HTTP Basic). Without it the admin area refuses everyone. */
   readonly admin?: AdminCredentials;
+  /**
+   * Where the post list's cached pages go. Default: none (the list is rendered every time), so that an
+   * app made without saying keeps the source tree clean; `npm start` names a git-ignored directory.
+   */
+  readonly page_cache_dir?: string | false;
+  /** Where post pages are cached (default: in memory). */
+  readonly cache_store?: CacheStore;
+  /** False turns page and action caching off (default on). */
+  readonly perform_caching?: boolean;
 }
 
 export function createBlogApp(options: BlogAppOptions = {}): App {
@@ -60,7 +69,10 @@ export function createBlogApp(options: BlogAppOptions = {}): App {
     session: { key: '_blog_session', ...(options.secret === undefined ? {} : { secret: options.secret }) },
     // As Rails 2.1: requests with a JSON or XML body are API calls, which no cross-site form can send,
     // so they need no authenticity token. Forms (url-encoded, multipart, or no body at all) do.
-    config: { forgery_exempt_types: ['application/json', 'application/xml'] },
+    config: { forgery_exempt_types: ['application/json', 'application/xml'], perform_caching: options.perform_caching ?? true },
+    // public/ is part of the source tree: cached pages go elsewhere, or nowhere.
+    page_cache_dir: options.page_cache_dir ?? false,
+    ...(options.cache_store ? { cache_store: options.cache_store } : {}),
     engine: options.engine,
     logger: options.logger,
     environment: options.environment,

@@ -2,9 +2,17 @@
  * `npm start`: serves the example blog on PORT (default 3000) and HOST (default 127.0.0.1).
  * BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD guard /admin; in development they default to admin/admin.
  * Production also needs SIGNALBOX_SECRET (30+ characters) to sign session cookies.
+ * The post list's cached pages go to examples/blog/tmp/pages (git-ignored), emptied at each start.
  */
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serve } from '../../transport/index.ts';
 import { createBlogApp } from './app.ts';
+
+// Git-ignored. The blog keeps its data in memory, so pages cached by an earlier run describe posts that
+// no longer exist: each run starts with the directory empty.
+const PAGE_CACHE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'tmp', 'pages');
 
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -19,7 +27,8 @@ const admin = user !== undefined && password !== undefined ? { user, password } 
 
 let app;
 try {
-  app = createBlogApp({ admin });
+  rmSync(PAGE_CACHE_DIR, { recursive: true, force: true });
+  app = createBlogApp({ admin, page_cache_dir: PAGE_CACHE_DIR });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

@@ -2,7 +2,8 @@
  * Running the example blog for its integration tests: a fresh store and
  * app per test, served on a free port of 127.0.0.1, once per entry of
  * `RUNS` (each engine over HTTP, and the WebSocket tunnel). Logs go to an in-memory sink (the tests read which controller and
- * action answered from the `request completed` lines), so runs stay quiet.
+ * action answered from the `request completed` lines), so runs stay quiet. Each blog caches its pages in
+ * a directory of its own under the OS temp dir, and its post pages in a memory store of its own.
  *
  * @example
  *   for (const run of RUNS) {
@@ -18,6 +19,7 @@ import type { App, Engine } from '../../machines/index.ts';
 import { TunnelError, serve, tunnel, type RunningServer, type Tunnel, type TunnelResponse } from '../../transport/index.ts';
 import { createBlogApp, type BlogAppOptions } from '../../examples/blog/app.ts';
 import { Store } from '../../examples/blog/models.ts';
+import { scratchDir } from '../support/temp.ts';
 
 /** One way of running the blog: which engine runs its requests, and which transport carries them. */
 export interface BlogRun {
@@ -68,6 +70,8 @@ export interface RequestLog {
   readonly status: number;
   readonly controller: string | null;
   readonly action: string | null;
+  /** For a cached action: whether the caches answered (`hit`, a page hit logged by the transport) or not. */
+  readonly cache?: 'hit' | 'miss';
 }
 
 export interface Blog {
@@ -124,7 +128,10 @@ export async function startBlog(run: BlogRun, options: Omit<BlogAppOptions, 'eng
       done();
     },
   });
-  const app = createBlogApp({ engine, store, environment: options.environment ?? 'test', logger: pino({ level: 'info' }, sink), secret: TEST_SECRET, admin: ADMIN });
+  const app = createBlogApp({
+    ...options, engine, store, environment: options.environment ?? 'test', logger: pino({ level: 'info' }, sink), secret: TEST_SECRET, admin: ADMIN,
+    page_cache_dir: options.page_cache_dir ?? scratchDir('blog-pages'),
+  });
   const server = await serve(app, { port: 0, host: '127.0.0.1' });
   const url = server.url;
   const socket = run.transport === 'tunnel' ? await tunnel(`ws://127.0.0.1:${server.port}${server.tunnel!.path}`, { cookies: false, reconnect: false }) : null;

@@ -2,11 +2,14 @@
 import { toXml } from '../../../core/index.ts';
 import type { Comment, Post } from '../models.ts';
 import { ApplicationController } from './application.ts';
+import { expirePostPage } from './sweeper.ts';
 
 export class CommentsController extends ApplicationController {
   static {
     this.before_filter('find_post');
     this.before_filter('find_comment', { only: ['show', 'edit', 'update', 'destroy'] });
+    // The post's page lists its comments.
+    this.after_filter('expire_post_page', { only: ['create', 'update', 'destroy'] });
   }
 
   post!: Post;
@@ -19,6 +22,10 @@ export class CommentsController extends ApplicationController {
 
   find_comment(): void {
     this.comment = this.store.findComment(this.post, this.params.id);
+  }
+
+  expire_post_page(): unknown {
+    return expirePostPage(this, this.post.id);
   }
 
   index(): void {

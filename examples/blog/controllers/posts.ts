@@ -2,10 +2,22 @@
 import { toXml } from '../../../core/index.ts';
 import type { Comment, Post } from '../models.ts';
 import { ApplicationController } from './application.ts';
+import { expirePost } from './sweeper.ts';
 
 export class PostsController extends ApplicationController {
   static {
     this.before_filter('find_post', { only: ['show', 'edit', 'update', 'destroy', 'publish'] });
+    // The list is the same for every visitor, so it is page-cached (served as a file before the app runs,
+    // session unseen): nothing on it belongs to one visitor. Its only form is the GET search form, which
+    // carries no authenticity token, and the flash it shows after a delete is never written into the page:
+    // the framework caches nothing rendered while the flash held a message. A visitor arriving with a
+    // message after someone else has cached the list meanwhile sees the message on their next page.
+    this.caches_page('index');
+    // A post's page is per visitor in two ways, both handled: its forms carry the session's token (the
+    // action cache keeps the token's place and fills in each visitor's own), and a visitor with a message
+    // waiting gets a fresh render that shows it (and sweeps it), not the cached page.
+    this.caches_action('show', { if: (c: PostsController) => c.flash.empty });
+    this.after_filter('expire_caches', { only: ['create', 'update', 'publish', 'destroy'] });
   }
 
   post!: Post;
@@ -17,6 +29,10 @@ export class PostsController extends ApplicationController {
 
   find_post(): void {
     this.post = this.store.posts.find(this.params.id);
+  }
+
+  expire_caches(): unknown {
+    return expirePost(this, this.post?.id);
   }
 
   index(): void {

@@ -2,11 +2,13 @@
 import { toXml } from '../../../../core/index.ts';
 import type { Post } from '../../models.ts';
 import { AdminController } from './base.ts';
+import { expirePost } from '../sweeper.ts';
 
 export class AdminPostsController extends AdminController {
   static {
     this.before_filter('find_post', { only: ['show', 'destroy'] });
     this.hide_action('comment_count');
+    this.after_filter('expire_caches', { only: ['destroy'] });
   }
 
   post!: Post;
@@ -14,6 +16,10 @@ export class AdminPostsController extends AdminController {
 
   find_post(): void {
     this.post = this.store.posts.find(this.params.id);
+  }
+
+  expire_caches(): unknown {
+    return expirePost(this, this.post.id);
   }
 
   /** How many comments a post has (the templates call it as `v.comment_count(post)`). */

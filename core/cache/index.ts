@@ -1,0 +1,4 @@
+/** Cache stores: the interface, the in-memory store (the default) and the file store. */
+export { checkKey, expiryOf, keyMatcher, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
+export { MemoryStore, memoryStore, MEMORY_STORE_DEFAULTS, type MemoryStoreOptions } from './memory-store.ts';
+export { FileStore, fileStore, type FileStoreOptions } from './file-store.ts';

@@ -1,0 +1,297 @@
+/**
+ * The page cache's directory (Rails 2.1's `page_cache_directory`): which
+ * file a request path's page is, writing it atomically, removing it, and
+ * reading it back for the transports, which answer cached pages before the
+ * app runs.
+ *
+ * Nothing is ever written or removed outside the directory, whatever the
+ * URL: a path with an encoded slash, backslash or NUL, a control character,
+ * an empty, `.` or `..` segment, or a hidden name is refused, and so is any
+ * directory on the way that is a symbolic link (checked component by
+ * component as directories are made, then once more on the resolved path).
+ * A refusal is logged and the response is simply not cached.
+ *
+ * Only pages this process wrote are served (a restart starts cold), so a
+ * stray file in the directory is never mistaken for a cached page.
+ */
+import { createHash } from 'node:crypto';
+import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { Logger } from 'pino';
+import type { MimeRegistry } from '../mime/types.ts';
+import { writeFileAtomicSync } from '../cache/atomic.ts';
+
+export interface PageCacheSettings {
+  /** Where pages go (created on the first write). */
+  readonly directory: string;
+  /** Names extensions, and reads Accept headers the way the app does. */
+  readonly mime: MimeRegistry;
+  readonly log: Logger;
+  /** The app's mount point (`config.relative_url_root`), stripped from request paths before lookup. */
+  readonly relative_url_root?: string;
+}
+
+/** Which action rendered a page, for the log line of a request it answers. */
+export interface PageOrigin {
+  readonly controller: string | null;
+  readonly action: string | null;
+}
+
+/** A page read back for a transport. */
+export interface CachedPage extends PageOrigin {
+  /** Its path under the directory, as a URL path (`/posts/1.html`). */
+  readonly url: string;
+  readonly extension: string;
+  readonly body: Buffer;
+  /** The ETag the app gives the same body (an MD5 of it, quoted). */
+  readonly etag: string;
+}
+
+const UNKNOWN_ORIGIN: PageOrigin = Object.freeze({ controller: null, action: null });
+
+export type PageFile = { readonly url: string } | { readonly refused: string };
+
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_LENGTH = 1024;
+const EXTENSION = /^[A-Za-z0-9_+-]+$/;
+
+/**
+ * Rails' `page_cache_file`: the file (as a URL path under the cache directory) for a request
+ * path, percent-encoded as received, plus `extension` (null when the path already ends in it);
+ * `/` is `/index`. Or why it may not be cached.
+ * @example pageCacheFile('/posts/1', 'html') // { url: '/posts/1.html' }
+ * @example pageCacheFile('/posts/%2e%2e/x', 'html') // { refused: 'a "." or ".." segment' }
+ */
+export function pageCacheFile(path: string, extension: string | null): PageFile {
+  if (!path.startsWith('/')) return { refused: 'not an absolute path' };
+  if (/%(?:2f|5c|00)/i.test(path)) return { refused: 'an encoded slash, backslash or NUL' };
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return { refused: 'malformed percent-encoding' };
+  }
+  if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return { refused: 'a control character or backslash' };
+  const trimmed = decoded.length > 1 && decoded.endsWith('/') ? decoded.slice(0, -1) : decoded;
+  const segments = trimmed === '/' ? ['index'] : trimmed.slice(1).split('/');
+  for (const segment of segments) {
+    if (segment === '') return { refused: 'an empty segment' };
+    if (segment === '.' || segment === '..') return { refused: 'a "." or ".." segment' };
+    if (segment.startsWith('.')) return { refused: 'a hidden name' };
+  }
+  if (extension !== null) {
+    if (!EXTENSION.test(extension)) return { refused: 'an unusable extension' };
+    segments[segments.length - 1] += `.${extension}`;
+  } else if (!segments[segments.length - 1].includes('.')) {
+    return { refused: 'no extension' };
+  }
+  if (segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) return { refused: 'a name too long for the file system' };
+  const url = `/${segments.join('/')}`;
+  return url.length > MAX_PATH_LENGTH ? { refused: 'a path too long' } : { url };
+}
+
+class Refused extends Error {}
+
+export class PageCache {
+  readonly directory: string;
+  readonly #mime: MimeRegistry;
+  readonly #log: Logger;
+  readonly #root: string;
+  /** URL paths of the pages this process wrote and has not expired, with the action that rendered each. */
+  readonly #pages = new Map<string, PageOrigin>();
+  #real: string | null = null;
+  // Clients send the same Accept header again and again: the last answer is kept.
+  #lastAccept: string | undefined = undefined;
+  #lastTakesHtml = true;
+
+  constructor(settings: PageCacheSettings) {
+    this.directory = resolve(settings.directory);
+    this.#mime = settings.mime;
+    this.#log = settings.log;
+    this.#root = (settings.relative_url_root ?? '').replace(/\/+$/, '');
+  }
+
+  /** Pages written and not expired. */
+  get size(): number {
+    return this.#pages.size;
+  }
+
+  /** Whether the page at this URL path (`/posts/1.html`) is cached. */
+  has(url: string): boolean {
+    return this.#pages.has(url);
+  }
+
+  /**
+   * Writes the page for a request path (percent-encoded, no query) atomically; false when the
+   * path is refused or the file system fails (logged either way).
+   */
+  write(path: string, extension: string | null, body: string | Uint8Array, origin: PageOrigin = UNKNOWN_ORIGIN): boolean {
+    const file = pageCacheFile(path, extension);
+    if ('refused' in file) return this.#refuse(path, file.refused);
+    try {
+      const target = this.#file(file.url, true)!;
+      writeFileAtomicSync(target, body);
+      this.#pages.set(file.url, origin);
+      return true;
+    } catch (error) {
+      return this.#refuse(path, error instanceof Refused ? error.message : (error as Error).message);
+    }
+  }
+
+  /**
+   * Removes the page for a path: exactly that file when the path ends in a registered format
+   * (`/posts.json`), else its `.html` file and every other format of it this process wrote
+   * (`/posts` → posts.html, posts.xml...). How many files went.
+   */
+  expire(path: string): number {
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    const dot = last.lastIndexOf('.');
+    const exact = dot > 0 && this.#mime.lookup_by_extension(last.slice(dot + 1)) !== undefined;
+    const file = pageCacheFile(path, exact ? null : 'html');
+    if ('refused' in file) {
+      this.#refuse(path, file.refused, 'page not expired');
+      return 0;
+    }
+    const urls = [file.url];
+    if (!exact) {
+      const stem = `${file.url.slice(0, -'.html'.length)}.`;
+      for (const url of this.#pages.keys()) if (url !== file.url && url.startsWith(stem) && !url.includes('/', stem.length)) urls.push(url);
+    }
+    let removed = 0;
+    for (const url of urls) {
+      this.#pages.delete(url);
+      try {
+        const target = this.#file(url, false);
+        if (target !== null && exists(target)) {
+          rmSync(target, { force: true });
+          removed++;
+        }
+      } catch (error) {
+        this.#refuse(url, error instanceof Refused ? error.message : (error as Error).message, 'page not expired');
+      }
+    }
+    return removed;
+  }
+
+  /** Removes every page this process wrote; how many. */
+  expire_all(): number {
+    let removed = 0;
+    for (const url of [...this.#pages.keys()]) removed += this.expire(url);
+    return removed;
+  }
+
+  /**
+   * The cached page for a decoded request path, or null. A path without an extension finds its
+   * `.html` page (`/` finds `/index.html`) only for a client that takes HTML first: with no
+   * Accept header, or one led by an HTML type or `*\/*`.
+   */
+  read(path: string, accept: string | undefined): CachedPage | null {
+    if (this.#pages.size === 0) return null;
+    let local = path;
+    if (this.#root !== '' && (local === this.#root || local.startsWith(`${this.#root}/`))) local = local.slice(this.#root.length) || '/';
+    if (local.length > 1 && local.endsWith('/')) local = local.slice(0, -1);
+    let url: string | null = this.#pages.has(local) ? local : null;
+    if (url === null && this.#takesHtml(accept)) {
+      const html = local === '/' ? '/index.html' : `${local}.html`;
+      if (this.#pages.has(html)) url = html;
+    }
+    if (url === null) return null;
+    const body = readRegularFile(join(this.directory, ...url.split('/')));
+    if (body === null) {
+      // Removed behind this process's back (another process expired it): answered by the app from now on.
+      this.#pages.delete(url);
+      return null;
+    }
+    const origin = this.#pages.get(url) ?? UNKNOWN_ORIGIN;
+    // Computed from the bytes read, not remembered: another process may have rewritten the file.
+    const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+    return { url, extension: url.slice(url.lastIndexOf('.') + 1), body, etag, controller: origin.controller, action: origin.action };
+  }
+
+  #takesHtml(accept: string | undefined): boolean {
+    if (accept === undefined || accept.trim() === '') return true;
+    if (accept !== this.#lastAccept) {
+      const first = this.#mime.parse(accept)[0];
+      this.#lastTakesHtml = first === undefined || first.html;
+      this.#lastAccept = accept;
+    }
+    return this.#lastTakesHtml;
+  }
+
+  /** The real directory (made on first need), or null when it does not exist and `create` is false. */
+  #realRoot(create: boolean): string | null {
+    if (this.#real !== null) return this.#real;
+    if (create) mkdirSync(this.directory, { recursive: true });
+    else if (!exists(this.directory)) return null;
+    return (this.#real = realpathSync(this.directory));
+  }
+
+  /**
+   * The absolute file for a URL path under the directory, walking it one directory at a time
+   * (making missing ones when `create`) and refusing symbolic links and non-directories on the
+   * way; null when a directory is missing and `create` is false.
+   */
+  #file(url: string, create: boolean): string | null {
+    const root = this.#realRoot(create);
+    if (root === null) return null;
+    const segments = url.slice(1).split('/');
+    let dir = root;
+    for (const segment of segments.slice(0, -1)) {
+      dir = join(dir, segment);
+      let stat = lstatOrNull(dir);
+      if (stat === null) {
+        if (!create) return null;
+        try {
+          mkdirSync(dir);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        stat = lstatOrNull(dir);
+      }
+      if (stat === null || stat.isSymbolicLink()) throw new Refused('a symbolic link on the way');
+      if (!stat.isDirectory()) throw new Refused('a file where a directory should be');
+    }
+    const real = realpathSync(dir);
+    if (real !== root && !real.startsWith(root + sep)) throw new Refused('outside the page cache directory');
+    const file = join(dir, segments[segments.length - 1]);
+    const stat = lstatOrNull(file);
+    if (stat !== null && (stat.isSymbolicLink() || !stat.isFile())) throw new Refused('not a regular file');
+    return file;
+  }
+
+  #refuse(path: string, reason: string, msg = 'page not cached'): false {
+    this.#log.info({ path: path.slice(0, 200), reason, page_cache: this.directory }, msg);
+    return false;
+  }
+}
+
+function lstatOrNull(path: string): import('node:fs').Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+function exists(path: string): boolean {
+  return lstatOrNull(path) !== null;
+}
+
+/** A regular file's bytes, without following a symbolic link in its place; null when it is not one. */
+function readRegularFile(file: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
