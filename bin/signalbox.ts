@@ -2,13 +2,66 @@
  * The `signalbox` command.
  *
  *   signalbox routes [--json] [file]   print a route table (the example app's, or the RouteSet a module exports)
+ *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
+ *                                      print every exported machine as a diagram, or refresh the README's
  */
-import { pathToFileURL } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { routeRows, type RouteSet } from '../core/index.ts';
+import { EXPORT_FORMATS, exportMachines, type ExportFormat } from '../machines/export.ts';
+import { exportedGraphs } from '../machines/registry.ts';
+import { withReadmeDiagram } from './readme-diagram.ts';
 
 const USAGE = `usage: signalbox routes [--json] [file]
-  file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the example blog`;
+  file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the example blog
+       signalbox machines [--format mermaid|dot|json] [--machine <id>] [--update-readme]
+  prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
+  diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md`;
+
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+
+/** Parses `machines`' arguments; a string is the usage error to print. */
+function machinesArgs(args: string[]): { format: ExportFormat; machine: string | null; updateReadme: boolean } | string {
+  let format: ExportFormat = 'mermaid';
+  let machine: string | null = null;
+  let updateReadme = false;
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
+    if (flag === '--update-readme') updateReadme = true;
+    else if (flag === '--format' || flag === '--machine') {
+      const value = inline ?? args[++i];
+      if (value === undefined) return `${flag} needs a value`;
+      if (flag === '--machine') machine = value;
+      else if ((EXPORT_FORMATS as readonly string[]).includes(value)) format = value as ExportFormat;
+      else return `unknown format ${JSON.stringify(value)} (mermaid, dot or json)`;
+    } else return `unexpected argument ${JSON.stringify(args[i])}`;
+  }
+  return { format, machine, updateReadme };
+}
+
+function machines(args: string[]): number {
+  const parsed = machinesArgs(args);
+  if (typeof parsed === 'string') {
+    console.error(`${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const all = exportedGraphs();
+  const graphs = parsed.machine === null ? all : all.filter((g) => g.id === parsed.machine);
+  if (graphs.length === 0) {
+    console.error(`no machine ${JSON.stringify(parsed.machine)}; exported: ${all.map((g) => g.id).join(', ')}`);
+    return 2;
+  }
+  if (parsed.updateReadme) {
+    const before = readFileSync(README, 'utf8');
+    const after = graphs.reduce(withReadmeDiagram, before);
+    if (after !== before) writeFileSync(README, after);
+    console.log(after === before ? 'README.md: machine diagrams already up to date' : 'README.md: machine diagrams updated');
+    return 0;
+  }
+  process.stdout.write(exportMachines(graphs, parsed.format));
+  return 0;
+}
 
 async function loadRouteSet(file: string | undefined): Promise<RouteSet> {
   const target = file ? pathToFileURL(resolve(process.cwd(), file)).href : new URL('../examples/blog/routes.ts', import.meta.url).href;
@@ -33,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(json ? JSON.stringify(routeRows(set.routes), null, 2) : set.print());
     return 0;
   }
+  if (command === 'machines') return machines(rest);
   console.error(USAGE);
   return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
 }

@@ -3,7 +3,8 @@
  * enforces what only a transport can (body size while streaming, header
  * counts, slow clients), serves files from the app's `public/` directory,
  * and shuts down gracefully. It never routes. The WebSocket request tunnel
- * (`tunnel.ts`) shares its port.
+ * (`tunnel.ts`) and the inspector (`inspect/`) share its port; upgrade
+ * requests reach them by path (`upgrade.ts`).
  *
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
  */
@@ -11,8 +12,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import { ArgumentError } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
-import { attachTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
+import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
+import { routeUpgrades, type UpgradeHandler } from './upgrade.ts';
+import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -33,6 +37,11 @@ export interface ServeOptions {
   readonly static_files?: boolean;
   /** The WebSocket request tunnel on the same port (default on, at `/_tunnel`); `false` for none. */
   readonly tunnel?: false | TunnelOptions;
+  /**
+   * The inspector page at `/__inspect` (`{ path }` to move it) and its trace channel. Default: on in the
+   * development environment only; `true` turns it on anywhere, `false` off. When off, its path is an ordinary request.
+   */
+  readonly inspect?: boolean | InspectOptions;
 }
 
 export interface RunningServer {
@@ -42,6 +51,8 @@ export interface RunningServer {
   readonly url: string;
   /** The request tunnel, or null when `serve({ tunnel: false })`. */
   readonly tunnel: TunnelServer | null;
+  /** The inspector, or null when it is off. */
+  readonly inspector: Inspector | null;
   /** Stops accepting, lets in-flight requests finish (tunnelled ones too, then closes their sockets with 1001), then closes. */
   close(): Promise<void>;
 }
@@ -58,6 +69,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
     connectionsCheckingInterval: 1_000,
   }, (req, res) => {
+    if (inspector !== null && inspector.handleRequest(req, res)) return;
     let handled: void | Promise<void>;
     try {
       handled = handleRequest(app, req, res, maxBody, maxHeaders, options.static_files !== false);
@@ -81,11 +93,20 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   });
 
   let tunnel: TunnelServer | null;
+  let inspector: Inspector | null;
   try {
-    tunnel = options.tunnel === false ? null : attachTunnel(server, app, { max_headers: maxHeaders, static_files: options.static_files !== false, ...options.tunnel });
+    tunnel = options.tunnel === false ? null : createTunnel(app, { max_headers: maxHeaders, static_files: options.static_files !== false, ...options.tunnel });
+    const inspect = inspectSettings(app, options.inspect);
+    inspector = inspect === null ? null : createInspector(app, inspect);
+    if (tunnel !== null && inspector !== null && tunnel.path === inspector.trace_path) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);
   } catch (error) {
     return Promise.reject(error);
   }
+  // No WebSocket endpoint, no 'upgrade' listener: Node then hands upgrade requests to the app like any other.
+  const upgrades = new Map<string, UpgradeHandler>();
+  if (tunnel !== null) upgrades.set(tunnel.path, tunnel.handleUpgrade);
+  if (inspector !== null) upgrades.set(inspector.trace_path, inspector.handleUpgrade);
+  if (upgrades.size > 0) routeUpgrades(server, app, upgrades);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
@@ -96,6 +117,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
         server.closeIdleConnections();
       }),
       tunnel?.close(1001),
+      inspector?.close(1001),
     ]).then(() => undefined);
     return closing;
   };
@@ -114,7 +136,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, close });
+      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
     });
   });
 }

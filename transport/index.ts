@@ -4,3 +4,5 @@ export { serveStatic, publicIndex, PublicIndex } from './static.ts';
 export { attachTunnel, TUNNEL_DEFAULTS, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 export { TUNNEL_ERROR_STATUS, type FrameId, type RequestFrame, type ResponseFrame, type ErrorFrame, type TunnelErrorCode } from './tunnel-frames.ts';
 export { tunnel, TunnelError, type Tunnel, type TunnelClientOptions, type TunnelRequestInit, type TunnelResponse } from './tunnel-client.ts';
+export { createTunnel } from './tunnel.ts';
+export { createInspector, inspectSettings, sanitiseTraceEvent, sanitisePath, INSPECT_DEFAULT_PATH, TRACE_PROTOCOL, type Inspector, type InspectOptions, type WireTraceEvent } from './inspect/index.ts';

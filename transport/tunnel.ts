@@ -14,14 +14,14 @@
  *   // ... later
  *   await tunnel.close();
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ArgumentError } from '../core/errors.ts';
 import { normaliseHeaders, type RequestMessage, type ResponseMessage } from '../core/http/message.ts';
-import { protocol, rawHostWithPort } from '../core/request/env.ts';
 import type { App } from '../machines/app.ts';
 import { serveStatic } from './static.ts';
+import { abortHandshake, encryptedSocket, ignore, normalOrigin, ownOrigin, pathOf } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
   type ErrorFrame, type FrameId, type ResponseFrame,
@@ -57,6 +57,11 @@ export interface TunnelOptions {
 
 export interface TunnelServer {
   readonly path: string;
+  /**
+   * Answers one upgrade request (refusing it when its path is not the
+   * tunnel's): for a server that routes its upgrades itself, as `serve()` does.
+   */
+  readonly handleUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Open tunnel sockets. */
   readonly connections: number;
   /**
@@ -95,9 +100,17 @@ interface Settings {
 /**
  * Serves the tunnel on `server` at `options.path`. Every upgrade request the
  * server receives comes here; one at another path is answered 404 and its
- * socket destroyed, so attach one tunnel per server.
+ * socket destroyed, so attach one tunnel per server (or route upgrades
+ * yourself to `createTunnel(...).handleUpgrade`).
  */
 export function attachTunnel(server: Server, app: App, options: TunnelOptions = {}): TunnelServer {
+  const tunnel = createTunnel(app, options);
+  server.on('upgrade', tunnel.handleUpgrade);
+  return tunnel;
+}
+
+/** The tunnel without a server: hand it upgrade requests through `handleUpgrade`. */
+export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServer {
   const settings = settle(options);
   const wss = new WebSocketServer({
     noServer: true,
@@ -127,10 +140,10 @@ export function attachTunnel(server: Server, app: App, options: TunnelOptions = 
       live.add(connection);
     });
   };
-  server.on('upgrade', onUpgrade);
 
   return {
     path: settings.path,
+    handleUpgrade: onUpgrade,
     get connections() {
       return live.size;
     },
@@ -176,28 +189,6 @@ function settle(options: TunnelOptions): Settings {
   };
 }
 
-function ignore(): void {}
-
-function pathOf(url: string | undefined): string {
-  const target = url ?? '/';
-  const q = target.indexOf('?');
-  return q < 0 ? target : target.slice(0, q);
-}
-
-/** `scheme://host[:port]` as a browser writes it (lower case, default port dropped), or null. */
-function normalOrigin(value: string): string | null {
-  try {
-    const url = new URL(value);
-    return url.origin === 'null' ? null : url.origin;
-  } catch {
-    return null;
-  }
-}
-
-function encryptedSocket(req: IncomingMessage): boolean {
-  return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
-}
-
 /**
  * Why an upgrade is refused before any WebSocket exists, or null. The
  * Origin check stops cross-site WebSocket hijacking: a page elsewhere could
@@ -211,21 +202,6 @@ function refuseUpgrade(req: IncomingMessage, settings: Settings, app: App): read
   const given = normalOrigin(origin);
   if (given !== null && (settings.origins === null ? given === ownOrigin(req, app) : settings.origins.has(given))) return null;
   return [403, 'Origin not allowed'];
-}
-
-function ownOrigin(req: IncomingMessage, app: App): string | null {
-  const env = { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trust_proxy: app.config.trust_proxy };
-  const host = rawHostWithPort(env);
-  return host === '' ? null : normalOrigin(`${protocol(env)}${host}`);
-}
-
-function abortHandshake(socket: Duplex, status: number, message: string): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
 }
 
 /** One tunnel socket: its requests in flight, its timers, its back-pressure. Internal. */

@@ -30,7 +30,7 @@ const app = createBlogApp({
   store: new Store({ clock: () => Date.UTC(2025, 2, 3, 14, 5) }),
   environment: 'production', logger: false, perform_caching: mode === 'cached', page_cache_dir: mode === 'cached' ? pages : false,
 });
-const running = await serve(app, { port: Number(portArg ?? 0), host: '127.0.0.1' });
+const running = await serve(app, { port: Number(portArg ?? 0), host: '127.0.0.1', inspect: false });
 process.stdout.write(`LISTENING ${running.port}\n`);
 
 let stopping = false;

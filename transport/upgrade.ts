@@ -1,0 +1,72 @@
+/**
+ * Upgrade requests on a server that carries more than one WebSocket
+ * endpoint (the request tunnel, the inspector's trace channel): one
+ * `'upgrade'` listener routes each by path, and refuses any other path with
+ * 404 before a WebSocket exists. Also the pieces every endpoint's handshake
+ * shares: the refusal answer, the path without its query, the request's
+ * own origin. Internal to the transports.
+ */
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { normaliseHeaders } from '../core/http/message.ts';
+import { protocol, rawHostWithPort } from '../core/request/env.ts';
+import type { App } from '../machines/app.ts';
+
+/** Takes one upgrade request whose path it owns; answers it (101 or a refusal) and owns the socket after. */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * Routes `server`'s upgrade requests by path (the query string is ignored)
+ * to `handlers`; any other path is answered 404 and its socket destroyed.
+ */
+export function routeUpgrades(server: Server, app: App, handlers: ReadonlyMap<string, UpgradeHandler>): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Once a request is upgraded Node stops listening for errors on its socket; a reset must not crash the process.
+    socket.on('error', ignore);
+    const path = pathOf(req.url);
+    const handler = handlers.get(path);
+    if (handler !== undefined) return handler(req, socket, head);
+    app.log.info({ remote: req.socket.remoteAddress ?? null, status: 404, path }, 'upgrade refused: no WebSocket endpoint at this path');
+    abortHandshake(socket, 404, 'Not Found');
+  });
+}
+
+export function ignore(): void {}
+
+/** The request target's path, without the query string. */
+export function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
+
+/** Answers an upgrade with a plain HTTP status and closes the socket. */
+export function abortHandshake(socket: Duplex, status: number, message: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\n\r\n${message}`);
+}
+
+/** `scheme://host[:port]` as a browser writes it (lower case, default port dropped), or null. */
+export function normalOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.origin === 'null' ? null : url.origin;
+  } catch {
+    return null;
+  }
+}
+
+export function encryptedSocket(req: IncomingMessage): boolean {
+  return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
+}
+
+/** The origin a page served by this request's Host would have (proxy headers count with `config.trust_proxy`). */
+export function ownOrigin(req: IncomingMessage, app: App): string | null {
+  const env = { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trust_proxy: app.config.trust_proxy };
+  const host = rawHostWithPort(env);
+  return host === '' ? null : normalOrigin(`${protocol(env)}${host}`);
+}
