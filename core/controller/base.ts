@@ -34,8 +34,9 @@ import { verifyAction } from './verification.ts';
 import { authenticityToken } from './forgery.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import {
-  cacheDeclaration, type ActionCacheOptions, type Caching, type CacheRun, type CacheStatus, type CacheTarget, type PageCacheOptions,
+  cacheDeclaration, type ActionCacheOptions, type Caching, type CacheStatus, type CacheTarget, type PageCacheOptions,
 } from './caching.ts';
+import type { CacheRun } from './cache-run.ts';
 import type { MaybePromise } from '../cache/store.ts';
 
 /** What `dispatch` wires into a controller for one request. */

@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, TOKEN_KEY } from '../../../core/index.ts';
 import { fileStore, memoryStore } from '../../../core/cache/index.ts';
-import { actionCacheKey } from '../../../core/controller/caching.ts';
+import { actionCacheKey } from '../../../core/controller/cache-keys.ts';
 import { scratchDir } from '../../support/temp.ts';
 import { gate, serveApp, withApp, type Served } from './caching-support.ts';
 

@@ -1,0 +1,218 @@
+/**
+ * What caching does for one request to an action that declares a cache:
+ * look up after the before filters, render a hit, store a miss once the
+ * session is committed (see caching.ts for what is never cached, and why).
+ */
+import { createHash } from 'node:crypto';
+import { DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
+import type { CacheValue } from '../cache/store.ts';
+import type { Controller } from './base.ts';
+import type { Caching } from './caching.ts';
+import { actionCacheKey } from './cache-keys.ts';
+import { declarationsOf, type CacheCondition, type CacheDeclaration } from './declarations.ts';
+import { existingToken } from './forgery.ts';
+
+/** Where a cached body had the session's authenticity token: each hit fills in its visitor's own. */
+const TOKEN_HOLE = '\u0000signalbox:authenticity_token\u0000';
+/** Headers that describe this one response or this one client, never kept in an entry. */
+const NOT_KEPT: ReadonlySet<string> = new Set(['set-cookie', 'x-runtime', 'content-length', 'content-type', 'date', 'x-cache', 'connection', 'keep-alive', 'transfer-encoding']);
+
+interface ActionCacheEntry {
+  readonly status: 200;
+  readonly body: string | Uint8Array;
+  readonly content_type: string;
+  readonly charset: string | null;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
+  /** The ETag the render stage would compute, computed once; null when the body varies per visitor. */
+  readonly etag: string | null;
+  /** Whether the body has the token's hole. */
+  readonly token: boolean;
+}
+
+/**
+ * What caching does for one request to an action that declares a cache: made by dispatch when
+ * the chain starts, asked to look up after the before filters, told when the chain completed,
+ * and asked to store once the session is committed. Internal.
+ */
+export class CacheRun {
+  readonly #c: Controller;
+  readonly #caching: Caching;
+  #page: CacheDeclaration | null;
+  #action: CacheDeclaration | null;
+  #key: string | null = null;
+  #generation = 0;
+  #active = false;
+  #completed = false;
+  #hit = false;
+
+  private constructor(c: Controller, caching: Caching, page: CacheDeclaration | null, action: CacheDeclaration | null) {
+    this.#c = c;
+    this.#caching = caching;
+    this.#page = page;
+    this.#action = action;
+  }
+
+  /** The run for this action, or null when it caches nothing (or the app does not cache). */
+  static begin(c: Controller, klass: object, action: string): CacheRun | null {
+    const caches = declarationsOf(klass).caches;
+    if (caches.length === 0) return null;
+    const caching = c._wiring.caching;
+    if (caching === undefined || !caching.enabled) return null;
+    let page: CacheDeclaration | null = null;
+    let act: CacheDeclaration | null = null;
+    for (const d of caches) {
+      if (!d.actions.includes(action)) continue;
+      if (d.kind === 'page') page = d;
+      else act = d;
+    }
+    if (page === null && act === null) return null;
+    c._wiring.cache_status?.('miss');
+    return new CacheRun(c, caching, page, act);
+  }
+
+  /** After the before filters: whether this request uses the caches; renders a hit. */
+  lookup(): void | Promise<void> {
+    const c = this.#c;
+    if (c.request.method !== 'get') return;
+    if (this.#page !== null && !passes(c, this.#page.if)) this.#page = null;
+    if (this.#action !== null && !passes(c, this.#action.if)) this.#action = null;
+    this.#generation = this.#caching.generation;
+    this.#active = true;
+    if (this.#action === null) return;
+    this.#key = actionCacheKey(c, this.#action);
+    if (this.#key === null) return;
+    const found = this.#caching.read(this.#key);
+    if (!(found instanceof Promise)) return this.#serve(found);
+    return found.then((value) => this.#serve(value), (error: unknown) => {
+      this.#caching.log.error({ err: error, key: this.#key, store: this.#caching.store.name }, 'action cache read failed');
+    });
+  }
+
+  /** The action and its after filters ran to the end. */
+  complete(): void {
+    this.#completed = true;
+  }
+
+  /** Once the session is committed: stores a 200 GET response the action rendered. */
+  store(): void | Promise<void> {
+    if (!this.#active || !this.#completed || this.#hit) return;
+    const c = this.#c;
+    if (c.response.status !== 200) return;
+    if (this.#caching.generation !== this.#generation) return this.#skip('a cache was expired while it rendered');
+    const flash = c._wiring.session.loaded_flash;
+    if (flash !== null && !flash.empty) return this.#skip('it was rendered with a flash');
+    if (this.#page !== null) this.#writePage();
+    if (this.#action !== null && this.#key !== null) return this.#writeAction(this.#action, this.#key);
+  }
+
+  #serve(value: CacheValue | undefined): void {
+    if (!isEntry(value)) return;
+    renderEntry(this.#c, value);
+    this.#hit = true;
+    this.#c._wiring.cache_status?.('hit');
+  }
+
+  #writePage(): void {
+    const pages = this.#caching.pages;
+    if (pages === null) return;
+    const c = this.#c;
+    const { request, response } = c;
+    if (request.query_string !== '') return this.#skip('a query string', 'page');
+    if (response.cookies.length > 0) return this.#skip('it sets a cookie', 'page');
+    const token = existingToken(c, declarationsOf(c.constructor).forgery);
+    if (token !== null && bodyHolds(response.body, token)) return this.#skip("it holds the session's authenticity token", 'page');
+    const format = request.path_parameters.format;
+    let extension: string | null = null;
+    if (!(typeof format === 'string' && format !== '' && request.path.endsWith(`.${format}`))) {
+      // A URL without an extension is answered from its .html file, so only HTML may go there.
+      if (request.mime.lookup(response.content_type ?? 'text/html').symbol !== 'html') return this.#skip('an extension-less URL is page-cached only as HTML', 'page');
+      extension = 'html';
+    }
+    pages.write(request.path, extension, response.body, { controller: c.controller_path, action: c.action_name });
+  }
+
+  #writeAction(declaration: CacheDeclaration, key: string): void | Promise<void> {
+    const c = this.#c;
+    const response = c.response;
+    let body = response.body;
+    let token = false;
+    const held = existingToken(c, declarationsOf(c.constructor).forgery);
+    if (held !== null && bodyHolds(body, held)) {
+      const encoded = encodeURIComponent(held);
+      // Only a token in one exact spelling can be swapped for each visitor's own.
+      if (typeof body !== 'string' || body.includes(TOKEN_HOLE) || (encoded !== held && body.includes(encoded))) {
+        return this.#skip("it holds the session's authenticity token where it cannot be replaced", 'action');
+      }
+      body = body.split(held).join(TOKEN_HOLE);
+      token = true;
+    }
+    const explicit = response.etag !== undefined || response.header('Last-Modified') !== undefined;
+    const entry: ActionCacheEntry = {
+      status: 200,
+      body,
+      content_type: response.content_type ?? 'text/html',
+      charset: response.charset,
+      headers: keptHeaders(response),
+      etag: explicit || token || response.body_bytes === 0 ? null : `"${createHash('md5').update(response.body).digest('hex')}"`,
+      token,
+    };
+    return this.#caching.write(key, entry as unknown as CacheValue, declaration.expires_in === undefined ? undefined : { expires_in: declaration.expires_in });
+  }
+
+  #skip(reason: string, cache?: 'page' | 'action'): void {
+    this.#caching.log.debug({ path: this.#c.request.path, reason, ...(cache ? { cache } : {}) }, 'response not cached');
+  }
+}
+
+function passes(c: Controller, condition: CacheCondition | undefined): boolean {
+  if (condition === undefined) return true;
+  if (typeof condition === 'function') return Boolean(condition(c));
+  const method = (c as unknown as Record<string, unknown>)[condition];
+  if (typeof method !== 'function') throw new TypeError(`${c.constructor.name} has no method ${condition} (named as a cache condition)`);
+  return Boolean((method as () => unknown).call(c));
+}
+
+function bodyHolds(body: string | Uint8Array, text: string): boolean {
+  return typeof body === 'string' ? body.includes(text) : Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes(text);
+}
+
+function keptHeaders(response: Response): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {};
+  for (const name in response.headers) {
+    const lower = name.toLowerCase();
+    const value = response.headers[name];
+    if (NOT_KEPT.has(lower) || (lower === 'cache-control' && value === DEFAULT_CACHE_CONTROL)) continue;
+    Object.defineProperty(kept, name, { value: Array.isArray(value) ? [...value] : value, enumerable: true, writable: true, configurable: true });
+  }
+  return kept;
+}
+
+function isEntry(value: CacheValue | undefined): value is CacheValue & ActionCacheEntry {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array) return false;
+  const e = value as Record<string, CacheValue>;
+  const headers = e.headers;
+  return e.status === 200
+    && (typeof e.body === 'string' || e.body instanceof Uint8Array)
+    && typeof e.content_type === 'string'
+    && (e.charset === null || typeof e.charset === 'string')
+    && (e.etag === null || typeof e.etag === 'string')
+    && typeof e.token === 'boolean'
+    && headers !== null && typeof headers === 'object' && !Array.isArray(headers) && !(headers instanceof Uint8Array)
+    && Object.values(headers).every((h) => typeof h === 'string' || (Array.isArray(h) && h.every((x) => typeof x === 'string')));
+}
+
+/** Answers the request from an entry, as if the action had rendered it. */
+function renderEntry(c: Controller, entry: ActionCacheEntry): void {
+  c._claimRender();
+  const response = c.response;
+  response.status = 200;
+  response.reason = null;
+  response.content_type = entry.content_type;
+  response.charset = entry.charset;
+  for (const name of Object.keys(entry.headers)) {
+    const value = entry.headers[name];
+    response.set_header(name, typeof value === 'string' ? value : [...value]);
+  }
+  if (entry.etag !== null) response.set_header('ETag', entry.etag);
+  response.body = entry.token && typeof entry.body === 'string' ? entry.body.split(TOKEN_HOLE).join(c.form_authenticity_token()) : entry.body;
+}
