@@ -16,26 +16,21 @@
  * and SLACK gate runs on a shared machine as in bench/http.ts.
  */
 import { type ChildProcess } from 'node:child_process';
-import { NoiseGate } from './support/noise.ts';
+import { NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
 import { killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState } from './support/provenance.ts';
 import { fmt, machine, median, ms, pct, writeSection } from './support/results.ts';
-import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadResult, type LoadSetup } from './support/wrk.ts';
+import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
+const GATE = gateSettings(QUICK);
 const DURATION = positive('DURATION', QUICK ? 2 : 10);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
 const CONNECTIONS = positive('CONNECTIONS', 50);
 const ROUNDS = positive('ROUNDS', 3);
 const PAUSE = Number(process.env.PAUSE ?? (QUICK ? 0.25 : 0.5));
 const SEED = positive('SEED', 1);
-const QUIET = positive('QUIET', 0.15);
-const QUIET_WAIT = positive('QUIET_WAIT', QUICK ? 1 : 20);
-const QUIET_SAMPLE = QUICK ? 0.25 : 1;
-const MAX_FOREIGN = positive('MAX_FOREIGN', 0.15);
-const RETRIES = Number(process.env.RETRIES ?? (QUICK ? 0 : 2));
-const SLACK = positive('SLACK', QUICK ? 20 : 60);
 const SERVER_CORE = '0';
 const LOAD: LoadSetup = { core: '1', connections: CONNECTIONS, prefix: [] };
 const BUILT_SCRIPT = 'dist/bench/servers/cache-server.js';
@@ -107,24 +102,18 @@ async function main(): Promise<void> {
 
   const cells = servers.flatMap((s) => ROUTES.map((route) => ({ s, route })));
   const gate = new NoiseGate({
-    quiet: QUIET, quietWait: QUIET_WAIT, sample: QUIET_SAMPLE, maxForeign: MAX_FOREIGN, retries: RETRIES, slack: SLACK,
-    runs: cells.length * ROUNDS, secondsPerRun: DURATION + QUIET_SAMPLE + PAUSE,
+    ...GATE, runs: cells.length * ROUNDS, secondsPerRun: DURATION + GATE.sample + PAUSE,
   });
-  const results = new Map<string, LoadResult[]>();
-  const orders: string[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = shuffle(cells, random);
-    orders.push(order.map((c) => `${c.s.spec.key}/${c.route.key}`).join(' → '));
-    for (const { s, route } of order) {
-      const key = `${s.spec.key}/${route.key}`;
-      const best = await gate.measure(() => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!, LOAD), (r, attempt) => {
-        if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
-        console.log(`round ${round + 1} ${key.padEnd(18)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
-      });
-      results.set(key, [...(results.get(key) ?? []), best]);
-      await sleep(PAUSE);
-    }
-  }
+  const { results, orders } = await runRounds({
+    cells, rounds: ROUNDS, gate, pause: PAUSE,
+    key: (c) => `${c.s.spec.key}/${c.route.key}`,
+    order: (all) => shuffle(all, random),
+    measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!, LOAD),
+    report: (r, key, round, attempt) => {
+      if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
+      console.log(`round ${round + 1} ${key.padEnd(18)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
+    },
+  });
   for (const s of servers) await stopChild(s.child);
   const fingerprintAfter = sourcesFingerprint();
   if (fingerprintAfter !== fingerprint) console.warn(`warning: the framework's sources changed during the rounds (${fingerprint} → ${fingerprintAfter}); running servers kept the code they started with`);
@@ -142,7 +131,7 @@ async function main(): Promise<void> {
   });
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
   const exampleLoad = loadCommand(gen, 'http://127.0.0.1:<port>/posts/1', DURATION, LOAD).join(' ').replace(process.execPath, 'node').replace(`${ROOT}/`, '');
-  const env = [QUICK ? 'QUICK=1' : '', ...['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', 'QUIET', 'QUIET_WAIT', 'MAX_FOREIGN', 'RETRIES', 'SLACK'].filter((k) => process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`)].filter(Boolean).join(' ');
+  const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', ...GATE_ENV]);
 
   writeSection('cache', `
 ## Page and action caching (\`npm run bench:cache\`)
@@ -156,7 +145,7 @@ ${machine()}; ${gen.version}; signalbox ${ownVersion()} (${tree}; sources finger
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
-Runs start on a quiet machine (under ${QUIET} cores busy, waiting at most ${QUIET_WAIT} s); a run during which others took more than ${MAX_FOREIGN} cores is repeated (at most ${RETRIES} times, ${SLACK} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
+Runs start on a quiet machine (under ${GATE.quiet} cores busy, waiting at most ${GATE.quietWait} s); a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times, ${GATE.slack} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
 
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:cache\`):
 ${servers.map((s) => `- \`${s.command}\` (port ${s.port})`).join('\n')}

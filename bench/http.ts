@@ -21,15 +21,16 @@
 import { type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { HTML, HTML_TYPE, JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { NoiseGate, waitQuiet as quietFor } from './support/noise.ts';
+import { NoiseGate, waitQuiet as quietFor, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
 import { exitCode, killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { profileServers, type ProfileReport } from './support/profile.ts';
 import { BENCH_DIR, fmt, machine, median, ms, pct, writeSection } from './support/results.ts';
-import { ensureLoadGenerator, loadCommand as wrkCommand, runLoad as runWrk, type LoadGen, type LoadResult, type LoadSetup } from './support/wrk.ts';
+import { ensureLoadGenerator, loadCommand as wrkCommand, runLoad as runWrk, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
+const GATE = gateSettings(QUICK);
 const DURATION = positive('DURATION', QUICK ? 2 : 10);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
 const CONNECTIONS = positive('CONNECTIONS', 50);
@@ -37,12 +38,6 @@ const ROUNDS = positive('ROUNDS', 3);
 const PAUSE = Number(process.env.PAUSE ?? (QUICK ? 0.25 : 0.5));
 const SEED = positive('SEED', 1);
 const PROFILE = process.env.PROFILE ?? (QUICK ? '0' : 'auto');
-const QUIET = positive('QUIET', 0.15);
-const QUIET_WAIT = positive('QUIET_WAIT', QUICK ? 1 : 20);
-const QUIET_SAMPLE = QUICK ? 0.25 : 1;
-const MAX_FOREIGN = positive('MAX_FOREIGN', 0.15);
-const RETRIES = Number(process.env.RETRIES ?? (QUICK ? 0 : 2));
-const SLACK = positive('SLACK', QUICK ? 20 : 60);
 const PROFILE_SECONDS = positive('PROFILE_SECONDS', QUICK ? 3 : 5);
 // NICE=<n> runs the server and the load generator under `nice -n <n>` (off by default: on the
 // shared machine this was written on, other tenants' load went through it anyway).
@@ -58,7 +53,7 @@ const BUILT_SCRIPT = 'dist/bench/servers/http-server.js';
 const LOAD: LoadSetup = { core: LOAD_CORE, connections: CONNECTIONS, prefix: NICE_PREFIX };
 const loadCommand = (gen: LoadGen, url: string, seconds: number) => wrkCommand(gen, url, seconds, LOAD);
 const runLoad = (gen: LoadGen, url: string, seconds: number, serverPid: number) => runWrk(gen, url, seconds, serverPid, LOAD);
-const waitQuiet = (maxSeconds: number) => quietFor(maxSeconds, QUIET, QUIET_SAMPLE);
+const waitQuiet = (maxSeconds: number) => quietFor(maxSeconds, GATE.quiet, GATE.sample);
 
 interface ServerSpec { readonly key: string; readonly label: string; readonly mode: string; readonly tsx?: boolean }
 const SERVERS: readonly ServerSpec[] = [
@@ -133,7 +128,7 @@ async function main(): Promise<void> {
   // The servers run from the build of the very sources fingerprinted above.
   build();
   const active = SERVERS.filter((spec) => !(QUICK && spec.key === 'transport'));
-  const plannedSeconds = active.length * ROUTES.length * (WARMUP + ROUNDS * (DURATION + QUIET_SAMPLE) + (ROUNDS + 1) * PAUSE);
+  const plannedSeconds = active.length * ROUTES.length * (WARMUP + ROUNDS * (DURATION + GATE.sample) + (ROUNDS + 1) * PAUSE);
   console.log(`${active.length} servers × ${ROUTES.length} routes × ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections, warm-up ${WARMUP} s each: at least ${Math.ceil(plannedSeconds / 60)} min (more if the machine is busy)`);
 
   const servers: Running[] = [];
@@ -151,26 +146,20 @@ async function main(): Promise<void> {
   const cells = servers.flatMap((s) => ROUTES.map((route) => ({ s, route })));
   // Waiting for quiet and repeating disturbed runs may add at most SLACK seconds to the planned time.
   const gate = new NoiseGate({
-    quiet: QUIET, quietWait: QUIET_WAIT, sample: QUIET_SAMPLE, maxForeign: MAX_FOREIGN, retries: RETRIES, slack: SLACK,
-    runs: cells.length * ROUNDS, secondsPerRun: DURATION + QUIET_SAMPLE + PAUSE,
+    ...GATE, runs: cells.length * ROUNDS, secondsPerRun: DURATION + GATE.sample + PAUSE,
   });
-  const results = new Map<string, LoadResult[]>();
-  const orders: string[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = shuffle(cells, random);
-    orders.push(order.map((c) => `${c.s.spec.key}/${c.route.key}`).join(' → '));
-    for (const { s, route } of order) {
-      const key = `${s.spec.key}/${route.key}`;
-      // One measurement per cell and round; when other tenants took more than MAX_FOREIGN cores
-      // during it, it is retried (at most RETRIES times, within SLACK) and the least disturbed kept.
-      const best = await gate.measure(() => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!), (r, attempt) => {
-        if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
-        console.log(`round ${round + 1} ${key.padEnd(14)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
-      });
-      results.set(key, [...(results.get(key) ?? []), best]);
-      await sleep(PAUSE);
-    }
-  }
+  // One measurement per cell and round; when other tenants took more than MAX_FOREIGN cores
+  // during it, it is retried (at most RETRIES times, within SLACK) and the least disturbed kept.
+  const { results, orders } = await runRounds({
+    cells, rounds: ROUNDS, gate, pause: PAUSE,
+    key: (c) => `${c.s.spec.key}/${c.route.key}`,
+    order: (all) => shuffle(all, random),
+    measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!),
+    report: (r, key, round, attempt) => {
+      if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
+      console.log(`round ${round + 1} ${key.padEnd(14)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
+    },
+  });
   for (const s of servers) await stopServer(s);
   const fingerprintAfterRounds = sourcesFingerprint();
   if (fingerprintAfterRounds !== fingerprint) console.warn(`warning: the framework's sources changed during the rounds (${fingerprint} → ${fingerprintAfterRounds}); running servers kept the code they started with`);
@@ -196,7 +185,7 @@ async function main(): Promise<void> {
       targets: ['compiled', 'node'].map((key) => SERVERS.find((spec) => spec.key === key)!).map((spec) => ({ key: spec.mode, label: spec.label, start: (env: Record<string, string>) => startServer(spec, env) })),
       stop: stopServer,
       load: (s, path, seconds) => runLoad(gen, `http://127.0.0.1:${s.port}${path}`, seconds, s.child.pid!),
-      quiet: () => waitQuiet(QUIET_WAIT),
+      quiet: () => waitQuiet(GATE.quietWait),
       exec: (args) => execPinned(args),
       spawnTracked: (argv) => spawnTracked(argv, { stdio: 'ignore' }),
       routes: ROUTES.map((r) => r.path),
@@ -238,7 +227,7 @@ async function main(): Promise<void> {
   });
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
   const exampleLoad = loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION).join(' ').replace(process.execPath, 'node').replace(`${ROOT}/`, '');
-  const env = [QUICK ? 'QUICK=1' : '', ...['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', 'PROFILE', 'QUIET', 'QUIET_WAIT', 'MAX_FOREIGN', 'RETRIES', 'SLACK', 'NICE', 'PROFILE_SECONDS'].filter((k) => process.env[k] !== undefined && k !== 'QUICK').map((k) => `${k}=${process.env[k]}`)].filter(Boolean).join(' ');
+  const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', 'PROFILE', ...GATE_ENV, 'NICE', 'PROFILE_SECONDS']);
 
   writeSection('http', `
 ## HTTP end to end (\`npm run bench:http\`)
@@ -259,7 +248,7 @@ ${active.some((s) => s.key === 'transport') ? 'The diagnostic row is not a conte
 ${targetRows.join('\n')}
 
 ${missed.length === 0 ? 'All targets met by the default engine.' : `Missed by the default engine: ${missed.map((t) => `${t.route.key} ${t.name}`).join('; ')}.`}
-CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${QUIET_SAMPLE} s sample shows under ${QUIET} cores busy (waiting at most ${QUIET_WAIT} s), and a run during which others took more than ${MAX_FOREIGN} cores is repeated (at most ${RETRIES} times; waits and repeats may add at most ${SLACK} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
+CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
 
 Response headers besides Date/Connection/Keep-Alive — ${active.map((s) => `${s.label}: ${headers[s.key].json}`).join('; ')}.
 

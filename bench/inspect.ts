@@ -17,7 +17,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { NoiseGate } from './support/noise.ts';
+import { NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
 import { killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
@@ -25,17 +25,12 @@ import { fmt, machine, median, ms, pct, writeSection } from './support/results.t
 import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadResult, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
+const GATE = gateSettings(QUICK);
 const DURATION = positive('DURATION', QUICK ? 2 : 8);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
 const ROUNDS = positive('ROUNDS', QUICK ? 3 : 5);
 const PAUSE = Number(process.env.PAUSE ?? (QUICK ? 0.25 : 0.5));
 const SEED = positive('SEED', 1);
-const QUIET = positive('QUIET', 0.15);
-const QUIET_WAIT = positive('QUIET_WAIT', QUICK ? 1 : 20);
-const QUIET_SAMPLE = QUICK ? 0.25 : 1;
-const MAX_FOREIGN = positive('MAX_FOREIGN', 0.15);
-const RETRIES = Number(process.env.RETRIES ?? (QUICK ? 0 : 2));
-const SLACK = positive('SLACK', QUICK ? 20 : 60);
 const ENGINES = (process.env.ENGINES ?? 'compiled,xstate').split(',').filter((e) => e === 'compiled' || e === 'xstate');
 const SERVER_CORE = '0';
 const LOAD_CORE = '1';
@@ -151,29 +146,24 @@ async function main(): Promise<void> {
     await sleep(PAUSE);
   }
 
-  const gate = new NoiseGate({ quiet: QUIET, quietWait: QUIET_WAIT, sample: QUIET_SAMPLE, maxForeign: MAX_FOREIGN, retries: RETRIES, slack: SLACK, runs: cells.length * ROUNDS, secondsPerRun: DURATION + QUIET_SAMPLE + PAUSE });
-  const results = new Map<string, Measured[]>();
-  const orders: string[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = shuffle(cells, random);
-    orders.push(order.map((c) => `${c.engine}/${c.mode}`).join(' → '));
-    for (const c of order) {
-      const key = `${c.engine}/${c.mode}`;
-      const r = await gate.measure(async (): Promise<Measured> => {
-        await c.viewer?.report();
-        const load = await runLoad(gen, `http://127.0.0.1:${c.port}${PATHS.json}`, DURATION, c.child.pid!, LOAD);
-        // Let the last batch arrive before counting.
-        if (c.viewer) await sleep(0.2);
-        return { ...load, viewer: c.viewer ? await c.viewer.report() : null };
-      }, (m, attempt) => {
-        if (m.errors) console.warn(`  warning: ${key}: ${m.errors}`);
-        const v = m.viewer ? `  viewer ${fmt(m.viewer.events / DURATION)} events/s, ${fmt(m.viewer.requests)} requests, ${fmt(m.viewer.dropped)} dropped` : '';
-        console.log(`round ${round + 1} ${key.padEnd(16)} ${fmt(m.rps).padStart(7)} req/s  p50 ${ms(m.p50)} ms  p99 ${ms(m.p99)} ms  CPU server ${pct(m.serverCpu)} others ${m.foreign.toFixed(2)}${v}${attempt ? ` (retry ${attempt})` : ''}`);
-      });
-      results.set(key, [...(results.get(key) ?? []), r]);
-      await sleep(PAUSE);
-    }
-  }
+  const gate = new NoiseGate({ ...GATE, runs: cells.length * ROUNDS, secondsPerRun: DURATION + GATE.sample + PAUSE });
+  const { results, orders } = await runRounds({
+    cells, rounds: ROUNDS, gate, pause: PAUSE,
+    key: (c) => `${c.engine}/${c.mode}`,
+    order: (all) => shuffle(all, random),
+    measure: async (c): Promise<Measured> => {
+      await c.viewer?.report();
+      const load = await runLoad(gen, `http://127.0.0.1:${c.port}${PATHS.json}`, DURATION, c.child.pid!, LOAD);
+      // Let the last batch arrive before counting.
+      if (c.viewer) await sleep(0.2);
+      return { ...load, viewer: c.viewer ? await c.viewer.report() : null };
+    },
+    report: (m, key, round, attempt) => {
+      if (m.errors) console.warn(`  warning: ${key}: ${m.errors}`);
+      const v = m.viewer ? `  viewer ${fmt(m.viewer.events / DURATION)} events/s, ${fmt(m.viewer.requests)} requests, ${fmt(m.viewer.dropped)} dropped` : '';
+      console.log(`round ${round + 1} ${key.padEnd(16)} ${fmt(m.rps).padStart(7)} req/s  p50 ${ms(m.p50)} ms  p99 ${ms(m.p99)} ms  CPU server ${pct(m.serverCpu)} others ${m.foreign.toFixed(2)}${v}${attempt ? ` (retry ${attempt})` : ''}`);
+    },
+  });
   for (const c of cells) {
     if (c.viewer) await stopChild(c.viewer.child);
     await stopChild(c.child);
@@ -206,7 +196,7 @@ async function main(): Promise<void> {
   console.log(`\n${summary.join('\n')}`);
 
   const exampleLoad = loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION, LOAD).join(' ').replace(process.execPath, 'node');
-  const env = [QUICK ? 'QUICK=1' : '', ...['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'ENGINES', 'LOADGEN', 'QUIET', 'QUIET_WAIT', 'MAX_FOREIGN', 'RETRIES', 'SLACK'].filter((k) => process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`)].filter(Boolean).join(' ');
+  const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'ENGINES', 'LOADGEN', ...GATE_ENV]);
   writeSection('inspect', `
 ## Inspector overhead (\`npm run bench:inspect\`)
 
@@ -219,7 +209,7 @@ ${machine()}; ${gen.version}; xstate ${version('xstate')}, ws ${version('ws')}, 
 |---|---|---:|---:|---:|---:|---:|---:|---:|---|
 ${rows.join('\n')}
 
-"On, no viewer" should match "off" within the noise: the only work left per request is the inspector's path check in the request handler and two \`Tracer.active\` checks. "One viewer" is the price of watching: the engines emit about 17 trace events per request (request, 8 states, 7 transitions, done), each sanitised and serialised. "Others" is CPU used meanwhile by processes outside this bench (the machine is shared); a run during which others took more than ${MAX_FOREIGN} cores was repeated (at most ${RETRIES} times, within ${SLACK} s in all) and the least disturbed kept: ${gate.repeats} disturbed run(s) in this one. Read rows with a high figure there with care.
+"On, no viewer" should match "off" within the noise: the only work left per request is the inspector's path check in the request handler and two \`Tracer.active\` checks. "One viewer" is the price of watching: the engines emit about 17 trace events per request (request, 8 states, 7 transitions, done), each sanitised and serialised. "Others" is CPU used meanwhile by processes outside this bench (the machine is shared); a run during which others took more than ${GATE.maxForeign} cores was repeated (at most ${GATE.retries} times, within ${GATE.slack} s in all) and the least disturbed kept: ${gate.repeats} disturbed run(s) in this one. Read rows with a high figure there with care.
 
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:inspect\`):
 ${cells.map((c) => `- ${c.engine}/${c.mode}: \`${c.command}\` (port ${c.port})${c.viewer ? `; viewer \`${c.viewer.command.replace(String(c.port), '<port>')}\`` : ''}`).join('\n')}

@@ -27,7 +27,7 @@ import { type ChildProcess } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { tunnel } from '../transport/tunnel-client.ts';
 import { HTML, HTML_TYPE, JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { cpuSeconds, machineBusySeconds, NoiseGate } from './support/noise.ts';
+import { cpuSeconds, machineBusySeconds, NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive } from './support/plan.ts';
 import { exitCode, killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
@@ -35,6 +35,7 @@ import { fmt, machine, median, ms, pct, writeSection } from './support/results.t
 import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
+const GATE = gateSettings(QUICK);
 const DURATION = positive('DURATION', QUICK ? 2 : 10);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
 const ROUNDS = Math.round(positive('ROUNDS', 3));
@@ -42,12 +43,6 @@ if (ROUNDS < 3) throw new Error('ROUNDS must be at least 3: figures are medians 
 const IN_FLIGHT = Math.round(positive('IN_FLIGHT', 50));
 const RAMP = Number(process.env.RAMP ?? (QUICK ? 0.25 : 0.5));
 const PAUSE = Number(process.env.PAUSE ?? (QUICK ? 0.25 : 0.5));
-const QUIET = positive('QUIET', 0.15);
-const QUIET_WAIT = positive('QUIET_WAIT', QUICK ? 1 : 20);
-const QUIET_SAMPLE = QUICK ? 0.25 : 1;
-const MAX_FOREIGN = positive('MAX_FOREIGN', 0.15);
-const RETRIES = Number(process.env.RETRIES ?? (QUICK ? 0 : 2));
-const SLACK = positive('SLACK', QUICK ? 20 : 60);
 const NICE = Number(process.env.NICE ?? 0);
 const NICE_PREFIX: readonly string[] = NICE !== 0 ? ['nice', '-n', String(NICE)] : [];
 const SERVER_CORE = '0';
@@ -225,7 +220,7 @@ async function main(): Promise<void> {
   build();
   const cells = ROUTES.flatMap((route) => TRANSPORTS.map((transport) => ({ route, transport })));
   // A tunnel run also spends its ramp and a moment starting and closing its loader.
-  const perRun = DURATION + QUIET_SAMPLE + PAUSE + RAMP + 0.3;
+  const perRun = DURATION + GATE.sample + PAUSE + RAMP + 0.3;
   console.log(`${ROUTES.length} routes × ${TRANSPORTS.join(', ')} × ${ROUNDS} rounds of ${DURATION} s, ${IN_FLIGHT} in flight, warm-up ${WARMUP} s each: at least ${Math.ceil((cells.length * (WARMUP + ROUNDS * perRun)) / 60)} min (more if the machine is busy)`);
 
   const server = await startServer();
@@ -238,21 +233,19 @@ async function main(): Promise<void> {
   }
 
   const gate = new NoiseGate({
-    quiet: QUIET, quietWait: QUIET_WAIT, sample: QUIET_SAMPLE, maxForeign: MAX_FOREIGN, retries: RETRIES, slack: SLACK,
-    runs: cells.length * ROUNDS, secondsPerRun: perRun,
+    ...GATE, runs: cells.length * ROUNDS, secondsPerRun: perRun,
   });
-  const results = new Map<string, Result[]>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const { route, transport } of cells) {
-      const key = `${route.key}/${transport}`;
-      const best = await gate.measure(() => run(gen, transport, server, route, DURATION), (r, attempt) => {
-        if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
-        console.log(`round ${round + 1} ${key.padEnd(12)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
-      });
-      results.set(key, [...(results.get(key) ?? []), best]);
-      await sleep(PAUSE);
-    }
-  }
+  // The same order every round: transports of one route side by side, HTTP first.
+  const { results } = await runRounds({
+    cells, rounds: ROUNDS, gate, pause: PAUSE,
+    key: (c) => `${c.route.key}/${c.transport}`,
+    order: (all) => all,
+    measure: ({ route, transport }) => run(gen, transport, server, route, DURATION),
+    report: (r, key, round, attempt) => {
+      if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
+      console.log(`round ${round + 1} ${key.padEnd(12)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
+    },
+  });
   await stopChild(server.child);
   const fingerprintAfter = sourcesFingerprint();
   const changed = fingerprintAfter !== fingerprint;
@@ -288,7 +281,7 @@ async function main(): Promise<void> {
   }
   const targetRows = ROUTES.map((route) => `| ${route.label} | ${fmt(med(route.key, headline, 'rps'))} | ${fmt(med(route.key, 'http', 'rps'))} | **${ratio(route.key, headline).toFixed(2)}×** | ≥ 1.5× | ${met(route) ? 'met' : '**missed**'} |`);
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
-  const env = [QUICK ? 'QUICK=1' : '', ...['DURATION', 'WARMUP', 'ROUNDS', 'IN_FLIGHT', 'RAMP', 'PAUSE', 'LOADERS', 'LOADGEN', 'QUIET', 'QUIET_WAIT', 'MAX_FOREIGN', 'RETRIES', 'SLACK', 'NICE'].filter((k) => process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`)].filter(Boolean).join(' ');
+  const env = envLine(QUICK, ['DURATION', 'WARMUP', 'ROUNDS', 'IN_FLIGHT', 'RAMP', 'PAUSE', 'LOADERS', 'LOADGEN', ...GATE_ENV, 'NICE']);
   const relative = (argv: readonly string[]) => argv.join(' ').replace(process.execPath, 'node');
   const saturatedNote = LOADERS.filter(saturated).map((m) => `**The ${m} loader used ${pct(SATURATED)} or more of its core on some route: its figures may show the loader's limit, not the server's.**`).join(' ');
 
@@ -311,7 +304,7 @@ Target (issue 5), with the ${headline === 'client' ? "project's client" : 'raw `
 ${targetRows.join('\n')}
 
 ${allMet ? 'Target met on both routes.' : `Target missed on ${ROUTES.filter((r) => !met(r)).map((r) => r.label).join(' and ')}.`}${saturatedNote ? ` ${saturatedNote}` : ''}
-CPU is the share of one core used during the run: the server from /proc/<pid>/stat; wrk from the bench's reaped-children times (the whole run); a tunnel loader from /proc/<pid>/stat between its START and END lines (its measured window). A server near 100% is the bottleneck; a load generator well below 100% is not. "Server CPU µs/req" is the server's CPU time per answered request. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${QUIET_SAMPLE} s sample shows under ${QUIET} cores busy (waiting at most ${QUIET_WAIT} s), and a run during which others took more than ${MAX_FOREIGN} cores is repeated (at most ${RETRIES} times; waits and repeats may add at most ${SLACK} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Server and load generators ran under \`nice -n ${NICE}\`.` : ''}${problems.length ? `\nLoad generators reported: ${problems.join('; ')}.` : ''}
+CPU is the share of one core used during the run: the server from /proc/<pid>/stat; wrk from the bench's reaped-children times (the whole run); a tunnel loader from /proc/<pid>/stat between its START and END lines (its measured window). A server near 100% is the bottleneck; a load generator well below 100% is not. "Server CPU µs/req" is the server's CPU time per answered request. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Server and load generators ran under \`nice -n ${NICE}\`.` : ''}${problems.length ? `\nLoad generators reported: ${problems.join('; ')}.` : ''}
 
 Response headers — over HTTP, besides Date/Connection/Keep-Alive: ${headerNames.json.http}; in tunnel response frames: ${headerNames.json.tunnel}.
 

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { positive } from './plan.ts';
 import { sleep } from './processes.ts';
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
@@ -59,6 +60,35 @@ export interface GateOptions {
   readonly secondsPerRun: number;
 }
 
+/** What the gate needs besides the plan, from the environment. */
+export type GateSettings = Omit<GateOptions, 'runs' | 'secondsPerRun'>;
+
+/**
+ * The shared-machine guards every load benchmark takes from the environment: QUIET (cores, 0.15)
+ * and QUIET_WAIT (s; 20, 1 with QUICK) gate each run's start on an idle machine; a run during which
+ * others used more than MAX_FOREIGN cores (0.15) is repeated up to RETRIES times (2; 0 with QUICK),
+ * within SLACK seconds in all (60; 20 with QUICK).
+ */
+export function gateSettings(quick: boolean): GateSettings {
+  return {
+    quiet: positive('QUIET', 0.15),
+    quietWait: positive('QUIET_WAIT', quick ? 1 : 20),
+    sample: quick ? 0.25 : 1,
+    maxForeign: positive('MAX_FOREIGN', 0.15),
+    retries: Number(process.env.RETRIES ?? (quick ? 0 : 2)),
+    slack: positive('SLACK', quick ? 20 : 60),
+  };
+}
+
+/** The environment variables a bench's results page should repeat in its command line. */
+export const GATE_ENV = ['QUIET', 'QUIET_WAIT', 'MAX_FOREIGN', 'RETRIES', 'SLACK'] as const;
+
+/** `QUICK=1 DURATION=5 ...`: how the run was asked for, for the results page. */
+export function envLine(quick: boolean, names: readonly string[]): string {
+  const set = names.filter((k) => k !== 'QUICK' && process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`);
+  return [quick ? 'QUICK=1' : '', ...set].filter(Boolean).join(' ');
+}
+
 /**
  * One measurement per call of `measure`, repeated while others took more than `maxForeign` cores
  * during it (at most `retries` times, within the slack left), keeping the least disturbed; each
@@ -91,4 +121,39 @@ export class NoiseGate {
     this.#done++;
     return best!;
   }
+}
+
+export interface RoundsPlan<C, R extends { readonly foreign: number }> {
+  readonly cells: readonly C[];
+  readonly rounds: number;
+  readonly gate: NoiseGate;
+  /** Seconds to rest after each run. */
+  readonly pause: number;
+  /** A cell's name in results, logs and orders (`compiled/json`). */
+  readonly key: (cell: C) => string;
+  /** The order of one round's cells (shuffled, or as given). */
+  readonly order: (cells: readonly C[]) => readonly C[];
+  readonly measure: (cell: C) => Promise<R>;
+  /** Each attempt, as it ends (a disturbed run is repeated; the least disturbed is kept). */
+  readonly report: (r: R, key: string, round: number, attempt: number) => void;
+}
+
+/**
+ * Every cell once per round, in each round's order, each through the gate: the runs kept, by key,
+ * and each round's order written out (`a → b → c`) for the results page.
+ */
+export async function runRounds<C, R extends { readonly foreign: number }>(plan: RoundsPlan<C, R>): Promise<{ results: Map<string, R[]>; orders: string[] }> {
+  const results = new Map<string, R[]>();
+  const orders: string[] = [];
+  for (let round = 0; round < plan.rounds; round++) {
+    const order = plan.order(plan.cells);
+    orders.push(order.map(plan.key).join(' → '));
+    for (const cell of order) {
+      const key = plan.key(cell);
+      const best = await plan.gate.measure(() => plan.measure(cell), (r, attempt) => plan.report(r, key, round, attempt));
+      results.set(key, [...(results.get(key) ?? []), best]);
+      await sleep(plan.pause);
+    }
+  }
+  return { results, orders };
 }
