@@ -5,28 +5,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
+import { ROOT, signalbox } from './support.ts';
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { exportedGraphs, exportMachines, toMermaid } from '../../machines/index.ts';
 import { markers, readmeBlock, readmeDiagram, withReadmeDiagram } from '../../bin/readme-diagram.ts';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const run = promisify(execFile);
-
-interface Result { code: number; stdout: string; stderr: string }
-
-async function signalbox(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/signalbox.js', ...args], { cwd: ROOT, encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
-}
 
 // Each command starts node and tsx; run them side by side once, then check each result.
 const results = Promise.all([
@@ -60,7 +43,7 @@ test('machines refuses an unknown format or machine, and a flag without its valu
 });
 
 test('the README\'s request machine diagram is the one `signalbox machines` prints today', () => {
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const graph = exportedGraphs().find((g) => g.id === 'request')!;
   const block = readmeBlock(readme, 'request');
   assert.ok(block !== null, `README.md has no ${markers('request').start} ... ${markers('request').end} block`);

@@ -5,26 +5,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { signalbox } from './support.ts';
 import { routes as blogRoutes } from '../../examples/blog/routes.ts';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const run = promisify(execFile);
-
-interface Result { code: number; stdout: string; stderr: string }
-
-async function signalbox(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/signalbox.js', ...args], { cwd: ROOT, encoding: 'utf8' });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
-}
 
 // The commands start node and tsx; run them side by side once, then check each result.
 const results = Promise.all([

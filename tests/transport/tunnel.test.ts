@@ -18,7 +18,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { attachTunnel, serve, type RunningServer, type ServeOptions, type TunnelOptions } from '../../transport/index.ts';
-import { AdminController, withServer } from './support.ts';
+import { AdminController, upgradeRequest as handshake, withServer } from './support.ts';
 import { appWith, tempDir } from '../core/pipeline/support.ts';
 
 const test = suite('the request tunnel runs frames through app.handle over one WebSocket');
@@ -130,27 +130,6 @@ class Raw {
   next(): Promise<Frame> {
     return this.frame(() => true, 2000, this.frames.length);
   }
-}
-
-/** An upgrade handshake with exactly these headers: the status it gets (101 when accepted). */
-function handshake(server: RunningServer, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: '127.0.0.1', port: server.port, path, agent: false,
-      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13', ...headers },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, body: '' });
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => { body += d.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 function get(server: RunningServer, path: string): Promise<number> {

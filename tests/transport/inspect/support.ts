@@ -10,6 +10,7 @@ import { Controller } from '../../../core/index.ts';
 import type { App, Engine } from '../../../machines/index.ts';
 import type { RunningServer, WireTraceEvent } from '../../../transport/index.ts';
 import { appWith, defaultRoutes, type AppOptions } from '../../core/pipeline/support.ts';
+import { upgradeRequest } from '../support.ts';
 
 export class EchoController extends Controller {
   /** `wait` answers once this settles: a request held in flight. */
@@ -49,23 +50,8 @@ export function get(server: RunningServer, path: string, options: { method?: str
 }
 
 /** An upgrade handshake with these headers: the status it gets (101 when accepted). */
-export function handshake(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: '127.0.0.1', port: server.port, path, agent: false,
-      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13', ...headers },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+export async function handshake(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<number> {
+  return (await upgradeRequest(server, path, headers)).status;
 }
 
 type Frame = { type: 'hello'; protocol: number; engine: string; machines: string[]; recent: WireTraceEvent[] }
