@@ -20,7 +20,7 @@ import { NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support
 import { positive, rng, shuffle } from './support/plan.ts';
 import { killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState } from './support/provenance.ts';
-import { fmt, machine, median, ms, pct, writeSection } from './support/results.ts';
+import { fmt, machine, median, ms, pct, writeSection, logLoad } from './support/results.ts';
 import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
@@ -109,10 +109,7 @@ async function main(): Promise<void> {
     key: (c) => `${c.s.spec.key}/${c.route.key}`,
     order: (all) => shuffle(all, random),
     measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!, LOAD),
-    report: (r, key, round, attempt) => {
-      if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
-      console.log(`round ${round + 1} ${key.padEnd(18)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
-    },
+    report: logLoad(18),
   });
   for (const s of servers) await stopChild(s.child);
   const fingerprintAfter = sourcesFingerprint();

@@ -31,7 +31,7 @@ import { cpuSeconds, machineBusySeconds, NoiseGate, envLine, GATE_ENV, gateSetti
 import { positive } from './support/plan.ts';
 import { exitCode, killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
-import { fmt, machine, median, ms, pct, writeSection } from './support/results.ts';
+import { fmt, machine, median, ms, pct, writeSection, logLoad } from './support/results.ts';
 import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
@@ -241,10 +241,7 @@ async function main(): Promise<void> {
     key: (c) => `${c.route.key}/${c.transport}`,
     order: (all) => all,
     measure: ({ route, transport }) => run(gen, transport, server, route, DURATION),
-    report: (r, key, round, attempt) => {
-      if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
-      console.log(`round ${round + 1} ${key.padEnd(12)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
-    },
+    report: logLoad(12),
   });
   await stopChild(server.child);
   const fingerprintAfter = sourcesFingerprint();

@@ -37,3 +37,22 @@ export function writeSection(name: string, markdown: string): void {
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 export const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+/** What a load run reports, as the console line of each attempt shows it. */
+export interface LoadFigures {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly serverCpu: number;
+  readonly loadCpu: number;
+  readonly foreign: number;
+  readonly errors?: string | null;
+}
+
+/** Logs each attempt of a load run: `round 2 compiled/json  12,345 req/s  p50 ... others 0.00 cores`. */
+export function logLoad(pad: number): (r: LoadFigures, key: string, round: number, attempt: number) => void {
+  return (r, key, round, attempt) => {
+    if (r.errors) console.warn(`  warning: ${key}: ${r.errors}`);
+    console.log(`round ${round + 1} ${key.padEnd(pad)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  CPU server ${pct(r.serverCpu)} load ${pct(r.loadCpu)} others ${r.foreign.toFixed(2)} cores${attempt ? ` (retry ${attempt})` : ''}`);
+  };
+}
