@@ -17,6 +17,7 @@ import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../machines/app.ts';
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
 import { REVALIDATE } from '../core/pipeline/render.ts';
+import { ifNoneMatchNames } from '../core/http/etag.ts';
 import type { PageCache } from '../core/controller/page-cache.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
@@ -103,7 +104,6 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   const index = publicIndex(app);
   // Most apps serve most requests from neither: they pay for nothing more.
   if ((pages === null || pages.size === 0) && (index === null || index.size === 0)) return null;
-  const started = performance.now();
   const q = url.indexOf('?');
   const target = q < 0 ? url : url.slice(0, q);
   let path: string;
@@ -114,7 +114,7 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   }
   // The page cache never writes a page for a query, which might change it: such requests go to the app.
   if (pages !== null && (q < 0 || q === url.length - 1)) {
-    const page = cachedPage(app, pages, target, path, request, started);
+    const page = cachedPage(app, pages, target, path, request);
     if (page !== null) return page;
   }
   if (index === null || index.size === 0) return null;
@@ -130,10 +130,11 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   return fileResponse(app, extname(file).toLowerCase(), body);
 }
 
-function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest, started: number): ResponseMessage | null {
+function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {
+  const started = performance.now();
   const page = pages.read(path, headerOf(request, 'accept'));
   if (page === null) return null;
-  const fresh = etagMatches(headerOf(request, 'if-none-match'), page.etag);
+  const fresh = ifNoneMatchNames(headerOf(request, 'if-none-match'), page.etag);
   const response: ResponseMessage = fresh
     ? { status: 304, headers: {}, body: '' }
     : fileResponse(app, `.${page.extension}`, page.body);
@@ -152,15 +153,6 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
 function headerOf(request: StaticRequest, name: string): string | undefined {
   const value = request.headers?.[name];
   return value === undefined || typeof value === 'string' ? value : value.join(', ');
-}
-
-/** As the app revalidates: If-None-Match naming this ETag, its weak form, or `*`. */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
 }
 
 function fileResponse(app: App, ext: string, body: Buffer): ResponseMessage {

@@ -3,7 +3,7 @@
  * look up after the before filters, render a hit, store a miss once the
  * session is committed (see caching.ts for what is never cached, and why).
  */
-import { createHash } from 'node:crypto';
+import { etagOf } from '../http/etag.ts';
 import { DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
 import type { CacheValue } from '../cache/store.ts';
 import type { Controller } from './base.ts';
@@ -153,7 +153,7 @@ export class CacheRun {
       content_type: response.content_type ?? 'text/html',
       charset: response.charset,
       headers: keptHeaders(response),
-      etag: explicit || token || response.body_bytes === 0 ? null : `"${createHash('md5').update(response.body).digest('hex')}"`,
+      etag: explicit || token || response.body_bytes === 0 ? null : etagOf(response.body),
       token,
     };
     return this.#caching.write(key, entry as unknown as CacheValue, declaration.expires_in === undefined ? undefined : { expires_in: declaration.expires_in });

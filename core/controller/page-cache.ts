@@ -14,11 +14,11 @@
  * Only pages this process wrote are served (a restart starts cold), so a
  * stray file in the directory is never mistaken for a cached page.
  */
-import { createHash } from 'node:crypto';
 import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { MimeRegistry } from '../mime/types.ts';
+import { etagOf } from '../http/etag.ts';
 import { writeFileAtomicSync } from '../cache/atomic.ts';
 
 export interface PageCacheSettings {
@@ -204,7 +204,7 @@ export class PageCache {
     }
     const origin = this.#pages.get(url) ?? UNKNOWN_ORIGIN;
     // Computed from the bytes read, not remembered: another process may have rewritten the file.
-    const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+    const etag = etagOf(body);
     return { url, extension: url.slice(url.lastIndexOf('.') + 1), body, etag, controller: origin.controller, action: origin.action };
   }
 

@@ -9,6 +9,7 @@ import type { MimeRegistry, MimeType } from '../mime/types.ts';
 import { parseQuery } from '../request/query.ts';
 import type { ParamLimits, Params } from '../request/params.ts';
 import * as env from '../request/env.ts';
+import { ifNoneMatchNames } from './etag.ts';
 import { normaliseHeaders, type RequestMessage } from './message.ts';
 
 /** Methods a request may use (after `_method`); anything else is an `UnknownHttpMethod`. */
@@ -247,12 +248,7 @@ export class Request {
 
   /** Whether `If-None-Match` names this ETag (or `*`). */
   etag_matches(etag: string | undefined): boolean {
-    const header = this.headers['if-none-match'];
-    if (!header || !etag) return false;
-    return header.split(',').some((t) => {
-      const tag = t.trim();
-      return tag === '*' || tag === etag || tag === `W/${etag}`;
-    });
+    return ifNoneMatchNames(this.headers['if-none-match'], etag);
   }
 }
 
