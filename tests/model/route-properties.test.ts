@@ -38,6 +38,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { awkwardValueArb } from '../support/awkward-values.ts';
+import { outcome } from '../support/recognition-outcome.ts';
 import {
   DEFAULT_ACTIONS, MethodNotAllowed, NotImplemented, RoutingError, UrlGenerationError, createInflector, draw, escapePathComponent, toParam,
   type Mapper, type Params, type Route, type RouteSet,
@@ -450,17 +451,6 @@ function pathOf(set: RouteSet, pick: PathPick): string {
       }
       return path;
     }
-  }
-}
-
-type Outcome = { readonly index: number; readonly params: unknown } | { readonly error: string; readonly allowed: readonly string[] | null };
-
-function outcome(set: RouteSet, method: string | null, path: string): Outcome {
-  try {
-    const m = set.recognize_route(method, path);
-    return { index: m.route.index, params: m.params };
-  } catch (e) {
-    return { error: (e as Error).constructor.name, allowed: (e as { allowed?: readonly string[] }).allowed ?? null };
   }
 }
 

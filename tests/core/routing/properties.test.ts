@@ -13,6 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { awkwardValueArb } from '../../support/awkward-values.ts';
+import { outcome } from '../../support/recognition-outcome.ts';
 import {
   draw, escapePathComponent, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError,
   type DrawConfig, type Mapper, type Params, type Route, type RouteSet,
@@ -236,19 +237,6 @@ const arbitraryPathArb = fc.oneof(
   fc.stringMatching(/^(\/[a-z0-9%.?*:;~-]{0,5}){0,6}\/?$/),
   fc.array(pieceArb, { maxLength: 5 }).map((ps) => `/${ps.join('/')}`),
 );
-
-type Outcome =
-  | { readonly index: number; readonly params: unknown }
-  | { readonly error: string; readonly allowed: readonly string[] | null };
-
-function outcome(set: RouteSet, method: string | null, path: string): Outcome {
-  try {
-    const m = set.recognize_route(method, path);
-    return { index: m.route.index, params: m.params };
-  } catch (e) {
-    return { error: (e as Error).constructor.name, allowed: (e as { allowed?: readonly string[] }).allowed ?? null };
-  }
-}
 
 function show(v: unknown): string {
   return JSON.stringify(v);
