@@ -42,6 +42,7 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_UNKNOWN_STATUS: 500,
   SBX_ERR_COOKIE_OVERFLOW: 500,
   SBX_ERR_TEMPLATE: 500,
+  SBX_ERR_INVALID_RESPONSE_HEADER: 500,
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -295,5 +296,14 @@ export class TemplateError extends SignalboxError {
     super('SBX_ERR_TEMPLATE', `${cause instanceof Error ? cause.message : String(cause)} (in template ${template})`);
     this.template = template;
     this.cause = cause;
+  }
+}
+
+/** An action set a header name or value HTTP cannot carry (a control character, say); nothing of that response is sent. */
+export class InvalidResponseHeader extends SignalboxError {
+  readonly header: string;
+  constructor(header: string) {
+    super('SBX_ERR_INVALID_RESPONSE_HEADER', `Response header ${JSON.stringify(header.slice(0, 80))} has a name or value HTTP cannot carry (control characters are not allowed)`);
+    this.header = header;
   }
 }

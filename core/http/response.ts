@@ -36,17 +36,26 @@ export class Response {
 
   /** Sets a header, replacing it under any other spelling. */
   set_header(name: string, value: string | string[]): void {
-    this.delete_header(name);
+    // The same spelling is overwritten in place: deleting it first would turn the object into a slow dictionary.
+    this.#removeSpellings(name, true);
     this.headers[name] = value;
   }
 
   delete_header(name: string): void {
+    this.#removeSpellings(name, false);
+  }
+
+  #removeSpellings(name: string, keepExact: boolean): void {
     let lower: string | null = null;
     for (const key in this.headers) {
       // Only names of the same length can match; most headers are skipped without a lower-case copy.
       if (key.length !== name.length) continue;
+      if (key === name) {
+        if (!keepExact) delete this.headers[key];
+        continue;
+      }
       lower ??= name.toLowerCase();
-      if (key === name || key.toLowerCase() === lower) delete this.headers[key];
+      if (key.toLowerCase() === lower) delete this.headers[key];
     }
   }
 
@@ -69,4 +78,24 @@ export class Response {
   get body_bytes(): number {
     return typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.byteLength;
   }
+}
+
+// RFC 9110's token for names; values may hold visible ASCII, spaces, tabs and obs-text, never CR, LF or NUL.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const UNSAFE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+const unsafeValue = (value: string | readonly string[]): boolean =>
+  Array.isArray(value) ? value.some((v) => UNSAFE_VALUE.test(String(v))) : UNSAFE_VALUE.test(String(value));
+
+/**
+ * The first header of `res` that HTTP cannot carry, by name (`Content-Type` for a bad type or charset,
+ * `Set-Cookie` for a bad cookie line), or null when every one is safe to send.
+ * @example res.set_header('X-Note', 'a\r\nb'); unsafeHeader(res) // 'X-Note'
+ */
+export function unsafeHeader(res: Response): string | null {
+  for (const name in res.headers) if (!HEADER_NAME.test(name) || unsafeValue(res.headers[name])) return name;
+  if ((res.content_type !== null && UNSAFE_VALUE.test(res.content_type)) || (res.charset !== null && UNSAFE_VALUE.test(res.charset))) return 'Content-Type';
+  if (unsafeValue(res.cookies)) return 'Set-Cookie';
+  if (res.reason !== null && UNSAFE_VALUE.test(res.reason)) return 'Status';
+  return null;
 }

@@ -5,13 +5,13 @@
  */
 import { dispatch, hasAction } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
-import { InvalidAuthenticityToken, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
+import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
 import type { Controller, ControllerWiring } from '../controller/base.ts';
 import type { Caching, CacheStatus } from '../controller/caching.ts';
 import type { Request } from '../http/request.ts';
-import type { Response } from '../http/response.ts';
+import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { RequestRun } from './run.ts';
@@ -45,6 +45,9 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
 function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void | Promise<void> {
   run.controller = controller;
   wiring.session.commit(run.response!);
+  // A header no transport could write (a parameter with a newline copied into it, say) fails here, as the action's own error.
+  const unsafe = unsafeHeader(run.response!);
+  if (unsafe !== null) return Promise.reject(new InvalidResponseHeader(unsafe));
   return controller._cache?.store();
 }
 

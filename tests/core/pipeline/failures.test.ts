@@ -35,6 +35,13 @@ class BoomController extends Controller {
     throw new NotImplemented(['get']);
   }
   missing(): void {}
+  echo_header(): void {
+    // Copying a parameter into a header: the way a newline reaches one.
+    this.head(200, { x_note: this.params.note });
+  }
+  bad_type(): void {
+    this.render({ text: 'x', content_type: 'text/plain\r\nX-Injected: 1' });
+  }
 }
 
 let pub = { path: '', remove: () => {} };
@@ -142,6 +149,22 @@ test('a failure keeps nothing the action half-built (headers, cookies, status)',
   assert.is(res.status, 500);
   assert.is(res.header('x-half'), undefined);
   assert.is(res.header('set-cookie'), undefined);
+});
+
+test('a header HTTP cannot carry fails the action with InvalidResponseHeader (500), logged, and nothing of it is sent', async () => {
+  for (const engine of ['compiled', 'xstate'] as const) {
+    const { app, lines } = logged({ engine });
+    const res = await call(app, `GET /boom/echo_header?note=${encodeURIComponent('a\r\nSet-Cookie: admin=1')}`, { remote_address: '203.0.113.7' });
+    assert.is(res.status, 500, engine);
+    assert.is(res.body, '<h1>We are sorry</h1>');
+    assert.is(res.header('x-note'), undefined);
+    assert.is(res.header('set-cookie'), undefined);
+    const line = lines.find((l) => l.msg === 'request errored')!;
+    assert.is((line.err as { type: string }).type, 'InvalidResponseHeader');
+    assert.match((line.err as { message: string }).message, '"X-Note"');
+    assert.is((await call(app, `GET /boom/echo_header?note=${encodeURIComponent('tab\tand é are fine')}`)).status, 200, `${engine}: tabs and Latin-1 pass`);
+    assert.is((await call(app, 'GET /boom/bad_type', { remote_address: '203.0.113.7' })).status, 500, `${engine}: a content type with a newline`);
+  }
 });
 
 test('server errors log "request errored" at error level; refusals log "request refused" at info', async () => {
