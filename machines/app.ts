@@ -146,13 +146,17 @@ export function createApp(options: CreateAppOptions): App {
 
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
     const ms = performance.now() - run.started;
+    // Built only when it will be written: the line's object is most of a silent logger's cost.
+    if (log.isLevelEnabled('info')) logCompleted(run, output, ms);
+    if (tracer.active) tracer.emit({ kind: 'done', id: run.id, status: output.status, ms, t: performance.now() });
+    return output;
+  };
+  const logCompleted = (run: RequestRun, output: ResponseMessage, ms: number): void => {
     const { controller, action } = actionOf(run);
     log.info({
       reqId: run.id, method: run.message.method, path: run.request?.path ?? run.message.url, status: output.status, ms: Math.round(ms * 100) / 100,
       controller, action, transport: run.message.transport ?? 'http', cache: run.cache ?? undefined,
     }, 'request completed');
-    if (tracer.active) tracer.emit({ kind: 'done', id: run.id, status: output.status, ms, t: performance.now() });
-    return output;
   };
   const crash = (run: RequestRun, error: unknown): ResponseMessage => {
     // Only a bug in the framework itself gets here; answer like an unrescued exception.

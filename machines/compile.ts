@@ -89,13 +89,13 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
 
   #walk(context: unknown, index: number, event: unknown, tracer: Tracer | null, traceId: string, entering: boolean): TOutput | Promise<TOutput> {
     const args: Args = { context, event };
-    let state = this.states[index];
+    const states = this.states;
+    let state = states[index];
     if (entering) this.#enter(state, args, tracer, traceId);
     for (;;) {
       if (state.final) return this.#output({ context });
       if (state.always !== null) {
-        const t = pick(state.always, args);
-        state = this.#take(state, t, args, tracer, traceId);
+        state = states[this.#take(state, pick(state.always, args), args, tracer, traceId)];
         continue;
       }
       const invoke = state.invoke!;
@@ -119,17 +119,17 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
 
   #settle(context: unknown, from: State, event: unknown, transitions: readonly Transition[], tracer: Tracer | null, traceId: string): TOutput | Promise<TOutput> {
     const args: Args = { context, event };
-    const target = this.#take(from, pick(transitions, args), args, tracer, traceId);
-    return this.#walk(context, this.states.indexOf(target), event, tracer, traceId, false);
+    return this.#walk(context, this.#take(from, pick(transitions, args), args, tracer, traceId), event, tracer, traceId, false);
   }
 
-  #take(from: State, t: Transition, args: Args, tracer: Tracer | null, traceId: string): State {
+  /** Takes `t` out of `from`, entering its target; returns the target's index. */
+  #take(from: State, t: Transition, args: Args, tracer: Tracer | null, traceId: string): number {
     for (const a of from.exit) a(args);
     for (const a of t.actions) a(args);
     const to = this.states[t.target];
     if (tracer) tracer.emit({ kind: 'transition', id: traceId, from: from.name, to: to.name, event: eventLabel(t.eventType), guard: t.guardName, t: performance.now() });
     this.#enter(to, args, tracer, traceId);
-    return to;
+    return t.target;
   }
 
   #enter(state: State, args: Args, tracer: Tracer | null, traceId: string): void {

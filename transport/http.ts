@@ -16,6 +16,7 @@ import { ArgumentError } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 import { routeUpgrades, type UpgradeHandler } from './upgrade.ts';
+import { WriteBatch } from './write-batch.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
 export interface ServeOptions {
@@ -42,6 +43,11 @@ export interface ServeOptions {
    * development environment only; `true` turns it on anywhere, `false` off. When off, its path is an ordinary request.
    */
   readonly inspect?: boolean | InspectOptions;
+  /**
+   * Hold answers until the event loop has read every request that is ready, then write them back to back
+   * (at most 64 at a time): more requests per second and a lower p99 under load (default true; bench/RESULTS.md).
+   */
+  readonly batch_writes?: boolean;
 }
 
 export interface RunningServer {
@@ -62,6 +68,15 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
   const maxBody = options.max_body_bytes ?? 10 * 1024 * 1024;
   const maxHeaders = options.max_headers ?? 100;
+  const sendNow = (res: ServerResponse, response: ResponseMessage): void => {
+    try {
+      write(res, response, false);
+    } catch (error) {
+      transportFailed(app, res, error);
+    }
+  };
+  const batch = options.batch_writes === false ? null : new WriteBatch(sendNow);
+  const send = batch === null ? sendNow : (res: ServerResponse, response: ResponseMessage) => batch.add(res, response);
   const server = createServer({
     maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
     requestTimeout: options.request_timeout_ms ?? 30_000,
@@ -72,7 +87,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     if (inspector !== null && inspector.handleRequest(req, res)) return;
     let handled: void | Promise<void>;
     try {
-      handled = handleRequest(app, req, res, maxBody, maxHeaders, options.static_files !== false);
+      handled = handleRequest(app, req, res, { maxBody, maxHeaders, staticFiles: options.static_files !== false, send });
     } catch (error) {
       handled = Promise.reject(error);
     }
@@ -141,7 +156,15 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   });
 }
 
-function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, maxBody: number, maxHeaders: number, staticFiles: boolean): void | Promise<void> {
+interface Handling {
+  readonly maxBody: number;
+  readonly maxHeaders: number;
+  readonly staticFiles: boolean;
+  /** Writes an answer from the app, now or in the next batch; never throws. */
+  readonly send: (res: ServerResponse, response: ResponseMessage) => void;
+}
+
+function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, { maxBody, maxHeaders, staticFiles, send }: Handling): void | Promise<void> {
   if (req.rawHeaders.length / 2 > maxHeaders) {
     res.writeHead(431, { ...TEXT, Connection: 'close' });
     res.end('Too many request headers');
@@ -154,13 +177,13 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, maxB
     if (file !== null) return write(res, file, req.method === 'HEAD');
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
-  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY);
-  return readBody(req, maxBody).then((body) => (body === null ? refuseBody(req, res) : answer(app, req, res, body)));
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, send);
+  return readBody(req, maxBody).then((body) => (body === null ? refuseBody(req, res) : answer(app, req, res, body, send)));
 }
 
 const EMPTY = Buffer.alloc(0);
 
-function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, send: Handling['send']): Promise<void> {
   const message: RequestMessage = {
     method: req.method ?? 'GET',
     url: req.url ?? '/',
@@ -172,16 +195,19 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     encrypted: 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted),
     transport: 'http',
   };
-  return app.handle(message).then((response) => write(res, response, false));
+  return app.handle(message).then((response) => send(res, response));
 }
 
 function transportFailed(app: App, res: ServerResponse, error: unknown): void {
   app.log.error({ err: error }, 'transport failed');
   if (!res.headersSent) {
-    res.writeHead(500, TEXT);
-    res.end('Internal Server Error');
+    // A writeHead that threw leaves parts of its headers' state behind (a length, a reason): this answer states each one again.
+    res.writeHead(500, 'Internal Server Error', { ...TEXT, 'Content-Length': String(FAILED.length), Connection: 'close' });
+    res.end(FAILED);
   } else res.destroy();
 }
+
+const FAILED = 'Internal Server Error';
 
 function refuseBody(req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(413, { ...TEXT, Connection: 'close' });

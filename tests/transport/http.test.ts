@@ -222,6 +222,41 @@ test('a failure in the transport itself answers a plain 500', async () => {
   });
 });
 
+test('answers of many concurrent requests all come back, each to its own request, with batching on and off', async () => {
+  for (const batch_writes of [true, false]) {
+    await withServer(echoApp(), { batch_writes }, async (server) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+      try {
+        const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => send(server, 'GET', `/echo/show?i=${i}`, { agent })));
+        answers.forEach((res, i) => {
+          assert.is(res.status, 200);
+          assert.is((JSON.parse(res.body) as { params: { i: string } }).params.i, String(i), `batch_writes ${batch_writes}: answer ${i}`);
+        });
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
+});
+
+test('an answer the transport cannot write becomes a 500 without costing the answers batched with it', async () => {
+  const app = echoApp();
+  // A header value Node refuses to write (a bare newline) fails only that response.
+  const flawed = {
+    ...app,
+    handle: async (message: Parameters<App['handle']>[0]) => {
+      const res = await app.handle(message);
+      return message.url.includes('bad') ? { ...res, headers: { ...res.headers, 'X-Bad': 'a\nb' } } : res;
+    },
+  } as App;
+  await withServer(flawed, {}, async (server) => {
+    const answers = await Promise.all(['/echo/show?n=1', '/echo/show?bad=1', '/echo/show?n=2'].map((path) => send(server, 'GET', path)));
+    assert.equal(answers.map((a) => a.status), [200, 500, 200]);
+    assert.is(answers[1].body, 'Internal Server Error');
+    assert.is((JSON.parse(answers[2].body) as { params: { n: string } }).params.n, '2');
+  });
+});
+
 test('serve rejects when the port cannot be bound', async () => {
   const blocker = createServer();
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
