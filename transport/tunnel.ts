@@ -204,6 +204,13 @@ function refuseUpgrade(req: IncomingMessage, settings: Settings, app: App): read
   return [403, 'Origin not allowed'];
 }
 
+/**
+ * How much of a turn's answers is held back at most before writing (about 8 KiB). Answers held until the
+ * turn ends leave in one write, but then the client idles until the last is ready and the server idles
+ * while the client works through all of them; writing every 8 KiB keeps both sides busy (bench/RESULTS.md).
+ */
+const FLUSH_CHARS = 8 * 1024;
+
 /** One tunnel socket: its requests in flight, its timers, its back-pressure. Internal. */
 class TunnelConnection {
   readonly #ws: WebSocket;
@@ -225,6 +232,8 @@ class TunnelConnection {
   /** The TCP socket under `ws`, for corking; `ws` keeps it in `_socket` (stable across ws 1–8, not typed). */
   readonly #socket: Duplex | null;
   #corked = false;
+  /** Characters of answers written since the socket was corked. */
+  #corkedChars = 0;
 
   constructor(ws: WebSocket, req: IncomingMessage, app: App, settings: Settings, onGone: () => void) {
     this.#ws = ws;
@@ -333,7 +342,14 @@ class TunnelConnection {
     try {
       const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
       if (file !== null) answer = Promise.resolve(frame.method === 'HEAD' ? { ...file, body: '' } : file);
-      else answer = this.#app.handle({ ...this.#base, method: frame.method, url: frame.path, headers: frame.headers, body: frame.body });
+      else {
+        const base = this.#base;
+        // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
+        answer = this.#app.handle({
+          method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
+          remote_address: base.remote_address, local_address: base.local_address, local_port: base.local_port, encrypted: base.encrypted, transport: 'tunnel',
+        });
+      }
     } catch (error) {
       answer = Promise.reject(error);
     }
@@ -373,12 +389,18 @@ class TunnelConnection {
     const ws = this.#ws;
     if (ws.readyState !== ws.OPEN) return;
     if (!this.#corked && this.#socket !== null) {
-      // Answers finishing in the same turn leave in one write (writev) instead of one system call each.
+      // Answers finishing in the same turn leave together (writev), in pieces of about FLUSH_CHARS, not one system call each.
       this.#corked = true;
       this.#socket.cork();
       process.nextTick(this.#uncork);
     }
     ws.send(text, this.#sent);
+    if (this.#corked && (this.#corkedChars += text.length) >= FLUSH_CHARS) {
+      // A long run of answers leaves in pieces, so the client can start on the first while the rest are serialised.
+      this.#corkedChars = 0;
+      this.#socket!.uncork();
+      this.#socket!.cork();
+    }
     // A client that does not read its answers must not make the server buffer without bound: stop reading its requests.
     if (!this.#pausedForBackpressure && ws.bufferedAmount > this.#settings.backpressure_bytes) {
       this.#pausedForBackpressure = true;
@@ -389,6 +411,7 @@ class TunnelConnection {
 
   readonly #uncork = (): void => {
     this.#corked = false;
+    this.#corkedChars = 0;
     this.#socket!.uncork();
   };
 

@@ -25,5 +25,6 @@ export function respond(run: RequestRun): void {
     headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     if (run.request ? run.request.head : /^head$/i.test(run.message.method)) body = '';
   }
-  run.output = { status: res.status, headers, body, ...(res.reason !== null ? { reason: res.reason } : {}) };
+  // Literals, not a spread: transports then see one or two message shapes, which keeps their reads fast.
+  run.output = res.reason !== null ? { status: res.status, headers, body, reason: res.reason } : { status: res.status, headers, body };
 }
