@@ -174,7 +174,8 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, { ma
   if (declared > maxBody) return refuseBody(req, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
     const file = serveStatic(app, req.url ?? '/', { method: req.method, headers: req.headers, transport: 'http' });
-    if (file !== null) return write(res, file, req.method === 'HEAD');
+    // Cached pages and assets join the batch like any other answer (HEAD, rare, leaves at once).
+    if (file !== null) return req.method === 'HEAD' ? write(res, file, true) : send(res, file);
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, send);
