@@ -70,7 +70,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   const maxHeaders = options.max_headers ?? 100;
   const sendNow = (res: ServerResponse, response: ResponseMessage): void => {
     try {
-      write(res, response, false);
+      write(res, response);
     } catch (error) {
       transportFailed(app, res, error);
     }
@@ -174,8 +174,8 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, { ma
   if (declared > maxBody) return refuseBody(req, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
     const file = serveStatic(app, req.url ?? '/', { method: req.method, headers: req.headers, transport: 'http' });
-    // Cached pages and assets join the batch like any other answer (HEAD, rare, leaves at once).
-    if (file !== null) return req.method === 'HEAD' ? write(res, file, true) : send(res, file);
+    // Cached pages and assets join the batch like any other answer; for HEAD, Node itself drops the body and keeps its length.
+    if (file !== null) return send(res, file);
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, send);
@@ -242,8 +242,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   });
 }
 
-function write(res: ServerResponse, response: ResponseMessage, head: boolean): void {
+function write(res: ServerResponse, response: ResponseMessage): void {
   if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
   else res.writeHead(response.status, response.headers);
-  res.end(head ? undefined : response.body);
+  res.end(response.body);
 }
