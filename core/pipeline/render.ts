@@ -13,7 +13,8 @@ export function prepareResponse(run: RequestRun): void {
   const res = run.response!;
   res.content_type ??= 'text/html';
   const explicit = res.etag !== undefined || res.header('Last-Modified') !== undefined;
-  if (!explicit && res.status === 200 && res.body_bytes > 0) {
+  // A non-empty string has bytes: its length says so without encoding it (respond counts the bytes once).
+  if (!explicit && res.status === 200 && (typeof res.body === 'string' ? res.body.length > 0 : res.body.byteLength > 0)) {
     res.set_header('ETag', etagOf(res.body));
   }
   if ((explicit || res.etag !== undefined) && res.header('Cache-Control') === DEFAULT_CACHE_CONTROL) {
