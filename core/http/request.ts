@@ -23,6 +23,9 @@ export interface RequestSettings {
   readonly trust_proxy?: boolean;
 }
 
+/** Path parameters before recognition: none, and one shared object for every request. */
+const NO_PARAMS: Params = Object.freeze({});
+
 export class Request {
   readonly headers: Readonly<Record<string, string>>;
   /** The method as received, upper-case. */
@@ -40,11 +43,11 @@ export class Request {
   readonly body: Uint8Array | string;
   /** Parameters from the body (set by the parse stage). */
   request_parameters: Params = {};
-  #path_parameters: Params = {};
+  #path_parameters: Params = NO_PARAMS;
   #query: Params | null = null;
   #parameters: Params | null = null;
   #method: string | null = null;
-  #accepts: MimeType[] | null = null;
+  #accepts: readonly MimeType[] | null = null;
   #format: MimeType | null | undefined = undefined;
   #env: env.RequestEnv | null = null;
   readonly #settings: RequestSettings;
@@ -142,11 +145,11 @@ export class Request {
   }
 
   /** Accepted types in preference order; with no Accept header, the Content-Type then `*\/*`. */
-  get accepts(): MimeType[] {
+  get accepts(): readonly MimeType[] {
     if (this.#accepts === null) {
-      const accept = (this.headers.accept ?? '').trim();
-      const all = this.mime.get('all')!;
-      this.#accepts = accept === '' ? [this.content_type, all].filter((t): t is MimeType => t !== null) : this.mime.parse(accept);
+      const accept = this.headers.accept;
+      // The Content-Type only matters without an Accept header, so it is read only then.
+      this.#accepts = this.mime.accept_list(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
     }
     return this.#accepts;
   }

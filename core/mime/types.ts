@@ -80,6 +80,12 @@ export interface MimeRegistry {
   register_alias(string: string, symbol: string, extensionSynonyms?: readonly string[]): MimeType;
   /** Rails 2.1's Accept parsing: types in preference order, unregistered ones kept as null-symbol types. */
   parse(acceptHeader: string): MimeType[];
+  /**
+   * What a request accepts, frozen and remembered per header: `parse(accept)`, or with no (or a blank) Accept
+   * header the request's Content-Type type then `*\/*`.
+   * @example mime.accept_list('text/html,*\/*;q=0.8', null).map(String) // ['text/html', '*\/*']
+   */
+  accept_list(accept: string | undefined, contentType: MimeType | null): readonly MimeType[];
   /** Every registered type, in registration order. */
   all(): MimeType[];
 }
@@ -118,6 +124,13 @@ class Registry implements MimeRegistry {
   readonly #bySymbol = new Map<string, MimeType>();
   readonly #byString = new Map<string, MimeType>();
   readonly #byExtension = new Map<string, MimeType>();
+  /**
+   * Parsed Accept headers. Clients send the same few again and again (each browser one header per kind of
+   * request), and parsing one costs more than the rest of negotiation; the odd ones flush it when it fills.
+   */
+  readonly #acceptLists = new Map<string, readonly MimeType[]>();
+  /** With no Accept header, by Content-Type type: `[type, *\/*]`, or `[*\/*]` under the key null. */
+  readonly #fallbackLists = new Map<MimeType | null, readonly MimeType[]>();
 
   get(symbol: string): MimeType | undefined {
     return this.#bySymbol.get(symbol);
@@ -140,7 +153,30 @@ class Registry implements MimeRegistry {
     return this.#add(new MimeType(string, symbol), extensionSynonyms, false);
   }
 
+  accept_list(accept: string | undefined, contentType: MimeType | null): readonly MimeType[] {
+    if (accept !== undefined && accept.trim() !== '') {
+      let list = this.#acceptLists.get(accept);
+      if (list === undefined) {
+        list = Object.freeze(this.parse(accept));
+        if (this.#acceptLists.size >= ACCEPT_LISTS_KEPT) this.#acceptLists.clear();
+        this.#acceptLists.set(accept, list);
+      }
+      return list;
+    }
+    // Only registered types are remembered: an unregistered Content-Type is a new object per lookup.
+    const key = contentType !== null && contentType.symbol !== null ? contentType : null;
+    let list = key === contentType ? this.#fallbackLists.get(key) : undefined;
+    if (list === undefined) {
+      list = Object.freeze(contentType === null ? [this.#bySymbol.get('all')!] : [contentType, this.#bySymbol.get('all')!]);
+      if (key === contentType) this.#fallbackLists.set(key, list);
+    }
+    return list;
+  }
+
   #add(type: MimeType, extensions: readonly string[], lookups: boolean): MimeType {
+    // A new type changes what a header parses to.
+    this.#acceptLists.clear();
+    this.#fallbackLists.clear();
     this.#bySymbol.set(type.name, type);
     if (lookups) for (const s of [type.string, ...type.synonyms]) this.#byString.set(s, type);
     for (const ext of [type.name, ...extensions]) this.#byExtension.set(ext, type);
@@ -170,6 +206,9 @@ class Registry implements MimeRegistry {
     return [...new Set(this.#bySymbol.values())];
   }
 }
+
+/** How many distinct Accept headers a registry remembers before starting afresh. */
+const ACCEPT_LISTS_KEPT = 256;
 
 interface AcceptItem {
   name: string;

@@ -214,15 +214,20 @@ export function requestHeader(headers: Readonly<Record<string, string | undefine
 }
 
 /**
- * The body's MIME type from Content-Type (parameters dropped, lower-cased), or null without one.
+ * The body's MIME type from Content-Type (parameters dropped, lower-cased), or null without one;
+ * `headers` has lower-case names.
  * The legacy X-Post-Data-Format header (`xml`, `yaml`) takes precedence, as in Rails 2.1.
  * @example contentTypeOf({ 'content-type': 'application/json; charset=utf-8' }, mime)?.symbol // 'json'
  */
 export function contentTypeOf(headers: Readonly<Record<string, string | undefined>>, registry: MimeRegistry): MimeType | null {
-  const legacy = requestHeader(headers, 'x-post-data-format')?.toLowerCase();
-  if (legacy === 'xml') return registry.lookup('application/xml');
-  if (legacy === 'yaml') return registry.lookup('application/x-yaml');
-  const raw = requestHeader(headers, 'content-type');
+  // Names are lower-case here (as `Request#headers` holds them), so no CGI-name handling is needed.
+  const legacy = headers['x-post-data-format'];
+  if (legacy !== undefined) {
+    const format = legacy.toLowerCase();
+    if (format === 'xml') return registry.lookup('application/xml');
+    if (format === 'yaml') return registry.lookup('application/x-yaml');
+  }
+  const raw = headers['content-type'];
   if (raw === undefined) return null;
   // Only the ends are trimmed: `application/json\ta` is not JSON.
   const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase();
