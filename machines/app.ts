@@ -140,6 +140,7 @@ export function createApp(options: CreateAppOptions): App {
       return body;
     },
     caching,
+    request_settings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trust_proxy: config.trust_proxy }),
   };
   const engine = options.engine ?? 'compiled';
   const tracer = new Tracer();

@@ -83,17 +83,17 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
    * step was synchronous, else a promise of it.
    */
   run(input: TInput, tracer: Tracer | null = null, traceId = ''): TOutput | Promise<TOutput> {
-    const context = this.#context({ input });
-    return this.#walk(context, this.initial, { type: 'xstate.init', input }, tracer !== null && tracer.active ? tracer : null, traceId, true);
+    // One arguments object per run, its event replaced at each step: a run is sequential, and nothing keeps it.
+    const args: Args = { context: this.#context({ input }), event: { type: 'xstate.init', input } };
+    return this.#walk(args, this.initial, tracer !== null && tracer.active ? tracer : null, traceId, true);
   }
 
-  #walk(context: unknown, index: number, event: unknown, tracer: Tracer | null, traceId: string, entering: boolean): TOutput | Promise<TOutput> {
-    const args: Args = { context, event };
+  #walk(args: Args, index: number, tracer: Tracer | null, traceId: string, entering: boolean): TOutput | Promise<TOutput> {
     const states = this.states;
     let state = states[index];
     if (entering) this.#enter(state, args, tracer, traceId);
     for (;;) {
-      if (state.final) return this.#output({ context });
+      if (state.final) return this.#output(args);
       if (state.always !== null) {
         state = states[this.#take(state, pick(state.always, args), args, tracer, traceId)];
         continue;
@@ -104,22 +104,22 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
         result = invoke.creator({ input: invoke.input(args) });
       } catch (error) {
         // A synchronous throw is the actor failing, as XState would report it.
-        return this.#settle(context, state, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId);
+        return this.#settle(args, state, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId);
       }
       if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
         const from = state;
         return Promise.resolve(result).then(
-          (output) => this.#settle(context, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
-          (error) => this.#settle(context, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
+          (output) => this.#settle(args, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
+          (error) => this.#settle(args, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
         );
       }
-      return this.#settle(context, state, { type: invoke.doneType, output: result, actorId: invoke.id }, invoke.onDone, tracer, traceId);
+      return this.#settle(args, state, { type: invoke.doneType, output: result, actorId: invoke.id }, invoke.onDone, tracer, traceId);
     }
   }
 
-  #settle(context: unknown, from: State, event: unknown, transitions: readonly Transition[], tracer: Tracer | null, traceId: string): TOutput | Promise<TOutput> {
-    const args: Args = { context, event };
-    return this.#walk(context, this.#take(from, pick(transitions, args), args, tracer, traceId), event, tracer, traceId, false);
+  #settle(args: Args, from: State, event: unknown, transitions: readonly Transition[], tracer: Tracer | null, traceId: string): TOutput | Promise<TOutput> {
+    args.event = event;
+    return this.#walk(args, this.#take(from, pick(transitions, args), args, tracer, traceId), tracer, traceId, false);
   }
 
   /** Takes `t` out of `from`, entering its target; returns the target's index. */

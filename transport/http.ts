@@ -77,6 +77,9 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   };
   const batch = options.batch_writes === false ? null : new WriteBatch(sendNow);
   const send = batch === null ? sendNow : (res: ServerResponse, response: ResponseMessage) => batch.add(res, response);
+  const handling: Handling = {
+    maxBody, maxHeaders, staticFiles: options.static_files !== false, send, failed: (res, error) => transportFailed(app, res, error),
+  };
   const server = createServer({
     maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
     requestTimeout: options.request_timeout_ms ?? 30_000,
@@ -85,13 +88,11 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     connectionsCheckingInterval: 1_000,
   }, (req, res) => {
     if (inspector !== null && inspector.handleRequest(req, res)) return;
-    let handled: void | Promise<void>;
     try {
-      handled = handleRequest(app, req, res, { maxBody, maxHeaders, staticFiles: options.static_files !== false, send });
+      handleRequest(app, req, res, handling);
     } catch (error) {
-      handled = Promise.reject(error);
+      transportFailed(app, res, error);
     }
-    if (handled instanceof Promise) handled.catch((error: unknown) => transportFailed(app, res, error));
   });
   server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
   // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
@@ -162,9 +163,13 @@ interface Handling {
   readonly staticFiles: boolean;
   /** Writes an answer from the app, now or in the next batch; never throws. */
   readonly send: (res: ServerResponse, response: ResponseMessage) => void;
+  /** Answers 500 (or drops the connection) when something in the transport itself failed. */
+  readonly failed: (res: ServerResponse, error: unknown) => void;
 }
 
-function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, { maxBody, maxHeaders, staticFiles, send }: Handling): void | Promise<void> {
+/** Starts answering one request; anything that fails later reaches `handling.failed`, never a rejected promise. */
+function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling): void {
+  const { maxBody, maxHeaders, staticFiles, send } = handling;
   if (req.rawHeaders.length / 2 > maxHeaders) {
     res.writeHead(431, { ...TEXT, Connection: 'close' });
     res.end('Too many request headers');
@@ -178,13 +183,13 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, { ma
     if (file !== null) return send(res, file);
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
-  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, send);
-  return readBody(req, maxBody).then((body) => (body === null ? refuseBody(req, res) : answer(app, req, res, body, send)));
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
+  readBody(req, maxBody).then((body) => (body === null ? refuseBody(req, res) : answer(app, req, res, body, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
 }
 
 const EMPTY = Buffer.alloc(0);
 
-function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, send: Handling['send']): Promise<void> {
+function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, { send, failed }: Handling): void {
   const message: RequestMessage = {
     method: req.method ?? 'GET',
     url: req.url ?? '/',
@@ -196,7 +201,8 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     encrypted: 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted),
     transport: 'http',
   };
-  return app.handle(message).then((response) => send(res, response));
+  // One hop per request: the app never rejects, and `send` never throws, so `failed` is for the transport's own bugs.
+  app.handle(message).then((response) => send(res, response), (error: unknown) => failed(res, error));
 }
 
 function transportFailed(app: App, res: ServerResponse, error: unknown): void {

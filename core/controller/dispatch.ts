@@ -128,7 +128,7 @@ function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: 
 
 /** Around filters and the action, then the after filters; the cache run hears when all of it is done. */
 function actionOnward(c: Controller, filters: readonly Filter[], body: () => unknown, cache: CacheRun | null): Step {
-  const arounds = filters.filter((f) => f.kind === 'around');
+  const arounds = filters.length === 0 ? filters : filters.filter((f) => f.kind === 'around');
   const core = arounds.length === 0
     ? runAction(c, body)
     : arounds.reduceRight<() => Promise<void>>((inner, f) => () => runAround(c, f, inner), async () => runAction(c, body))();

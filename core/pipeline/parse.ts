@@ -23,8 +23,8 @@ export function hostAllowed(hosts: readonly string[], hostWithPort: string): boo
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
 export function parseRequest(run: RequestRun): void | Promise<void> {
-  const { config, mime } = run.app;
-  const request = new Request(run.message, { mime, limits: config.limits, relative_url_root: config.relative_url_root, trust_proxy: config.trust_proxy });
+  const { config } = run.app;
+  const request = new Request(run.message, run.app.request_settings);
   run.request = request;
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);

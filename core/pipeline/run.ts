@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Controller } from '../controller/base.ts';
 import type { Caching, CacheStatus } from '../controller/caching.ts';
 import type { ForgeryVerdict } from '../controller/dispatch.ts';
-import type { Request } from '../http/request.ts';
+import type { Request, RequestSettings } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { RequestMessage, ResponseMessage } from '../http/message.ts';
 import type { MimeRegistry } from '../mime/types.ts';
@@ -62,6 +62,8 @@ export interface AppRuntime {
   publicFile(name: string): string | null;
   /** The page cache, the action cache's store, and expiry. */
   readonly caching: Caching;
+  /** What every `Request` of this app is built with (from `mime` and `config`), made once. */
+  readonly request_settings: RequestSettings;
 }
 
 export interface RequestRun {
