@@ -84,8 +84,32 @@ export class Response {
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNSAFE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
+/**
+ * Texts already found safe, one set per rule. Most responses repeat the same few names and values
+ * (`Cache-Control`, `no-cache`, `utf-8`, a content type), and a Set lookup costs less than a pattern test.
+ * Short texts only; a set starts afresh when it fills.
+ */
+class SafeTexts {
+  readonly #seen = new Set<string>();
+  constructor(readonly pattern: RegExp, readonly safeWhenMatched: boolean) {}
+
+  has(text: string): boolean {
+    if (this.#seen.has(text)) return true;
+    if (this.pattern.test(text) !== this.safeWhenMatched) return false;
+    if (text.length <= 256) {
+      if (this.#seen.size >= 1024) this.#seen.clear();
+      this.#seen.add(text);
+    }
+    return true;
+  }
+}
+
+const safeNames = new SafeTexts(HEADER_NAME, true);
+const safeValues = new SafeTexts(UNSAFE_VALUE, false);
+const unsafeText = (text: string): boolean => !safeValues.has(text);
+
 const unsafeValue = (value: string | readonly string[]): boolean =>
-  Array.isArray(value) ? value.some((v) => UNSAFE_VALUE.test(String(v))) : UNSAFE_VALUE.test(String(value));
+  Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(String(value));
 
 /**
  * The first header of `res` that HTTP cannot carry, by name (`Content-Type` for a bad type or charset,
@@ -93,9 +117,9 @@ const unsafeValue = (value: string | readonly string[]): boolean =>
  * @example res.set_header('X-Note', 'a\r\nb'); unsafeHeader(res) // 'X-Note'
  */
 export function unsafeHeader(res: Response): string | null {
-  for (const name in res.headers) if (!HEADER_NAME.test(name) || unsafeValue(res.headers[name])) return name;
-  if ((res.content_type !== null && UNSAFE_VALUE.test(res.content_type)) || (res.charset !== null && UNSAFE_VALUE.test(res.charset))) return 'Content-Type';
-  if (unsafeValue(res.cookies)) return 'Set-Cookie';
-  if (res.reason !== null && UNSAFE_VALUE.test(res.reason)) return 'Status';
+  for (const name in res.headers) if (!safeNames.has(name) || unsafeValue(res.headers[name])) return name;
+  if ((res.content_type !== null && unsafeText(res.content_type)) || (res.charset !== null && unsafeText(res.charset))) return 'Content-Type';
+  if (res.cookies.length > 0 && unsafeValue(res.cookies)) return 'Set-Cookie';
+  if (res.reason !== null && unsafeText(res.reason)) return 'Status';
   return null;
 }

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Response } from '../../../core/index.ts';
-import { DEFAULT_CACHE_CONTROL } from '../../../core/http/response.ts';
+import { DEFAULT_CACHE_CONTROL, unsafeHeader } from '../../../core/http/response.ts';
 
 const test = suite('Response holds status, headers and body until the respond stage');
 
@@ -72,6 +72,42 @@ test('body_bytes counts UTF-8 bytes of a string body, or the bytes of a binary o
   assert.is(res.body_bytes, 6);
   res.body = new Uint8Array([1, 2, 3]);
   assert.is(res.body_bytes, 3);
+});
+
+test('unsafeHeader names the first header, type, cookie or reason HTTP cannot carry', () => {
+  const res = new Response();
+  res.set_header('X-Note', 'fine');
+  assert.is(unsafeHeader(res), null);
+  res.set_header('X-Note', 'a\r\nb');
+  assert.is(unsafeHeader(res), 'X-Note');
+  res.delete_header('X-Note');
+  res.content_type = 'text/html\n';
+  assert.is(unsafeHeader(res), 'Content-Type');
+  res.content_type = 'text/html';
+  res.cookies.push('a=1', 'b=\u0000');
+  assert.is(unsafeHeader(res), 'Set-Cookie');
+  res.cookies.length = 0;
+  res.reason = 'OK\r\nX: y';
+  assert.is(unsafeHeader(res), 'Status');
+});
+
+test('unsafeHeader checks names and values by their own rules, however often a text was seen', () => {
+  const res = new Response();
+  // 'a b' is a safe value, seen many times, but never a safe name.
+  for (let i = 0; i < 5; i++) {
+    res.set_header('X-Spaced', 'a b');
+    assert.is(unsafeHeader(res), null);
+  }
+  res.headers['a b'] = 'x';
+  assert.is(unsafeHeader(res), 'a b');
+  delete res.headers['a b'];
+  // Past the remembered set's size, checks still hold.
+  for (let i = 0; i < 1100; i++) {
+    res.set_header('X-Spaced', `v${i}`);
+    assert.is(unsafeHeader(res), null);
+  }
+  res.set_header('X-Spaced', 'v1\n');
+  assert.is(unsafeHeader(res), 'X-Spaced');
 });
 
 test.run();
