@@ -15,6 +15,9 @@ import { normaliseHeaders, type RequestMessage } from './message.ts';
 /** Methods a request may use (after `_method`); anything else is an `UnknownHttpMethod`. */
 export const ACCEPTED_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'delete', 'options']);
 
+/** Accepted methods by their upper-case name, lower-cased once here rather than on every request. */
+const LOWER_METHODS: ReadonlyMap<string, string> = new Map([...ACCEPTED_METHODS].map((m) => [m.toUpperCase(), m]));
+
 export interface RequestSettings {
   readonly mime: MimeRegistry;
   readonly limits?: ParamLimits;
@@ -55,8 +58,9 @@ export class Request {
   constructor(message: RequestMessage, settings: RequestSettings) {
     this.#settings = settings;
     this.headers = normaliseHeaders(message.headers);
-    this.raw_method = String(message.method).toUpperCase();
-    if (!ACCEPTED_METHODS.has(this.raw_method.toLowerCase())) throw new UnknownHttpMethod(this.raw_method);
+    const method = String(message.method);
+    this.raw_method = LOWER_METHODS.has(method) ? method : method.toUpperCase();
+    if (!LOWER_METHODS.has(this.raw_method)) throw new UnknownHttpMethod(this.raw_method);
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
     // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
@@ -126,7 +130,7 @@ export class Request {
 
   // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
-    const raw = this.raw_method.toLowerCase();
+    const raw = LOWER_METHODS.get(this.raw_method)!;
     if (raw === 'head') return 'get';
     if (raw === 'post') {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;

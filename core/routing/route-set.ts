@@ -221,8 +221,10 @@ function namedTable(routes: readonly Route[]): Record<string, Route> {
   return named;
 }
 
+// Both spellings: requests carry upper-case methods, and `Request#method` (what recognition is given) lower-case.
 const CANONICAL_METHODS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null), {
   GET: 'GET', HEAD: 'GET', POST: 'POST', PUT: 'PUT', DELETE: 'DELETE', OPTIONS: 'OPTIONS',
+  get: 'GET', head: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', options: 'OPTIONS',
 }));
 
 /** Upper-cases a method and folds HEAD into GET, as requests see it. */
