@@ -48,14 +48,24 @@ export function existingToken(c: Controller, options: ForgeryOptions | null): st
   return typeof token === 'string' && token !== '' ? token : null;
 }
 
+/** The token a request gives: the form parameter `param`, else the X-CSRF-Token header; null unless a non-empty string. */
+export function givenToken(params: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string | undefined>>, param = DEFAULT_TOKEN_PARAM): string | null {
+  const fromParams = params[param];
+  const given = fromParams !== undefined ? fromParams : headers['x-csrf-token'];
+  return typeof given === 'string' && given !== '' ? given : null;
+}
+
+/** Whether `given` is the random token kept in this session's data (compared in constant time). */
+export function matchesStoredToken(given: string, session: Readonly<Record<string, unknown>>): boolean {
+  const stored = session[TOKEN_KEY];
+  return typeof stored === 'string' && stored !== '' && secure_compare(given, stored);
+}
+
 /** Whether the request carries the session's token, in the form parameter or the X-CSRF-Token header. */
 export function carriesValidToken(c: Controller, options: ForgeryOptions): boolean {
-  const param = options.param ?? DEFAULT_TOKEN_PARAM;
-  const fromParams = c.params[param];
-  const given = fromParams !== undefined ? fromParams : c.request.headers['x-csrf-token'];
-  if (typeof given !== 'string' || given === '') return false;
+  const given = givenToken(c.params, c.request.headers, options.param);
+  if (given === null) return false;
   const digest = digestToken(c, options);
   if (digest !== null && secure_compare(given, digest)) return true;
-  const stored: unknown = c.session[TOKEN_KEY];
-  return typeof stored === 'string' && stored !== '' && secure_compare(given, stored);
+  return matchesStoredToken(given, c.session);
 }

@@ -69,60 +69,24 @@ export function respondTo(c: Controller, handlers: RespondHandlers | RespondBloc
   const registry = c.request.mime;
   const param = c.request.parameters.format;
   const byParam = typeof param === 'string' && param !== '' ? registry.lookup_by_extension(param) : undefined;
-  const priority = byParam ? [byParam] : c.request.accepts;
-  if (typeof handlers !== 'function') return respondToObject(c, registry, priority, handlers);
+  const d = new Declaration(registry, byParam ? [byParam] : c.request.accepts);
 
-  const d = new Declaration(registry, priority);
-  handlers(formatBuilder(d));
+  if (typeof handlers === 'function') {
+    handlers(formatBuilder(d));
+  } else {
+    for (const symbol in handlers) {
+      if (!Object.hasOwn(handlers, symbol)) continue;
+      if (symbol === 'any') d.any([], handlers[symbol]);
+      else d.named(symbol, handlers[symbol]);
+    }
+  }
+
   const chosen = choose(d.priority, d.declared);
   if (chosen === null) throw new NotAcceptable(d.priority.map((t) => t.toString()));
-  respondWith(c, chosen.type, chosen.handler);
-}
-
-function respondWith(c: Controller, type: MimeType, handler: RespondHandler | undefined): void {
-  c._format = type.symbol ?? type.string;
-  c.response.content_type = type.string;
-  if (handler === undefined || handler === true) c.render({ action: c.action_name });
-  else handler();
-}
-
-/**
- * The object form, chosen as `choose` would choose from its Declaration but read straight from the handlers:
- * most actions use this form, and it then costs no list per request. Keys are walked in order, so of two
- * keys naming one type the first wins, as the Declaration's each-type-once rule has it.
- */
-function respondToObject(c: Controller, registry: MimeRegistry, priority: readonly MimeType[], handlers: RespondHandlers): void {
-  // Every key must name a format, chosen or not.
-  for (const symbol in handlers) if (Object.hasOwn(handlers, symbol)) declaredType(registry, priority, symbol);
-  for (const wanted of priority) {
-    if (wanted.symbol === 'all') {
-      for (const symbol in handlers) {
-        const type = Object.hasOwn(handlers, symbol) ? declaredType(registry, priority, symbol) : undefined;
-        if (type !== undefined) return respondWith(c, type, handlers[symbol]);
-      }
-      break;
-    }
-    for (const symbol in handlers) {
-      if (Object.hasOwn(handlers, symbol) && declaredType(registry, priority, symbol) === wanted) return respondWith(c, wanted, handlers[symbol]);
-    }
-    for (const symbol in handlers) {
-      const type = Object.hasOwn(handlers, symbol) ? declaredType(registry, priority, symbol) : undefined;
-      if (type !== undefined && type.equals(wanted)) return respondWith(c, type, handlers[symbol]);
-    }
-  }
-  for (const symbol in handlers) {
-    const type = Object.hasOwn(handlers, symbol) ? declaredType(registry, priority, symbol) : undefined;
-    if (type !== undefined && type.symbol === 'all') return respondWith(c, type, handlers[symbol]);
-  }
-  throw new NotAcceptable(priority.map((t) => t.toString()));
-}
-
-/** The type a key of the object form declares: `any` the client's first choice (if any), else the registered symbol. */
-function declaredType(registry: MimeRegistry, priority: readonly MimeType[], symbol: string): MimeType | undefined {
-  if (symbol === 'any') return priority[0];
-  const type = registry.get(symbol);
-  if (!type) throw new TypeError(`respond_to: unknown format ${JSON.stringify(symbol)} (register it on the app's MIME registry)`);
-  return type;
+  c._format = chosen.type.symbol ?? chosen.type.string;
+  c.response.content_type = chosen.type.string;
+  if (chosen.handler === undefined || chosen.handler === true) c.render({ action: c.action_name });
+  else chosen.handler();
 }
 
 function choose(priority: readonly MimeType[], declared: readonly Declared[]): Declared | null {

@@ -5,8 +5,7 @@
  * and the controller's `protect_from_forgery` acts on it during dispatch.
  */
 import { InvalidAuthenticityToken } from '../errors.ts';
-import { DEFAULT_TOKEN_PARAM, TOKEN_KEY } from '../controller/forgery.ts';
-import { secure_compare } from '../session/cookie-store.ts';
+import { givenToken, matchesStoredToken } from '../controller/forgery.ts';
 import type { RequestRun } from './run.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
@@ -36,11 +35,8 @@ export function checkForgery(run: RequestRun): void {
 export function isUnroutedForgery(run: RequestRun): boolean {
   if (!run.forgery.required || !run.app.forgery_protected) return false;
   const request = run.request!;
-  const fromParams = request.parameters[DEFAULT_TOKEN_PARAM];
-  const given = fromParams !== undefined ? fromParams : request.headers['x-csrf-token'];
-  if (typeof given !== 'string' || given === '') return true;
-  const stored = run.app.sessions.load(request)[TOKEN_KEY];
-  return !(typeof stored === 'string' && stored !== '' && secure_compare(given, stored));
+  const given = givenToken(request.parameters, request.headers);
+  return given === null || !matchesStoredToken(given, run.app.sessions.load(request));
 }
 
 /** Records the rejection, so the forgery-rejected state logs and renders it like one raised in dispatch. */
