@@ -16,10 +16,10 @@
  * and SLACK gate runs on a shared machine as in bench/http.ts.
  */
 import { type ChildProcess } from 'node:child_process';
-import { NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
+import { envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
-import { killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
-import { build, ownVersion, ROOT, sourcesFingerprint, treeState } from './support/provenance.ts';
+import { killAll, sh, shown, sleep, startListening, stopChild } from './support/processes.ts';
+import { build, ownVersion, sourcesFingerprint, treeState } from './support/provenance.ts';
 import { fmt, machine, median, ms, pct, writeSection, logLoad } from './support/results.ts';
 import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
@@ -51,9 +51,7 @@ interface Running { readonly spec: ServerSpec; readonly child: ChildProcess; rea
 
 async function startServer(spec: ServerSpec): Promise<Running> {
   const argv = ['taskset', '-c', SERVER_CORE, process.execPath, BUILT_SCRIPT, spec.key, '0'];
-  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
-  const port = await listeningPort(child, `cache-server ${spec.key}`);
-  return { spec, child, port, command: argv.join(' ').replace(process.execPath, 'node') };
+  return { spec, ...await startListening(argv, `cache-server ${spec.key}`) };
 }
 
 // Each visitor's page carries its own authenticity token; apart from that, both servers must send the same bytes.
@@ -101,11 +99,8 @@ async function main(): Promise<void> {
   }
 
   const cells = servers.flatMap((s) => ROUTES.map((route) => ({ s, route })));
-  const gate = new NoiseGate({
-    ...GATE, runs: cells.length * ROUNDS, secondsPerRun: DURATION + GATE.sample + PAUSE,
-  });
-  const { results, orders } = await runRounds({
-    cells, rounds: ROUNDS, gate, pause: PAUSE,
+  const { results, orders, repeats } = await runRounds({
+    cells, rounds: ROUNDS, gate: GATE, secondsPerRun: DURATION + GATE.sample + PAUSE, pause: PAUSE,
     key: (c) => `${c.s.spec.key}/${c.route.key}`,
     order: (all) => shuffle(all, random),
     measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!, LOAD),
@@ -127,7 +122,7 @@ async function main(): Promise<void> {
     return `| ${route.label} | ${route.cache} | ${fmt(off)} | ${fmt(on)} | **${(on / off).toFixed(2)}×** (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}) | ${ms(med('uncached', route.key, 'p50'))} / ${ms(med('cached', route.key, 'p50'))} | ${ms(med('uncached', route.key, 'p99'))} / ${ms(med('cached', route.key, 'p99'))} | ${rounds('uncached')}; ${rounds('cached')} | ${pct(med('uncached', route.key, 'serverCpu'))} / ${pct(med('cached', route.key, 'serverCpu'))} | ${foreign.toFixed(2)} |`;
   });
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
-  const exampleLoad = loadCommand(gen, 'http://127.0.0.1:<port>/posts/1', DURATION, LOAD).join(' ').replace(process.execPath, 'node').replace(`${ROOT}/`, '');
+  const exampleLoad = shown(loadCommand(gen, 'http://127.0.0.1:<port>/posts/1', DURATION, LOAD));
   const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', ...GATE_ENV]);
 
   writeSection('cache', `
@@ -142,7 +137,7 @@ ${machine()}; ${gen.version}; signalbox ${ownVersion()} (${tree}; sources finger
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
-Runs start on a quiet machine (under ${GATE.quiet} cores busy, waiting at most ${GATE.quietWait} s); a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times, ${GATE.slack} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
+Runs start on a quiet machine (under ${GATE.quiet} cores busy, waiting at most ${GATE.quietWait} s); a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times, ${GATE.slack} s in all), keeping the least disturbed: ${repeats} repeat(s) in this run.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
 
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:cache\`):
 ${servers.map((s) => `- \`${s.command}\` (port ${s.port})`).join('\n')}

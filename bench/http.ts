@@ -20,10 +20,10 @@
  */
 import { type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { HTML, HTML_TYPE, JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { NoiseGate, waitQuiet as quietFor, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
+import { PATHS, ROUTES, type RouteSpec } from './servers/bodies.ts';
+import { waitQuiet as quietFor, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
-import { exitCode, killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
+import { exitCode, killAll, sh, shown, sleep, spawnTracked, startListening, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { profileServers, type ProfileReport } from './support/profile.ts';
 import { BENCH_DIR, fmt, machine, median, ms, pct, writeSection, logLoad } from './support/results.ts';
@@ -66,11 +66,6 @@ const SERVERS: readonly ServerSpec[] = [
   // same response (headers included) at once, to split the cost between transport and pipeline.
   { key: 'transport', label: 'diagnostic: Signalbox transport, stub app', mode: 'signalbox-transport' },
 ];
-interface RouteSpec { readonly key: 'json' | 'html'; readonly label: string; readonly path: string; readonly type: string; readonly body: string }
-const ROUTES: readonly RouteSpec[] = [
-  { key: 'json', label: 'GET /posts/1 (JSON)', path: PATHS.json, type: JSON_TYPE, body: JSON.stringify(POST) },
-  { key: 'html', label: 'GET /posts/1.html', path: PATHS.html, type: HTML_TYPE, body: HTML },
-];
 
 // ---- servers ------------------------------------------------------------------------------------
 
@@ -79,9 +74,7 @@ interface Running { readonly spec: ServerSpec; readonly child: ChildProcess; rea
 async function startServer(spec: ServerSpec, extraEnv: Record<string, string> = {}): Promise<Running> {
   const script = spec.tsx ? ['--import', 'tsx', SERVER_SCRIPT] : [BUILT_SCRIPT];
   const argv = [...NICE_PREFIX, 'taskset', '-c', SERVER_CORE, process.execPath, ...script, spec.mode, '0'];
-  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', ...extraEnv } });
-  const port = await listeningPort(child, spec.mode);
-  return { spec, child, port, command: argv.join(' ').replace(process.execPath, 'node') };
+  return { spec, ...await startListening(argv, spec.mode, extraEnv) };
 }
 
 async function stopServer(s: Running): Promise<void> {
@@ -144,14 +137,11 @@ async function main(): Promise<void> {
   }
 
   const cells = servers.flatMap((s) => ROUTES.map((route) => ({ s, route })));
-  // Waiting for quiet and repeating disturbed runs may add at most SLACK seconds to the planned time.
-  const gate = new NoiseGate({
-    ...GATE, runs: cells.length * ROUNDS, secondsPerRun: DURATION + GATE.sample + PAUSE,
-  });
   // One measurement per cell and round; when other tenants took more than MAX_FOREIGN cores
-  // during it, it is retried (at most RETRIES times, within SLACK) and the least disturbed kept.
-  const { results, orders } = await runRounds({
-    cells, rounds: ROUNDS, gate, pause: PAUSE,
+  // during it, it is retried (at most RETRIES times) and the least disturbed kept. Waiting for quiet
+  // and repeating disturbed runs may add at most SLACK seconds to the planned time.
+  const { results, orders, repeats } = await runRounds({
+    cells, rounds: ROUNDS, gate: GATE, secondsPerRun: DURATION + GATE.sample + PAUSE, pause: PAUSE,
     key: (c) => `${c.s.spec.key}/${c.route.key}`,
     order: (all) => shuffle(all, random),
     measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!),
@@ -223,7 +213,7 @@ async function main(): Promise<void> {
     return `| ${t.route.label} | ${t.name} | ${t.want} | ${v.toFixed(2)}× | ${t.ok(v) ? 'met' : '**missed**'} | ${t.value('xstate').toFixed(2)}× (${t.ok(t.value('xstate')) ? 'met' : 'missed'}) |`;
   });
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
-  const exampleLoad = loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION).join(' ').replace(process.execPath, 'node').replace(`${ROOT}/`, '');
+  const exampleLoad = shown(loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION));
   const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', 'PROFILE', ...GATE_ENV, 'NICE', 'PROFILE_SECONDS']);
 
   writeSection('http', `
@@ -245,7 +235,7 @@ ${active.some((s) => s.key === 'transport') ? 'The diagnostic row is not a conte
 ${targetRows.join('\n')}
 
 ${missed.length === 0 ? 'All targets met by the default engine.' : `Missed by the default engine: ${missed.map((t) => `${t.route.key} ${t.name}`).join('; ')}.`}
-CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
+CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
 
 Response headers besides Date/Connection/Keep-Alive — ${active.map((s) => `${s.label}: ${headers[s.key].json}`).join('; ')}.
 

@@ -17,9 +17,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
+import { envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
-import { killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
+import { killAll, sh, shown, sleep, spawnTracked, startListening, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { fmt, machine, median, ms, pct, writeSection } from './support/results.ts';
 import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadResult, type LoadSetup } from './support/wrk.ts';
@@ -58,7 +58,7 @@ class ViewerProcess {
 
   constructor(port: number) {
     const argv = ['taskset', '-c', LOAD_CORE, process.execPath, VIEWER_SCRIPT, `ws://127.0.0.1:${port}/__inspect/trace`];
-    this.command = argv.join(' ').replace(process.execPath, 'node');
+    this.command = shown(argv);
     this.child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
     this.child.stdout!.on('data', (d: Buffer) => {
       this.#out += d.toString('utf8');
@@ -93,14 +93,13 @@ interface Cell { readonly engine: string; readonly mode: Mode; readonly label: s
 
 async function startCell(engine: string, mode: Mode, label: string): Promise<Cell> {
   const argv = ['taskset', '-c', SERVER_CORE, process.execPath, SERVER_SCRIPT, engine, mode === 'off' ? 'off' : 'on', '0'];
-  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
-  const port = await listeningPort(child, `${engine}/${mode}`);
+  const { child, port, command } = await startListening(argv, `${engine}/${mode}`);
   let viewer: ViewerProcess | null = null;
   if (mode === 'viewer') {
     viewer = new ViewerProcess(port);
     await viewer.opened();
   }
-  return { engine, mode, label, child, port, command: argv.join(' ').replace(process.execPath, 'node'), viewer };
+  return { engine, mode, label, child, port, command, viewer };
 }
 
 /** Every server answers the bench route alike; the inspector is where each mode says, and the viewer sees requests. */
@@ -146,9 +145,8 @@ async function main(): Promise<void> {
     await sleep(PAUSE);
   }
 
-  const gate = new NoiseGate({ ...GATE, runs: cells.length * ROUNDS, secondsPerRun: DURATION + GATE.sample + PAUSE });
-  const { results, orders } = await runRounds({
-    cells, rounds: ROUNDS, gate, pause: PAUSE,
+  const { results, orders, repeats } = await runRounds({
+    cells, rounds: ROUNDS, gate: GATE, secondsPerRun: DURATION + GATE.sample + PAUSE, pause: PAUSE,
     key: (c) => `${c.engine}/${c.mode}`,
     order: (all) => shuffle(all, random),
     measure: async (c): Promise<Measured> => {
@@ -195,7 +193,7 @@ async function main(): Promise<void> {
   }
   console.log(`\n${summary.join('\n')}`);
 
-  const exampleLoad = loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION, LOAD).join(' ').replace(process.execPath, 'node');
+  const exampleLoad = shown(loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION, LOAD));
   const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'ENGINES', 'LOADGEN', ...GATE_ENV]);
   writeSection('inspect', `
 ## Inspector overhead (\`npm run bench:inspect\`)
@@ -209,7 +207,7 @@ ${machine()}; ${gen.version}; xstate ${version('xstate')}, ws ${version('ws')}, 
 |---|---|---:|---:|---:|---:|---:|---:|---:|---|
 ${rows.join('\n')}
 
-"On, no viewer" should match "off" within the noise: the only work left per request is the inspector's path check in the request handler and two \`Tracer.active\` checks. "One viewer" is the price of watching: the engines emit about 17 trace events per request (request, 8 states, 7 transitions, done), each sanitised and serialised. "Others" is CPU used meanwhile by processes outside this bench (the machine is shared); a run during which others took more than ${GATE.maxForeign} cores was repeated (at most ${GATE.retries} times, within ${GATE.slack} s in all) and the least disturbed kept: ${gate.repeats} disturbed run(s) in this one. Read rows with a high figure there with care.
+"On, no viewer" should match "off" within the noise: the only work left per request is the inspector's path check in the request handler and two \`Tracer.active\` checks. "One viewer" is the price of watching: the engines emit about 17 trace events per request (request, 8 states, 7 transitions, done), each sanitised and serialised. "Others" is CPU used meanwhile by processes outside this bench (the machine is shared); a run during which others took more than ${GATE.maxForeign} cores was repeated (at most ${GATE.retries} times, within ${GATE.slack} s in all) and the least disturbed kept: ${repeats} disturbed run(s) in this one. Read rows with a high figure there with care.
 
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:inspect\`):
 ${cells.map((c) => `- ${c.engine}/${c.mode}: \`${c.command}\` (port ${c.port})${c.viewer ? `; viewer \`${c.viewer.command.replace(String(c.port), '<port>')}\`` : ''}`).join('\n')}

@@ -26,13 +26,13 @@
 import { type ChildProcess } from 'node:child_process';
 import { WebSocket } from 'ws';
 import { tunnel } from '../transport/tunnel-client.ts';
-import { HTML, HTML_TYPE, JSON_TYPE, PATHS, POST } from './servers/bodies.ts';
-import { cpuSeconds, machineBusySeconds, NoiseGate, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
+import { PATHS, ROUTES, type RouteSpec } from './servers/bodies.ts';
+import { cpuSeconds, machineBusySeconds, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive } from './support/plan.ts';
-import { exitCode, killAll, listeningPort, sh, sleep, spawnTracked, stopChild } from './support/processes.ts';
+import { exitCode, killAll, sh, shown, sleep, spawnTracked, startListening, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { fmt, machine, median, ms, pct, writeSection, logLoad } from './support/results.ts';
-import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadSetup } from './support/wrk.ts';
+import { ensureLoadGenerator, loadCommand, runLoad, type LoadGen, type LoadResult, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
 const GATE = gateSettings(QUICK);
@@ -65,28 +65,15 @@ const LOADERS: readonly LoaderMode[] = (process.env.LOADERS ?? 'client,raw').spl
 });
 if (LOADERS.length === 0) throw new Error('LOADERS must name at least one tunnel loader');
 
-interface RouteSpec { readonly key: 'json' | 'html'; readonly label: string; readonly path: string; readonly type: string; readonly body: string }
-const ROUTES: readonly RouteSpec[] = [
-  { key: 'json', label: 'GET /posts/1 (JSON)', path: PATHS.json, type: JSON_TYPE, body: JSON.stringify(POST) },
-  { key: 'html', label: 'GET /posts/1.html', path: PATHS.html, type: HTML_TYPE, body: HTML },
-];
-
 type TransportKey = 'http' | LoaderMode;
 const TRANSPORTS: readonly TransportKey[] = ['http', ...LOADERS];
 const LABELS: Record<TransportKey, string> = { http: `HTTP keep-alive, wrk -c${IN_FLIGHT}`, ...LOADER_LABELS };
-
-interface Result {
-  rps: number; p50: number; p99: number; requests: number; errors: string | null;
-  serverCpu: number; loadCpu: number; foreign: number; command: string;
-}
 
 interface Server { readonly child: ChildProcess; readonly port: number; readonly command: string }
 
 async function startServer(): Promise<Server> {
   const argv = [...NICE_PREFIX, 'taskset', '-c', SERVER_CORE, process.execPath, ...SERVER_ARGS];
-  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
-  const port = await listeningPort(child, 'the server');
-  return { child, port, command: argv.join(' ').replace(process.execPath, 'node') };
+  return startListening(argv, 'the server');
 }
 
 function loaderCommand(mode: LoaderMode, port: number | string, path: string, seconds: number): string[] {
@@ -97,7 +84,7 @@ function loaderCommand(mode: LoaderMode, port: number | string, path: string, se
  * One tunnel run. CPU is sampled when the loader prints START and END, so that the window is
  * exactly the one its count covers (not its start-up, ramp or closing).
  */
-async function runTunnel(mode: LoaderMode, server: Server, path: string, seconds: number): Promise<Result> {
+async function runTunnel(mode: LoaderMode, server: Server, path: string, seconds: number): Promise<LoadResult> {
   const argv = loaderCommand(mode, server.port, path, seconds);
   const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   const loaderPid = child.pid!;
@@ -141,7 +128,7 @@ async function runTunnel(mode: LoaderMode, server: Server, path: string, seconds
   };
 }
 
-function run(gen: LoadGen, transport: TransportKey, server: Server, route: RouteSpec, seconds: number): Promise<Result> {
+function run(gen: LoadGen, transport: TransportKey, server: Server, route: RouteSpec, seconds: number): Promise<LoadResult> {
   if (transport === 'http') return runLoad(gen, `http://127.0.0.1:${server.port}${route.path}`, seconds, server.child.pid!, WRK);
   return runTunnel(transport, server, route.path, seconds);
 }
@@ -232,12 +219,9 @@ async function main(): Promise<void> {
     await sleep(PAUSE);
   }
 
-  const gate = new NoiseGate({
-    ...GATE, runs: cells.length * ROUNDS, secondsPerRun: perRun,
-  });
   // The same order every round: transports of one route side by side, HTTP first.
-  const { results } = await runRounds({
-    cells, rounds: ROUNDS, gate, pause: PAUSE,
+  const { results, repeats } = await runRounds({
+    cells, rounds: ROUNDS, gate: GATE, secondsPerRun: perRun, pause: PAUSE,
     key: (c) => `${c.route.key}/${c.transport}`,
     order: (all) => all,
     measure: ({ route, transport }) => run(gen, transport, server, route, DURATION),
@@ -279,7 +263,6 @@ async function main(): Promise<void> {
   const targetRows = ROUTES.map((route) => `| ${route.label} | ${fmt(med(route.key, headline, 'rps'))} | ${fmt(med(route.key, 'http', 'rps'))} | **${ratio(route.key, headline).toFixed(2)}×** | ≥ 1.5× | ${met(route) ? 'met' : '**missed**'} |`);
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
   const env = envLine(QUICK, ['DURATION', 'WARMUP', 'ROUNDS', 'IN_FLIGHT', 'RAMP', 'PAUSE', 'LOADERS', 'LOADGEN', ...GATE_ENV, 'NICE']);
-  const relative = (argv: readonly string[]) => argv.join(' ').replace(process.execPath, 'node');
   const saturatedNote = LOADERS.filter(saturated).map((m) => `**The ${m} loader used ${pct(SATURATED)} or more of its core on some route: its figures may show the loader's limit, not the server's.**`).join(' ');
 
   writeSection('tunnel', `
@@ -301,14 +284,14 @@ Target (issue 5), with the ${headline === 'client' ? "project's client" : 'raw `
 ${targetRows.join('\n')}
 
 ${allMet ? 'Target met on both routes.' : `Target missed on ${ROUTES.filter((r) => !met(r)).map((r) => r.label).join(' and ')}.`}${saturatedNote ? ` ${saturatedNote}` : ''}
-CPU is the share of one core used during the run: the server from /proc/<pid>/stat; wrk from the bench's reaped-children times (the whole run); a tunnel loader from /proc/<pid>/stat between its START and END lines (its measured window). A server near 100% is the bottleneck; a load generator well below 100% is not. "Server CPU µs/req" is the server's CPU time per answered request. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${gate.repeats} repeat(s) in this run.${NICE !== 0 ? ` Server and load generators ran under \`nice -n ${NICE}\`.` : ''}${problems.length ? `\nLoad generators reported: ${problems.join('; ')}.` : ''}
+CPU is the share of one core used during the run: the server from /proc/<pid>/stat; wrk from the bench's reaped-children times (the whole run); a tunnel loader from /proc/<pid>/stat between its START and END lines (its measured window). A server near 100% is the bottleneck; a load generator well below 100% is not. "Server CPU µs/req" is the server's CPU time per answered request. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${repeats} repeat(s) in this run.${NICE !== 0 ? ` Server and load generators ran under \`nice -n ${NICE}\`.` : ''}${problems.length ? `\nLoad generators reported: ${problems.join('; ')}.` : ''}
 
 Response headers — over HTTP, besides Date/Connection/Keep-Alive: ${headerNames.json.http}; in tunnel response frames: ${headerNames.json.tunnel}.
 
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:tunnel\`, which first runs \`npm run build\`):
 - server: \`${server.command}\` (port ${server.port}; NODE_ENV=production)
-- HTTP load, per run: \`${relative(loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION, WRK))}\`
-${LOADERS.map((m) => `- tunnel load (${m}), per run: \`${relative(loaderCommand(m, '<port>', PATHS.json, DURATION))}\``).join('\n')}
+- HTTP load, per run: \`${shown(loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION, WRK))}\`
+${LOADERS.map((m) => `- tunnel load (${m}), per run: \`${shown(loaderCommand(m, '<port>', PATHS.json, DURATION))}\``).join('\n')}
 - path \`${PATHS.json}\` or \`${PATHS.html}\`; order in every round: ${cells.map((c) => `${c.route.key}/${c.transport}`).join(' → ')}
 `);
   console.log('\nwrote the tunnel section of bench/RESULTS.md');

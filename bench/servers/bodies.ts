@@ -20,3 +20,10 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
 export const PATHS = { json: '/posts/1', html: '/posts/1.html' } as const;
+
+/** The routes `bench/http.ts` and `bench/tunnel.ts` measure, with what each must answer. */
+export interface RouteSpec { readonly key: 'json' | 'html'; readonly label: string; readonly path: string; readonly type: string; readonly body: string }
+export const ROUTES: readonly RouteSpec[] = [
+  { key: 'json', label: 'GET /posts/1 (JSON)', path: PATHS.json, type: JSON_TYPE, body: JSON.stringify(POST) },
+  { key: 'html', label: 'GET /posts/1.html', path: PATHS.html, type: HTML_TYPE, body: HTML },
+];

@@ -94,7 +94,7 @@ export function envLine(quick: boolean, names: readonly string[]): string {
  * during it (at most `retries` times, within the slack left), keeping the least disturbed; each
  * attempt is reported to `report`. `repeats` counts the repeats made.
  */
-export class NoiseGate {
+class NoiseGate {
   readonly #o: GateOptions;
   readonly #deadline: number;
   #done = 0;
@@ -126,7 +126,9 @@ export class NoiseGate {
 export interface RoundsPlan<C, R extends { readonly foreign: number }> {
   readonly cells: readonly C[];
   readonly rounds: number;
-  readonly gate: NoiseGate;
+  readonly gate: GateSettings;
+  /** Seconds one run takes without waits or repeats (the sample and the pause after it included). */
+  readonly secondsPerRun: number;
   /** Seconds to rest after each run. */
   readonly pause: number;
   /** A cell's name in results, logs and orders (`compiled/json`). */
@@ -140,9 +142,10 @@ export interface RoundsPlan<C, R extends { readonly foreign: number }> {
 
 /**
  * Every cell once per round, in each round's order, each through the gate: the runs kept, by key,
- * and each round's order written out (`a → b → c`) for the results page.
+ * each round's order written out (`a → b → c`) for the results page, and the repeats made.
  */
-export async function runRounds<C, R extends { readonly foreign: number }>(plan: RoundsPlan<C, R>): Promise<{ results: Map<string, R[]>; orders: string[] }> {
+export async function runRounds<C, R extends { readonly foreign: number }>(plan: RoundsPlan<C, R>): Promise<{ results: Map<string, R[]>; orders: string[]; repeats: number }> {
+  const gate = new NoiseGate({ ...plan.gate, runs: plan.cells.length * plan.rounds, secondsPerRun: plan.secondsPerRun });
   const results = new Map<string, R[]>();
   const orders: string[] = [];
   for (let round = 0; round < plan.rounds; round++) {
@@ -150,10 +153,10 @@ export async function runRounds<C, R extends { readonly foreign: number }>(plan:
     orders.push(order.map(plan.key).join(' → '));
     for (const cell of order) {
       const key = plan.key(cell);
-      const best = await plan.gate.measure(() => plan.measure(cell), (r, attempt) => plan.report(r, key, round, attempt));
+      const best = await gate.measure(() => plan.measure(cell), (r, attempt) => plan.report(r, key, round, attempt));
       results.set(key, [...(results.get(key) ?? []), best]);
       await sleep(plan.pause);
     }
   }
-  return { results, orders };
+  return { results, orders, repeats: gate.repeats };
 }

@@ -3,6 +3,7 @@
  * SIGTERM), every wait bounded. Importing this module installs the exit and signal handlers.
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { ROOT } from './provenance.ts';
 
 const children = new Set<ChildProcess>();
 
@@ -14,7 +15,7 @@ export function killAll(signal: NodeJS.Signals = 'SIGTERM'): void {
 process.on('exit', () => killAll('SIGKILL'));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { killAll(); process.exit(130); });
 
-export function track(child: ChildProcess): ChildProcess {
+function track(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -65,6 +66,21 @@ export function listeningPort(child: ChildProcess, label: string): Promise<numbe
     });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${label} exited with ${code} before listening`)); });
   });
+}
+
+/** `argv` as the results page shows it: runnable from the repository root on any machine. */
+export function shown(argv: readonly string[]): string {
+  return argv.join(' ').replace(process.execPath, 'node').replace(`${ROOT}/`, '');
+}
+
+/**
+ * Starts a bench server (`argv`, from the repository root, in the production environment plus
+ * `env`) and resolves once it prints the port it listens on.
+ */
+export async function startListening(argv: readonly string[], label: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; command: string }> {
+  const child = spawnTracked(argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', ...env } });
+  const port = await listeningPort(child, label);
+  return { child, port, command: shown(argv) };
 }
 
 /** SIGTERM, then SIGKILL if the child has not gone within 5 s. */

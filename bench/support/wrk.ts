@@ -3,11 +3,10 @@
  * autocannon as the fallback, run as a child process pinned to its own core, with the CPU used
  * meanwhile by the server, by the load generator and by everything else on the machine.
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { cpuSeconds, machineBusySeconds } from './noise.ts';
-import { exitCode, sh, track } from './processes.ts';
+import { exitCode, sh, spawnTracked } from './processes.ts';
 
 export interface LoadGen { readonly kind: 'wrk' | 'autocannon'; readonly version: string; readonly note: string }
 
@@ -93,7 +92,7 @@ export async function runLoad(gen: LoadGen, url: string, seconds: number, server
   const serverBefore = cpuSeconds(serverPid).own;
   const busyBefore = machineBusySeconds();
   const t0 = performance.now();
-  const child = track(spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = spawnTracked(argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d; });
   child.stderr!.on('data', (d: Buffer) => { out += d; });
