@@ -3,9 +3,10 @@
  * web server in front of a Rails app would): assets, error pages, and
  * cached pages (`/posts/1` is served from `public/posts/1.html`). Pages the
  * page cache wrote (`caches_page`) are looked up first, in its own
- * directory: they are answered as the app answered them (ETag, revalidation
- * with If-None-Match, X-Runtime) plus `X-Cache: hit`, and since the app
- * never sees them, their `request completed` log line is written here.
+ * directory: they are answered as the app answered them (Content-Type, ETag,
+ * revalidation with If-None-Match, X-Runtime) plus `X-Cache: hit`, and
+ * since the app never sees them, their `request completed` log line is
+ * written here.
  *
  * Only files listed in an index of the directory are ever served, so no
  * request path, however encoded (`..`, `%2e%2e`, `%2f`, backslashes, NUL),
@@ -135,18 +136,22 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
   const page = pages.read(path, headerOf(request, 'accept'));
   if (page === null) return null;
   const fresh = ifNoneMatchNames(headerOf(request, 'if-none-match'), page.etag);
-  const response: ResponseMessage = fresh
-    ? { status: 304, headers: {}, body: '' }
-    : fileResponse(app, `.${page.extension}`, page.body);
+  let response: ResponseMessage;
+  if (fresh) response = { status: 304, headers: {}, body: '' };
+  // The type the app sent, charset and all; an extension alone cannot say it.
+  else if (page.content_type !== null) response = bodyResponse(page.content_type, page.body);
+  else response = fileResponse(app, `.${page.extension}`, page.body);
   response.headers.ETag = page.etag;
   response.headers['Cache-Control'] = REVALIDATE;
   const ms = performance.now() - started;
   response.headers['X-Runtime'] = (ms / 1000).toFixed(5);
   if (app.config.cache_header) response.headers['X-Cache'] = 'hit';
-  app.log.info({
-    method: request.method ?? 'GET', path: target, status: response.status, ms: Math.round(ms * 100) / 100,
-    controller: page.controller, action: page.action, transport: request.transport ?? 'http', cache: 'hit',
-  }, 'request completed');
+  if (app.log.isLevelEnabled('info')) {
+    app.log.info({
+      method: request.method ?? 'GET', path: target, status: response.status, ms: Math.round(ms * 100) / 100,
+      controller: page.controller, action: page.action, transport: request.transport ?? 'http', cache: 'hit',
+    }, 'request completed');
+  }
   return response;
 }
 
@@ -157,9 +162,9 @@ function headerOf(request: StaticRequest, name: string): string | undefined {
 
 function fileResponse(app: App, ext: string, body: Buffer): ResponseMessage {
   const type = app.mime.lookup_by_extension(ext.slice(1))?.string ?? FALLBACK_TYPES[ext] ?? 'application/octet-stream';
-  return {
-    status: 200,
-    headers: { 'Content-Type': TEXT_TYPES.test(type) ? `${type}; charset=utf-8` : type, 'Content-Length': String(body.byteLength) },
-    body,
-  };
+  return bodyResponse(TEXT_TYPES.test(type) ? `${type}; charset=utf-8` : type, body);
+}
+
+function bodyResponse(contentType: string, body: Buffer): ResponseMessage {
+  return { status: 200, headers: { 'Content-Type': contentType, 'Content-Length': String(body.byteLength) }, body };
 }

@@ -17,7 +17,7 @@ let sequence = 0;
  * A temporary name beside `file`: a dotfile (public-file indexes skip dotfiles, so it is never
  * served) unique to this process and write.
  */
-export function temporaryNameFor(file: string): string {
+function temporaryNameFor(file: string): string {
   const unique = `${process.pid}.${(++sequence).toString(36)}.${randomBytes(4).toString('hex')}`;
   return join(dirname(file), `.${basename(file).slice(0, 100)}.${unique}.tmp`);
 }

@@ -94,9 +94,11 @@ export class FileStore implements CacheStore {
 
   async delete_matched(pattern: RegExp | string): Promise<number> {
     const matches = keyMatcher(pattern);
+    // One buffer for the whole walk, never zero-filled: only the bytes each read fills are looked at.
+    const peek = Buffer.allocUnsafe(HEADER_PEEK);
     let removed = 0;
     for (const file of await this.#entryFiles()) {
-      const header = await readHeader(file);
+      const header = await readHeader(file, peek);
       if (header === null || !matches(header.key)) continue;
       await rm(file, { force: true });
       removed++;
@@ -158,8 +160,8 @@ function parseEntry(text: string): { header: Header; body: string } | null {
   return header === null ? null : { header, body: text.slice(newline + 1) };
 }
 
-/** The header line of an entry file, reading only its start when that holds the whole line. */
-async function readHeader(file: string): Promise<Header | null> {
+/** The header line of an entry file, reading only its start (into `peek`) when that holds the whole line. */
+async function readHeader(file: string, peek: Buffer): Promise<Header | null> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -168,10 +170,9 @@ async function readHeader(file: string): Promise<Header | null> {
     throw error;
   }
   try {
-    const buffer = Buffer.alloc(HEADER_PEEK);
-    const { bytesRead } = await handle.read(buffer, 0, HEADER_PEEK, 0);
-    const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
-    if (newline >= 0) return parseHeader(buffer.subarray(0, newline).toString('utf8'));
+    const { bytesRead } = await handle.read(peek, 0, peek.byteLength, 0);
+    const newline = peek.subarray(0, bytesRead).indexOf(0x0a);
+    if (newline >= 0) return parseHeader(peek.subarray(0, newline).toString('utf8'));
   } finally {
     await handle.close();
   }

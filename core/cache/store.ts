@@ -57,10 +57,18 @@ export function keyMatcher(pattern: RegExp | string): (key: string) => boolean {
 export function expiryOf(now: number, options: CacheWriteOptions | undefined): number | null {
   const seconds = options?.expires_in;
   if (seconds === undefined || seconds === null) return null;
+  return now + checkExpiresIn(seconds) * 1000;
+}
+
+/**
+ * An `expires_in` (a positive, finite number of seconds), or an ArgumentError naming `label`: the
+ * stores and `caches_action` refuse the same values, so a declaration fails where it is made.
+ */
+export function checkExpiresIn(seconds: unknown, label = 'expires_in'): number {
   if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) {
-    throw new ArgumentError(`expires_in must be a positive number of seconds, not ${String(seconds)}`);
+    throw new ArgumentError(`${label} must be a positive number of seconds, not ${String(seconds)}`);
   }
-  return now + seconds * 1000;
+  return seconds;
 }
 
 /** Keys are non-empty strings; anything else is a programming error, refused at once. */

@@ -11,7 +11,7 @@ import type { CacheDeclaration } from './declarations.ts';
 /** After the path in a key: `.json` for a format named in the URL, `;accept=html,xml,all` for one negotiated from Accept. */
 export const FORMAT_SUFFIX = '(?:\\.[^/;]*|;accept=.*)?';
 /** Longer keys (a huge Accept header, say) are not cached: the store stays bounded in key size too. */
-export const MAX_KEY_LENGTH = 1024;
+const MAX_KEY_LENGTH = 1024;
 
 /**
  * The action cache key for this request (Rails' `ActionCachePath`), or null when it is not to be
@@ -36,10 +36,18 @@ export function actionCacheKey(c: Controller, declaration: CacheDeclaration): st
 
 /** The request's path without the format extension its route took, `/` ending in `index`. */
 function requestBase(request: Request): string {
-  const format = request.path_parameters.format;
-  let path = request.path;
-  if (typeof format === 'string' && format !== '' && path.endsWith(`.${format}`)) path = path.slice(0, -format.length - 1);
+  const format = urlFormat(request);
+  const path = format === null ? request.path : request.path.slice(0, -format.length - 1);
   return path.endsWith('/') ? `${path}index` : path;
+}
+
+/**
+ * The format the URL itself carried (`/posts/1.json` → `json`), or null when the route's format
+ * came from elsewhere or there is none: only a URL's own extension names the file or key it maps to.
+ */
+export function urlFormat(request: Request): string | null {
+  const format = request.path_parameters.format;
+  return typeof format === 'string' && format !== '' && request.path.endsWith(`.${format}`) ? format : null;
 }
 
 // Everything respond_to and the implicit render choose by: the format parameter, else the Accept list.
@@ -51,12 +59,19 @@ function formatSuffix(request: Request): string {
 
 /** A path as `expire_action` keys it: no registered format extension, `/` ending in `index`. */
 export function pathBase(path: string, mime: MimeRegistry): string {
-  const last = path.slice(path.lastIndexOf('/') + 1);
-  const dot = last.lastIndexOf('.');
-  const bare = dot > 0 && mime.lookup_by_extension(last.slice(dot + 1)) !== undefined ? path.slice(0, path.length - last.length + dot) : path;
+  const extension = registeredExtension(path, mime);
+  const bare = extension === null ? path : path.slice(0, -extension.length - 1);
   return bare.endsWith('/') ? `${bare}index` : bare;
 }
 
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * The last segment's extension when it names a registered format (`/posts/1.json` → `json`),
+ * else null: `/posts/v1.2` is a path, not a format of `/posts/v1`.
+ */
+export function registeredExtension(path: string, mime: MimeRegistry): string | null {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const dot = last.lastIndexOf('.');
+  if (dot <= 0) return null;
+  const extension = last.slice(dot + 1);
+  return mime.lookup_by_extension(extension) !== undefined ? extension : null;
 }

@@ -3,13 +3,13 @@
  * look up after the before filters, render a hit, store a miss once the
  * session is committed (see caching.ts for what is never cached, and why).
  */
-import { etagOf } from '../http/etag.ts';
-import { DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
+import { contentTypeHeader, DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
+import { addBodyEtag } from '../pipeline/render.ts';
 import type { CacheValue } from '../cache/store.ts';
 import type { Controller } from './base.ts';
 import type { Caching } from './caching.ts';
-import { actionCacheKey } from './cache-keys.ts';
-import { declarationsOf, type CacheCondition, type CacheDeclaration } from './declarations.ts';
+import { actionCacheKey, urlFormat } from './cache-keys.ts';
+import type { CacheCondition, CacheDeclaration, Declarations, ForgeryOptions } from './declarations.ts';
 import { existingToken } from './forgery.ts';
 
 /** Where a cached body had the session's authenticity token: each hit fills in its visitor's own. */
@@ -37,6 +37,7 @@ interface ActionCacheEntry {
 export class CacheRun {
   readonly #c: Controller;
   readonly #caching: Caching;
+  readonly #forgery: ForgeryOptions | null;
   #page: CacheDeclaration | null;
   #action: CacheDeclaration | null;
   #key: string | null = null;
@@ -44,17 +45,20 @@ export class CacheRun {
   #active = false;
   #completed = false;
   #hit = false;
+  /** Not yet worked out while undefined. */
+  #token: string | null | undefined = undefined;
 
-  private constructor(c: Controller, caching: Caching, page: CacheDeclaration | null, action: CacheDeclaration | null) {
+  private constructor(c: Controller, caching: Caching, forgery: ForgeryOptions | null, page: CacheDeclaration | null, action: CacheDeclaration | null) {
     this.#c = c;
     this.#caching = caching;
+    this.#forgery = forgery;
     this.#page = page;
     this.#action = action;
   }
 
-  /** The run for this action, or null when it caches nothing (or the app does not cache). */
-  static begin(c: Controller, klass: object, action: string): CacheRun | null {
-    const caches = declarationsOf(klass).caches;
+  /** The run for this action of a controller declaring `declarations`, or null when it caches nothing (or the app does not cache). */
+  static begin(c: Controller, declarations: Declarations, action: string): CacheRun | null {
+    const caches = declarations.caches;
     if (caches.length === 0) return null;
     const caching = c._wiring.caching;
     if (caching === undefined || !caching.enabled) return null;
@@ -67,7 +71,7 @@ export class CacheRun {
     }
     if (page === null && act === null) return null;
     c._wiring.cache_status?.('miss');
-    return new CacheRun(c, caching, page, act);
+    return new CacheRun(c, caching, declarations.forgery, page, act);
   }
 
   /** After the before filters: whether this request uses the caches; renders a hit. */
@@ -105,6 +109,12 @@ export class CacheRun {
     if (this.#action !== null && this.#key !== null) return this.#writeAction(this.#action, this.#key);
   }
 
+  /** The session's authenticity token, if it has one: an HMAC with the app's secret, so worked out once for both caches, and only when asked. */
+  #heldToken(): string | null {
+    if (this.#token === undefined) this.#token = existingToken(this.#c, this.#forgery);
+    return this.#token;
+  }
+
   #serve(value: CacheValue | undefined): void {
     if (!isEntry(value)) return;
     renderEntry(this.#c, value);
@@ -119,24 +129,23 @@ export class CacheRun {
     const { request, response } = c;
     if (request.query_string !== '') return this.#skip('a query string', 'page');
     if (response.cookies.length > 0) return this.#skip('it sets a cookie', 'page');
-    const token = existingToken(c, declarationsOf(c.constructor).forgery);
+    const token = this.#heldToken();
     if (token !== null && bodyHolds(response.body, token)) return this.#skip("it holds the session's authenticity token", 'page');
-    const format = request.path_parameters.format;
+    const type = response.content_type ?? 'text/html';
     let extension: string | null = null;
-    if (!(typeof format === 'string' && format !== '' && request.path.endsWith(`.${format}`))) {
+    if (urlFormat(request) === null) {
       // A URL without an extension is answered from its .html file, so only HTML may go there.
-      if (request.mime.lookup(response.content_type ?? 'text/html').symbol !== 'html') return this.#skip('an extension-less URL is page-cached only as HTML', 'page');
+      if (request.mime.lookup(type).symbol !== 'html') return this.#skip('an extension-less URL is page-cached only as HTML', 'page');
       extension = 'html';
     }
-    pages.write(request.path, extension, response.body, { controller: c.controller_path, action: c.action_name });
+    pages.write(request.path, extension, response.body, { controller: c.controller_path, action: c.action_name, content_type: contentTypeHeader(type, response.charset) });
   }
 
   #writeAction(declaration: CacheDeclaration, key: string): void | Promise<void> {
-    const c = this.#c;
-    const response = c.response;
+    const response = this.#c.response;
     let body = response.body;
     let token = false;
-    const held = existingToken(c, declarationsOf(c.constructor).forgery);
+    const held = this.#heldToken();
     if (held !== null && bodyHolds(body, held)) {
       const encoded = encodeURIComponent(held);
       // Only a token in one exact spelling can be swapped for each visitor's own.
@@ -146,14 +155,16 @@ export class CacheRun {
       body = body.split(held).join(TOKEN_HOLE);
       token = true;
     }
-    const explicit = response.etag !== undefined || response.header('Last-Modified') !== undefined;
+    // Taken before the ETag is added below: the entry keeps that in its own field.
+    const headers = keptHeaders(response);
     const entry: ActionCacheEntry = {
       status: 200,
       body,
       content_type: response.content_type ?? 'text/html',
       charset: response.charset,
-      headers: keptHeaders(response),
-      etag: explicit || token || response.body_bytes === 0 ? null : etagOf(response.body),
+      headers,
+      // A body with the token differs per visitor: its ETag is the render stage's to give each one.
+      etag: token ? null : addBodyEtag(response),
       token,
     };
     return this.#caching.write(key, entry as unknown as CacheValue, declaration.expires_in === undefined ? undefined : { expires_in: declaration.expires_in });

@@ -34,8 +34,9 @@ import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
-import type { CacheStore, CacheValue, CacheWriteOptions, MaybePromise } from '../cache/store.ts';
-import { escapeRegExp, FORMAT_SUFFIX, pathBase } from './cache-keys.ts';
+import { checkExpiresIn, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from '../cache/store.ts';
+import { escapeRegExp } from '../routing/pattern.ts';
+import { FORMAT_SUFFIX, pathBase } from './cache-keys.ts';
 import type { CacheCondition, CacheDeclaration, CachePath } from './declarations.ts';
 import { PageCache } from './page-cache.ts';
 
@@ -76,9 +77,7 @@ export function cacheDeclaration(kind: 'page' | 'action', args: readonly unknown
   const { if: condition, cache_path, expires_in } = options;
   if (condition !== undefined && typeof condition !== 'string' && typeof condition !== 'function') throw new ArgumentError(`${name}'s if is a method name or a function`);
   if (cache_path !== undefined && typeof cache_path !== 'string' && typeof cache_path !== 'function') throw new ArgumentError(`${name}'s cache_path is a string or a function`);
-  if (expires_in !== undefined && !(typeof expires_in === 'number' && expires_in > 0 && Number.isFinite(expires_in))) {
-    throw new ArgumentError(`${name}'s expires_in is a positive number of seconds`);
-  }
+  if (expires_in !== undefined) checkExpiresIn(expires_in, `${name}'s expires_in`);
   return Object.freeze({
     kind, actions: Object.freeze(actions),
     ...(condition !== undefined ? { if: condition as CacheCondition } : {}),

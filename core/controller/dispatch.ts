@@ -94,7 +94,7 @@ function runChain(c: Controller, klass: ControllerClass, action: string, options
   const declarations = declarationsOf(klass);
   const body = actionBody(klass, c, action);
   // Before the forgery check, so that a refused request to a cached action says X-Cache: miss too.
-  c._cache = CacheRun.begin(c, klass, action);
+  c._cache = CacheRun.begin(c, declarations, action);
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
   if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !carriesValidToken(c, forgery)) {

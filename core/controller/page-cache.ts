@@ -14,12 +14,13 @@
  * Only pages this process wrote are served (a restart starts cold), so a
  * stray file in the directory is never mistaken for a cached page.
  */
-import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, type Stats } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { MimeRegistry } from '../mime/types.ts';
 import { etagOf } from '../http/etag.ts';
 import { writeFileAtomicSync } from '../cache/atomic.ts';
+import { registeredExtension } from './cache-keys.ts';
 
 export interface PageCacheSettings {
   /** Where pages go (created on the first write). */
@@ -31,23 +32,44 @@ export interface PageCacheSettings {
   readonly relative_url_root?: string;
 }
 
-/** Which action rendered a page, for the log line of a request it answers. */
-export interface PageOrigin {
+/** How the app answered when it rendered a page, so that a request the page answers gets the same. */
+export interface PageInfo {
+  /** Which action rendered it, for the log line. */
   readonly controller: string | null;
   readonly action: string | null;
+  /**
+   * The Content-Type header the app sent with it (`application/rss+xml; charset=utf-8`): an
+   * extension cannot say the charset. Null when not known; the type then follows the extension.
+   */
+  readonly content_type: string | null;
 }
 
 /** A page read back for a transport. */
-export interface CachedPage extends PageOrigin {
-  /** Its path under the directory, as a URL path (`/posts/1.html`). */
-  readonly url: string;
+export interface CachedPage extends PageInfo {
   readonly extension: string;
   readonly body: Buffer;
   /** The ETag the app gives the same body (an MD5 of it, quoted). */
   readonly etag: string;
 }
 
-const UNKNOWN_ORIGIN: PageOrigin = Object.freeze({ controller: null, action: null });
+const UNKNOWN_PAGE: PageInfo = Object.freeze({ controller: null, action: null, content_type: null });
+
+/** A page this process wrote, and the ETag of its file as last read. */
+interface PageEntry {
+  readonly info: PageInfo;
+  etag: StampedEtag | null;
+}
+
+/**
+ * An ETag and the file it was computed from, as `fstat` saw it. Pages are replaced by renaming a
+ * new file over them, which changes the inode; a change in place changes the size or mtime.
+ */
+interface StampedEtag {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly etag: string;
+}
 
 export type PageFile = { readonly url: string } | { readonly refused: string };
 
@@ -97,8 +119,8 @@ export class PageCache {
   readonly #mime: MimeRegistry;
   readonly #log: Logger;
   readonly #root: string;
-  /** URL paths of the pages this process wrote and has not expired, with the action that rendered each. */
-  readonly #pages = new Map<string, PageOrigin>();
+  /** URL paths of the pages this process wrote and has not expired. */
+  readonly #pages = new Map<string, PageEntry>();
   #real: string | null = null;
   // Clients send the same Accept header again and again: the last answer is kept.
   #lastAccept: string | undefined = undefined;
@@ -116,22 +138,17 @@ export class PageCache {
     return this.#pages.size;
   }
 
-  /** Whether the page at this URL path (`/posts/1.html`) is cached. */
-  has(url: string): boolean {
-    return this.#pages.has(url);
-  }
-
   /**
    * Writes the page for a request path (percent-encoded, no query) atomically; false when the
    * path is refused or the file system fails (logged either way).
    */
-  write(path: string, extension: string | null, body: string | Uint8Array, origin: PageOrigin = UNKNOWN_ORIGIN): boolean {
+  write(path: string, extension: string | null, body: string | Uint8Array, info: PageInfo = UNKNOWN_PAGE): boolean {
     const file = pageCacheFile(path, extension);
     if ('refused' in file) return this.#refuse(path, file.refused);
     try {
       const target = this.#file(file.url, true)!;
       writeFileAtomicSync(target, body);
-      this.#pages.set(file.url, origin);
+      this.#pages.set(file.url, { info, etag: null });
       return true;
     } catch (error) {
       return this.#refuse(path, error instanceof Refused ? error.message : (error as Error).message);
@@ -144,9 +161,7 @@ export class PageCache {
    * (`/posts` → posts.html, posts.xml...). How many files went.
    */
   expire(path: string): number {
-    const last = path.slice(path.lastIndexOf('/') + 1);
-    const dot = last.lastIndexOf('.');
-    const exact = dot > 0 && this.#mime.lookup_by_extension(last.slice(dot + 1)) !== undefined;
+    const exact = registeredExtension(path, this.#mime) !== null;
     const file = pageCacheFile(path, exact ? null : 'html');
     if ('refused' in file) {
       this.#refuse(path, file.refused, 'page not expired');
@@ -196,16 +211,16 @@ export class PageCache {
       if (this.#pages.has(html)) url = html;
     }
     if (url === null) return null;
-    const body = readRegularFile(join(this.directory, ...url.split('/')));
-    if (body === null) {
+    const entry = this.#pages.get(url)!;
+    const file = readRegularFile(join(this.directory, ...url.split('/')));
+    if (file === null) {
       // Removed behind this process's back (another process expired it): answered by the app from now on.
       this.#pages.delete(url);
       return null;
     }
-    const origin = this.#pages.get(url) ?? UNKNOWN_ORIGIN;
-    // Computed from the bytes read, not remembered: another process may have rewritten the file.
-    const etag = etagOf(body);
-    return { url, extension: url.slice(url.lastIndexOf('.') + 1), body, etag, controller: origin.controller, action: origin.action };
+    const { info } = entry;
+    const etag = stampedEtag(entry, file);
+    return { extension: url.slice(url.lastIndexOf('.') + 1), body: file.body, etag, controller: info.controller, action: info.action, content_type: info.content_type };
   }
 
   #takesHtml(accept: string | undefined): boolean {
@@ -265,7 +280,7 @@ export class PageCache {
   }
 }
 
-function lstatOrNull(path: string): import('node:fs').Stats | null {
+function lstatOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch (error) {
@@ -279,8 +294,8 @@ function exists(path: string): boolean {
   return lstatOrNull(path) !== null;
 }
 
-/** A regular file's bytes, without following a symbolic link in its place; null when it is not one. */
-function readRegularFile(file: string): Buffer | null {
+/** A regular file's bytes and its stat, without following a symbolic link in its place; null when it is not one. */
+function readRegularFile(file: string): { readonly body: Buffer; readonly stat: Stats } | null {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -288,10 +303,25 @@ function readRegularFile(file: string): Buffer | null {
     return null;
   }
   try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+    // Stat before reading: a change between the two then shows as a new stat next time, never as a stale ETag kept.
+    const stat = fstatSync(fd);
+    return stat.isFile() ? { body: readFileSync(fd), stat } : null;
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The ETag of the page's file, digested again only when the file is not the one last digested:
+ * another process sharing the directory may have rewritten it.
+ */
+function stampedEtag(entry: PageEntry, file: { readonly body: Buffer; readonly stat: Stats }): string {
+  const { stat, body } = file;
+  const known = entry.etag;
+  if (known !== null && known.ino === stat.ino && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.etag;
+  const etag = etagOf(body);
+  entry.etag = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, etag };
+  return etag;
 }

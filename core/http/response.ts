@@ -80,6 +80,11 @@ export class Response {
   }
 }
 
+/** The Content-Type header for a type and charset, as the respond stage sends it. @example contentTypeHeader('text/html', 'utf-8') // 'text/html; charset=utf-8' */
+export function contentTypeHeader(type: string, charset: string | null): string {
+  return charset ? `${type}; charset=${charset}` : type;
+}
+
 // RFC 9110's token for names; values may hold visible ASCII, spaces, tabs and obs-text, never CR, LF or NUL.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNSAFE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;

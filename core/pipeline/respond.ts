@@ -4,6 +4,7 @@
  * 204 and 304 carry no body; every response gets X-Runtime, and every
  * response of a cached action X-Cache (unless `config.cache_header` is off).
  */
+import { contentTypeHeader } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
 
 const noBody = (status: number) => status === 204 || status === 304;
@@ -14,7 +15,7 @@ export function respond(run: RequestRun): void {
   // (the caches stored their copy during dispatch), so a copy would only cost time.
   const headers = res.headers;
   if (res.content_type !== null && !noBody(res.status)) {
-    headers['Content-Type'] = res.charset ? `${res.content_type}; charset=${res.charset}` : res.content_type;
+    headers['Content-Type'] = contentTypeHeader(res.content_type, res.charset);
   }
   if (res.cookies.length > 0) headers['Set-Cookie'] = res.cookies;
   headers['X-Runtime'] = ((performance.now() - run.started) / 1000).toFixed(5);

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '../../transport/index.ts';
 import { createBlogApp } from './app.ts';
 
-// Git-ignored. The blog keeps its data in memory, so pages cached by an earlier run describe posts that
-// no longer exist: each run starts with the directory empty.
+// Git-ignored. A page cache serves only the pages its own process wrote, so an earlier run's files are
+// never served; they are removed at start only so the directory does not collect pages no run will read.
 const PAGE_CACHE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'tmp', 'pages');
 
 const port = Number(process.env.PORT || 3000);

@@ -106,6 +106,18 @@ test('delete_matched and clear touch only entries: other files in the directory 
   assert.is(readFileSync(join(dir, 'README'), 'utf8'), 'mine');
 });
 
+test("delete_matched reads every header right, keys longer than the peek at a file's start among short ones", async () => {
+  const dir = scratchDir('file-store-long-keys');
+  const store = fileStore(dir);
+  const long = (c: string) => `views/${c.repeat(70 * 1024)}`;
+  const KEYS = ['views/a', long('b'), 'views/c', long('d'), 'other/e', `other/${'f'.repeat(70 * 1024)}`, 'views/g'];
+  for (const key of KEYS) await store.write(key, key.slice(0, 10));
+  assert.is(await store.delete_matched(/^views\//), 5);
+  for (const key of KEYS) assert.is(await store.read(key), key.startsWith('views/') ? undefined : key.slice(0, 10), key.slice(0, 10));
+  assert.is(await store.delete_matched('other/'), 2);
+  assert.equal(filesUnder(dir), []);
+});
+
 test('a damaged file, or one holding another key (a hash collision), reads as absent', async () => {
   const dir = scratchDir('file-store-damaged');
   const store = fileStore(dir);

@@ -8,6 +8,7 @@
  * and every response of a cached action says `X-Cache: hit` or `miss`, in
  * its header (unless turned off) and in its log line.
  */
+import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, TOKEN_KEY } from '../../../core/index.ts';
@@ -97,6 +98,32 @@ test('the first GET is a miss and is stored; the next is a hit with the same bod
     const revalidated = await s.get('/posts/1.json', { 'If-None-Match': second.headers.etag! });
     assert.is(revalidated.status, 304);
     assert.is(revalidated.headers['x-cache'], 'hit');
+  });
+});
+
+test("a miss goes out with the render stage's ETag and Cache-Control; an ETag of the action's own is kept, and on a hit too", async () => {
+  class TaggedController extends Controller {
+    static {
+      this.caches_action('show', 'index');
+    }
+    show(): void {
+      this.response.set_header('ETag', '"mine"');
+      this.render({ text: 'tagged' });
+    }
+    index(): void {
+      this.render({ text: 'untagged' });
+    }
+  }
+  await withApp({ tagged: TaggedController }, {}, async (s) => {
+    const md5 = `"${createHash('md5').update('untagged').digest('hex')}"`;
+    for (const [path, etag] of [['/tagged', md5], ['/tagged/1', '"mine"']]) {
+      const miss = await s.get(path);
+      const hit = await s.get(path);
+      for (const res of [miss, hit]) {
+        assert.equal([res.headers.etag, res.headers['cache-control']], [etag, 'private, max-age=0, must-revalidate'], `${path}: ${String(res.headers['x-cache'])}`);
+      }
+      assert.equal([miss.headers['x-cache'], hit.headers['x-cache']], ['miss', 'hit'], path);
+    }
   });
 });
 

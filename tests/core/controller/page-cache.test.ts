@@ -7,7 +7,8 @@
  * redirects, queries, and responses that belong to one visitor. No URL,
  * however it is spelled, writes or removes a file outside the directory.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -363,6 +364,54 @@ test('an expiry while a page renders keeps that render from being written', asyn
     assert.is((await s.get('/slow/1')).body, 'version 2');
     assert.is((await s.get('/slow/1')).headers['x-cache'], 'hit');
   }, { draw: (map) => map.resources('slow'), services: { data } }, { slow: SlowController });
+});
+
+test('a hit carries the Content-Type the app sent, charset and all, even where the extension alone would not say it', async () => {
+  class FeedsController extends Controller {
+    static {
+      this.caches_page('index');
+    }
+    index(): void {
+      this.respond_to({
+        html: () => this.render({ html: '<p>feeds</p>' }),
+        rss: () => this.render({ xml: '<rss/>' }),
+        atom: () => this.render({ xml: '<feed/>' }),
+        yaml: () => this.render({ text: 'feeds: []' }),
+      });
+    }
+  }
+  for (const charset of ['utf-8', 'iso-8859-1']) {
+    await withPages(async ({ s }) => {
+      for (const path of ['/feeds', '/feeds.rss', '/feeds.atom', '/feeds.yaml']) {
+        const miss = await s.get(path);
+        const hit = await s.get(path);
+        assert.equal([miss.headers['x-cache'], hit.headers['x-cache']], ['miss', 'hit'], `${path} (${charset})`);
+        assert.is(hit.headers['content-type'], miss.headers['content-type'], `${path} (${charset})`);
+        assert.match(hit.headers['content-type']!, `; charset=${charset}`, `${path} (${charset})`);
+      }
+      assert.is((await s.get('/feeds.rss')).headers['content-type'], `application/rss+xml; charset=${charset}`);
+    }, { draw: (map) => map.resources('feeds'), config: { default_charset: charset } }, { feeds: FeedsController });
+  }
+});
+
+test('a page rewritten by another process is served as it now is, with the ETag of its new bytes', async () => {
+  const md5 = (text: string) => `"${createHash('md5').update(text).digest('hex')}"`;
+  await withPages(async ({ s, dir }) => {
+    const miss = await s.get('/pages/1');
+    assert.is((await s.get('/pages/1')).headers.etag, miss.headers.etag);
+    const file = join(dir, 'pages', '1.html');
+    // Replaced the way a page cache replaces a page: a new file renamed over it, here of the same size.
+    const same = miss.body.replace('page 1', 'page X');
+    writeFileSync(`${file}.new`, same);
+    renameSync(`${file}.new`, file);
+    const replaced = await s.get('/pages/1');
+    assert.equal([replaced.headers['x-cache'], replaced.body, replaced.headers.etag], ['hit', same, md5(same)]);
+    // Changed in place.
+    writeFileSync(file, 'rewritten in place');
+    const rewritten = await s.get('/pages/1');
+    assert.equal([rewritten.body, rewritten.headers.etag], ['rewritten in place', md5('rewritten in place')]);
+    assert.is((await s.get('/pages/1', { 'If-None-Match': md5('rewritten in place') })).status, 304);
+  });
 });
 
 test('only pages this process wrote are served: a stray file in the directory is not taken for one', async () => {
