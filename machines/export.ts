@@ -13,6 +13,8 @@
  */
 import type { GraphState, GraphTransition, MachineGraph } from './graph.ts';
 
+export { stateNotes } from './graph.ts';
+
 export type ExportFormat = 'mermaid' | 'dot' | 'json';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['mermaid', 'dot', 'json'];
 
@@ -22,15 +24,6 @@ export function transitionLabel(t: GraphTransition): string {
   if (t.guard !== null) label += ` [${t.guard}]`;
   if (t.actions.length > 0) label += ` / ${t.actions.join(', ')}`;
   return label;
-}
-
-/** The lines a state shows under its name: `entry / a`, `invoke src`, `exit / b`. */
-export function stateNotes(s: GraphState): string[] {
-  const notes: string[] = [];
-  if (s.entry.length > 0) notes.push(`entry / ${s.entry.join(', ')}`);
-  for (const i of s.invoke) notes.push(`invoke ${i.src}`);
-  if (s.exit.length > 0) notes.push(`exit / ${s.exit.join(', ')}`);
-  return notes;
 }
 
 function childrenOf(graph: MachineGraph, parent: string | null): GraphState[] {
@@ -70,7 +63,7 @@ export function toMermaid(graph: MachineGraph): string {
         emit(s.id, `${indent}  `);
         lines.push(`${indent}}`);
       }
-      for (const note of stateNotes(s)) lines.push(`${indent}${id} : ${mermaidText(note)}`);
+      for (const note of s.notes) lines.push(`${indent}${id} : ${mermaidText(note)}`);
     }
     // An id a block mentions first is created inside that block: each edge goes in the block holding both its ends.
     for (const t of graph.transitions) {
@@ -105,7 +98,7 @@ export function toDot(graph: MachineGraph): string {
       lines.push(`${indent}${dotString(start)} -> ${node(initial.id)}${compound.has(initial.id) ? ` [lhead=${dotString(`cluster_${initial.id}`)}]` : ''};`);
     }
     for (const s of children) {
-      const label = [s.key, ...stateNotes(s)].join('\n');
+      const label = [s.key, ...s.notes].join('\n');
       if (compound.has(s.id)) {
         lines.push(`${indent}subgraph ${dotString(`cluster_${s.id}`)} {`);
         lines.push(`${indent}  label=${dotString(label)}; style=${s.type === 'parallel' ? '"rounded,dashed"' : 'rounded'};`);

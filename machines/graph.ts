@@ -1,10 +1,10 @@
 /**
  * A machine's definition as plain data: its states (nested ones under their
- * parent, initial and final ones marked, with entry/exit actions and invoked
- * actors) and its transitions (event, guard and action names, one edge per
- * target). The inspector page lays this out and draws it, and the exporters
- * (machines/export.ts) print it; both therefore show the definition itself,
- * never a hand-drawn copy.
+ * parent, initial and final ones marked, with entry/exit actions, invoked
+ * actors, and the notes a drawing shows for them) and its transitions (event,
+ * guard and action names, one edge per target). The inspector page lays this
+ * out and draws it, and the exporters (machines/export.ts) print it; both
+ * therefore show the definition itself, never a hand-drawn copy.
  *
  * It reads XState's resolved state nodes (`machine.root`), so targets are
  * already resolved (`#id`, `.child`, siblings) and the invoke's done/error
@@ -35,6 +35,8 @@ export interface GraphState {
   readonly exit: readonly string[];
   /** Actors the state invokes: the invocation's id and its `src` name. */
   readonly invoke: readonly { readonly id: string; readonly src: string }[];
+  /** The lines a drawing shows under the state's name (`stateNotes`): worked out here so the page draws what the exporters print. */
+  readonly notes: readonly string[];
   readonly description: string | null;
 }
 
@@ -117,6 +119,15 @@ function readEvent(eventType: string, source: Node): { kind: GraphTransitionKind
   return { kind: 'event', label: eventType, event: eventType };
 }
 
+/** The lines a state shows under its name: `entry / a`, `invoke src`, `exit / b`. */
+export function stateNotes(s: Pick<GraphState, 'entry' | 'invoke' | 'exit'>): string[] {
+  const notes: string[] = [];
+  if (s.entry.length > 0) notes.push(`entry / ${s.entry.join(', ')}`);
+  for (const i of s.invoke) notes.push(`invoke ${i.src}`);
+  if (s.exit.length > 0) notes.push(`exit / ${s.exit.join(', ')}`);
+  return notes;
+}
+
 /** Serialises `machine`'s definition. `title` defaults to the machine's id. */
 export function machineGraph(machine: AnyStateMachine, title?: string): MachineGraph {
   const root = machine.root as unknown as Node;
@@ -127,6 +138,10 @@ export function machineGraph(machine: AnyStateMachine, title?: string): MachineG
     const initialChild = node.initial?.target?.[0];
     for (const child of Object.values(node.states)) {
       const id = idOf(child);
+      // From the config, as written: the resolved node adds the raise/cancel actions that implement `after`.
+      const entry = list(child.config.entry).map((a) => nameOf(a, 'inline action'));
+      const exit = list(child.config.exit).map((a) => nameOf(a, 'inline action'));
+      const invoke = child.invoke.map((i) => ({ id: i.id, src: nameOf(i.src, 'inline actor') }));
       states.push({
         id,
         key: child.key,
@@ -134,10 +149,10 @@ export function machineGraph(machine: AnyStateMachine, title?: string): MachineG
         type: child.type,
         initial: initialChild === child,
         final: child.type === 'final',
-        // From the config, as written: the resolved node adds the raise/cancel actions that implement `after`.
-        entry: list(child.config.entry).map((a) => nameOf(a, 'inline action')),
-        exit: list(child.config.exit).map((a) => nameOf(a, 'inline action')),
-        invoke: child.invoke.map((i) => ({ id: i.id, src: nameOf(i.src, 'inline actor') })),
+        entry,
+        exit,
+        invoke,
+        notes: stateNotes({ entry, invoke, exit }),
         description: child.description ?? null,
       });
       let n = 0;

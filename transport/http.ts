@@ -15,7 +15,7 @@ import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
-import { routeUpgrades, type UpgradeHandler } from './upgrade.ts';
+import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
@@ -198,7 +198,7 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     remote_address: req.socket.remoteAddress ?? '',
     local_address: req.socket.localAddress,
     local_port: req.socket.localPort,
-    encrypted: 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted),
+    encrypted: encryptedSocket(req),
     transport: 'http',
   };
   // One hop per request: the app never rejects, and `send` never throws, so `failed` is for the transport's own bugs.

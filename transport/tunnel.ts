@@ -18,16 +18,14 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ArgumentError } from '../core/errors.ts';
-import { normaliseHeaders, type RequestMessage, type ResponseMessage } from '../core/http/message.ts';
+import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { serveStatic } from './static.ts';
-import { abortHandshake, encryptedSocket, ignore, normalOrigin, ownOrigin, pathOf } from './upgrade.ts';
+import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
   type ErrorFrame, type FrameId, type ResponseFrame,
 } from './tunnel-frames.ts';
-
-export type { ErrorFrame, FrameId, RequestFrame, ResponseFrame, TunnelErrorCode } from './tunnel-frames.ts';
 
 export interface TunnelOptions {
   /** Where the tunnel answers upgrades. Default `/_tunnel`. */
@@ -81,9 +79,6 @@ export const TUNNEL_DEFAULTS = Object.freeze({
   max_headers: 100,
 });
 
-// How long a socket closing at shutdown may take to answer the close frame before it is cut.
-const CLOSE_GRACE_MS = 2_000;
-
 interface Settings {
   readonly path: string;
   readonly origins: ReadonlySet<string> | null;
@@ -125,7 +120,8 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Once a request is upgraded Node stops listening for errors on its socket; a reset must not crash the process.
     socket.on('error', ignore);
-    const refusal = closing !== null ? [503, 'The server is shutting down'] as const : refuseUpgrade(req, settings, app);
+    const env = requestEnv(req, app);
+    const refusal = closing !== null ? [503, 'The server is shutting down'] as const : refuseUpgrade(req, env, settings);
     if (refusal !== null) {
       app.log.info({ transport: 'tunnel', remote: req.socket.remoteAddress ?? null, status: refusal[0], path: pathOf(req.url) }, 'tunnel upgrade refused');
       abortHandshake(socket, refusal[0], refusal[1]);
@@ -136,7 +132,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
         ws.close(1001, 'server shutting down');
         return;
       }
-      const connection = new TunnelConnection(ws, req, app, settings, () => live.delete(connection));
+      const connection = new TunnelConnection(ws, req, env, app, settings, () => live.delete(connection));
       live.add(connection);
     });
   };
@@ -189,20 +185,15 @@ function settle(options: TunnelOptions): Settings {
   };
 }
 
-/**
- * Why an upgrade is refused before any WebSocket exists, or null. The
- * Origin check stops cross-site WebSocket hijacking: a page elsewhere could
- * otherwise open the tunnel with the user's cookies.
- */
-function refuseUpgrade(req: IncomingMessage, settings: Settings, app: App): readonly [number, string] | null {
+/** Why an upgrade is refused before any WebSocket exists, or null. */
+function refuseUpgrade(req: IncomingMessage, env: RequestFacts, settings: Settings): readonly [number, string] | null {
   if (req.rawHeaders.length / 2 > settings.max_headers) return [431, 'Too many request headers'];
   if (pathOf(req.url) !== settings.path) return [404, 'Not Found'];
-  const origin = req.headers.origin;
-  if (origin === undefined) return null;
-  const given = normalOrigin(origin);
-  if (given !== null && (settings.origins === null ? given === ownOrigin(req, app) : settings.origins.has(given))) return null;
-  return [403, 'Origin not allowed'];
+  return originAllowed(env, settings.origins) ? null : [403, 'Origin not allowed'];
 }
+
+/** What a request gets when the transport itself failed, as over HTTP. */
+const FAILED = { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error' };
 
 /**
  * How much of a turn's answers is held back at most before writing (about 8 KiB). Answers held until the
@@ -218,7 +209,9 @@ class TunnelConnection {
   readonly #settings: Settings;
   readonly #onGone: () => void;
   readonly #remote: string;
-  readonly #base: Omit<RequestMessage, 'method' | 'url' | 'headers' | 'body'>;
+  readonly #localAddress: string | undefined;
+  readonly #localPort: number | undefined;
+  readonly #encrypted: boolean;
   readonly #inherited: Record<string, string>;
   readonly #inFlight = new Set<FrameId>();
   readonly #idle: NodeJS.Timeout;
@@ -235,7 +228,7 @@ class TunnelConnection {
   /** Characters of answers written since the socket was corked. */
   #corkedChars = 0;
 
-  constructor(ws: WebSocket, req: IncomingMessage, app: App, settings: Settings, onGone: () => void) {
+  constructor(ws: WebSocket, req: IncomingMessage, env: RequestFacts, app: App, settings: Settings, onGone: () => void) {
     this.#ws = ws;
     this.#app = app;
     this.#settings = settings;
@@ -244,17 +237,12 @@ class TunnelConnection {
     this.#socket = socket !== undefined && typeof socket.cork === 'function' ? socket : null;
     // Read once: a destroyed socket no longer knows its addresses.
     this.#remote = req.socket.remoteAddress ?? '';
-    this.#base = {
-      remote_address: this.#remote,
-      local_address: req.socket.localAddress,
-      local_port: req.socket.localPort,
-      encrypted: encryptedSocket(req),
-      transport: 'tunnel',
-    };
+    this.#localAddress = req.socket.localAddress;
+    this.#localPort = req.socket.localPort;
+    this.#encrypted = env.ssl;
     this.#inherited = Object.create(null) as Record<string, string>;
-    const upgradeHeaders = normaliseHeaders(req.headers);
     for (const name of INHERITED_HEADERS) {
-      if (Object.hasOwn(upgradeHeaders, name)) this.#inherited[name] = upgradeHeaders[name];
+      if (Object.hasOwn(env.headers, name)) this.#inherited[name] = env.headers[name];
     }
 
     this.#idle = setTimeout(() => this.#onIdle(), settings.idle_timeout_ms);
@@ -343,11 +331,10 @@ class TunnelConnection {
       const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
       if (file !== null) answer = Promise.resolve(frame.method === 'HEAD' ? { ...file, body: '' } : file);
       else {
-        const base = this.#base;
         // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
         answer = this.#app.handle({
           method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
-          remote_address: base.remote_address, local_address: base.local_address, local_port: base.local_port, encrypted: base.encrypted, transport: 'tunnel',
+          remote_address: this.#remote, local_address: this.#localAddress, local_port: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
         });
       }
     } catch (error) {
@@ -358,7 +345,7 @@ class TunnelConnection {
       (error: unknown) => {
         // `app.handle` never rejects; if it does anyway, answer like the HTTP transport does.
         this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
-        this.#answer(id, { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error' });
+        this.#answer(id, FAILED);
       },
     );
   }
@@ -371,7 +358,7 @@ class TunnelConnection {
       frame = responseFrame(id, response);
     } catch (error) {
       this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
-      frame = { id, status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error' };
+      frame = { id, ...FAILED };
     }
     this.#send(JSON.stringify(frame));
     if (this.#inFlight.size === 0) {

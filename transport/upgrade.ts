@@ -3,13 +3,14 @@
  * endpoint (the request tunnel, the inspector's trace channel): one
  * `'upgrade'` listener routes each by path, and refuses any other path with
  * 404 before a WebSocket exists. Also the pieces every endpoint's handshake
- * shares: the refusal answer, the path without its query, the request's
- * own origin. Internal to the transports.
+ * shares: the refusal answer, the path without its query, what the request
+ * says about itself, the Origin check, the close grace. Internal to the
+ * transports.
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { normaliseHeaders } from '../core/http/message.ts';
-import { protocol, rawHostWithPort } from '../core/request/env.ts';
+import { protocol, rawHostWithPort, type RequestEnv } from '../core/request/env.ts';
 import type { App } from '../machines/app.ts';
 
 /** Takes one upgrade request whose path it owns; answers it (101 or a refusal) and owns the socket after. */
@@ -60,13 +61,40 @@ export function normalOrigin(value: string): string | null {
   }
 }
 
+/** Whether the connection itself is TLS (an `https` server's socket). */
 export function encryptedSocket(req: IncomingMessage): boolean {
   return 'encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted);
 }
 
-/** The origin a page served by this request's Host would have (proxy headers count with `config.trust_proxy`). */
-export function ownOrigin(req: IncomingMessage, app: App): string | null {
-  const env = { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trust_proxy: app.config.trust_proxy };
+// How long a WebSocket closing at shutdown may take to answer the close frame before it is cut.
+export const CLOSE_GRACE_MS = 2_000;
+
+/** What the request says about itself, for the checks the transports make before (or without) the app. */
+export interface RequestFacts extends RequestEnv {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ssl: boolean;
+}
+
+/** Read once per request: an upgrade's host, origin and inherited headers all come from the one normalisation. */
+export function requestEnv(req: IncomingMessage, app: App): RequestFacts {
+  return { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trust_proxy: app.config.trust_proxy };
+}
+
+/**
+ * Whether a handshake's Origin may open a WebSocket: one in `allowed` (normalised origins), or, without a
+ * list, the origin a page served by this request's Host would have. Stops cross-site WebSocket hijacking,
+ * where a page elsewhere opens the socket with the user's cookies. Without an Origin it is not a browser:
+ * allowed.
+ */
+export function originAllowed(env: RequestFacts, allowed: ReadonlySet<string> | null = null): boolean {
+  const origin = env.headers.origin;
+  if (origin === undefined) return true;
+  const given = normalOrigin(origin);
+  return given !== null && (allowed === null ? given === ownOrigin(env) : allowed.has(given));
+}
+
+/** The origin a page served by this request's Host would have (proxy headers count with `trust_proxy`). */
+function ownOrigin(env: RequestEnv): string | null {
   const host = rawHostWithPort(env);
   return host === '' ? null : normalOrigin(`${protocol(env)}${host}`);
 }

@@ -73,8 +73,8 @@ test('DOT quotes what needs quoting; Mermaid keeps labels on one line', () => {
   const graph: MachineGraph = {
     id: 'q"m', title: 'Quote "this"\nplease',
     states: [
-      { id: 'a', key: 'a', parent: null, type: 'atomic', initial: true, final: false, entry: ['say "hi"'], exit: [], invoke: [], description: null },
-      { id: 'b', key: 'b', parent: null, type: 'final', initial: false, final: true, entry: [], exit: [], invoke: [], description: null },
+      { id: 'a', key: 'a', parent: null, type: 'atomic', initial: true, final: false, entry: ['say "hi"'], exit: [], invoke: [], notes: ['entry / say "hi"'], description: null },
+      { id: 'b', key: 'b', parent: null, type: 'final', initial: false, final: true, entry: [], exit: [], invoke: [], notes: [], description: null },
     ],
     transitions: [{ id: 'a#0', source: 'a', target: 'b', event: 'GO: now; then', kind: 'event', label: 'GO: now; then', guard: 'x\\y', actions: [], targetless: false, order: 0 }],
   };

@@ -85,6 +85,7 @@ test('nesting, parallel regions, after, onDone, #id and .child targets, targetle
   assert.is(state('open.hinge.swinging').key, 'swinging');
   assert.equal(state('closed').entry, ['track'], 'as written: no raise/cancel from after');
   assert.equal(state('closed').exit, ['log', 'track']);
+  assert.equal(state('closed').notes, ['entry / track', 'exit / log, track'], 'notes as the exporters print them');
   assert.ok(state('gone').final && state('closed.ajar').final);
   const edge = (source: string, label: string) => graph.transitions.filter((t) => t.source === source && t.label === label);
   assert.equal(edge('closed', 'KNOCK').map((t) => [t.target, t.targetless, t.actions]), [['closed', true, ['log']]]);

@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../machines/app.ts';
 import { EXPORTED_MACHINES } from '../../machines/registry.ts';
-import { pathOf, type UpgradeHandler } from '../upgrade.ts';
+import { pathOf, requestEnv, type UpgradeHandler } from '../upgrade.ts';
 import { inspectorHostAllowed } from './host-check.ts';
 import type { InspectSettings } from './options.ts';
 import { PageRoute } from './page-route.ts';
@@ -56,7 +56,7 @@ export function createInspector(app: App, settings: InspectSettings): Inspector 
       const path = pathOf(req.url);
       if (!page.owns(path)) return false;
       try {
-        if (!inspectorHostAllowed(req, app)) page.refuseHost(res);
+        if (!inspectorHostAllowed(requestEnv(req, app), app)) page.refuseHost(res);
         else page.serve(req, res, path);
       } catch (error) {
         // A missing page file must cost this answer, not the server.

@@ -84,7 +84,8 @@ export class PageRoute {
       this.#cache.set(name, body);
     }
     res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': asset.type, 'Content-Length': String(body.length) });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    // For HEAD, Node itself drops the body and keeps the Content-Length above.
+    res.end(body);
   }
 
   #text(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

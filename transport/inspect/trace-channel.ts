@@ -23,8 +23,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../../machines/app.ts';
 import type { TraceEvent } from '../../machines/trace.ts';
-import { abortHandshake, ignore, pathOf } from '../upgrade.ts';
-import { inspectorHostAllowed, inspectorOriginAllowed } from './host-check.ts';
+import { abortHandshake, CLOSE_GRACE_MS, ignore, originAllowed, pathOf, requestEnv } from '../upgrade.ts';
+import { inspectorHostAllowed } from './host-check.ts';
 import { sanitiseTraceEvent, type WireTraceEvent } from './sanitise.ts';
 
 export const TRACE_PROTOCOL = 1;
@@ -98,12 +98,7 @@ export class TraceChannel {
 
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', ignore);
-    const refusal = this.#closing !== null ? [503, 'The server is shutting down'] as const
-      : pathOf(req.url) !== this.path ? [404, 'Not Found'] as const
-        : !inspectorHostAllowed(req, this.#app) ? [403, 'Blocked host'] as const
-          : !inspectorOriginAllowed(req, this.#app) ? [403, 'Origin not allowed'] as const
-            : this.#viewers.size >= this.#limits.max_viewers ? [503, 'Too many inspector pages are open'] as const
-              : null;
+    const refusal = this.#refusal(req);
     if (refusal !== null) {
       this.#app.log.info({ transport: 'inspect', remote: req.socket.remoteAddress ?? null, status: refusal[0] }, 'inspector trace channel refused');
       abortHandshake(socket, refusal[0], refusal[1]);
@@ -111,6 +106,17 @@ export class TraceChannel {
     }
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#open(ws));
   };
+
+  /** Why an upgrade is refused before any WebSocket exists, or null. */
+  #refusal(req: IncomingMessage): readonly [number, string] | null {
+    if (this.#closing !== null) return [503, 'The server is shutting down'];
+    if (pathOf(req.url) !== this.path) return [404, 'Not Found'];
+    const env = requestEnv(req, this.#app);
+    if (!inspectorHostAllowed(env, this.#app)) return [403, 'Blocked host'];
+    if (!originAllowed(env)) return [403, 'Origin not allowed'];
+    if (this.#viewers.size >= this.#limits.max_viewers) return [503, 'Too many inspector pages are open'];
+    return null;
+  }
 
   #open(ws: WebSocket): void {
     if (this.#closing !== null) {
@@ -211,7 +217,7 @@ export class TraceChannel {
         ws.once('close', () => resolveClosed());
         ws.close(code, 'server shutting down');
         // A page that never answers the close frame is cut off.
-        setTimeout(() => ws.terminate(), 2_000).unref();
+        setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
       })));
       this.#wss.close();
     })();

@@ -1,7 +1,7 @@
 // One machine graph (machines/graph.ts, fetched as machines.json) laid out by elkjs and drawn as SVG:
-// states as boxes (nested states inside their parent), transitions as labelled arrows, the initial
-// state pointed at by a dot, final states with a double border. `elkGraph` is pure (no DOM) so the
-// layout input can be checked outside a browser.
+// states as boxes (nested states inside their parent, each with the notes the graph gives it),
+// transitions as labelled arrows, the initial state pointed at by a dot, final states with a double
+// border. `elkGraph` is pure (no DOM) so the layout input can be checked outside a browser.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const NAME_FONT = '600 13px system-ui, -apple-system, "Segoe UI", sans-serif';
@@ -10,15 +10,6 @@ const LABEL_FONT = '10.5px system-ui, -apple-system, "Segoe UI", sans-serif';
 const LINE = { name: 17, note: 14, label: 13 };
 const PAD = { x: 12, y: 8 };
 const INITIAL_SIZE = 12;
-
-/** The lines a state shows under its name, as the exporters print them. */
-export function stateNotes(state) {
-  const notes = [];
-  if (state.entry.length > 0) notes.push(`entry / ${state.entry.join(', ')}`);
-  for (const i of state.invoke) notes.push(`invoke ${i.src}`);
-  if (state.exit.length > 0) notes.push(`exit / ${state.exit.join(', ')}`);
-  return notes;
-}
 
 /** An edge's label in two lines: the event, then `[guard] / actions` when there are any. */
 export function edgeLabelLines(t) {
@@ -35,7 +26,7 @@ const initialId = (parent) => `__initial:${parent ?? ''}`;
 export function elkGraph(graph, measure) {
   const childrenOf = (parent) => graph.states.filter((s) => s.parent === parent);
   const node = (state) => {
-    const notes = stateNotes(state);
+    const { notes } = state;
     const nested = childrenOf(state.id);
     const width = Math.max(measure(state.key, NAME_FONT), ...notes.map((n) => measure(n, NOTE_FONT))) + 2 * PAD.x;
     const height = LINE.name + notes.length * LINE.note + 2 * PAD.y;
@@ -141,7 +132,7 @@ export async function drawMachine(graph, elk) {
     if (state.final) el('rect', { class: 'inner', x: n.x + 3, y: n.y + 3, width: n.width - 6, height: n.height - 6, rx: 6, ry: 6 }, g);
     let y = n.y + PAD.y + 13;
     text(g, n.x + PAD.x, y, state.key, 'name');
-    for (const note of stateNotes(state)) {
+    for (const note of state.notes) {
       y += LINE.note;
       text(g, n.x + PAD.x, y, note, 'note');
     }
