@@ -15,20 +15,22 @@ export function readmeDiagram(graph: MachineGraph): string {
   return `\`\`\`mermaid\n${toMermaid(graph)}\`\`\``;
 }
 
-/** The text between `id`'s markers (trimmed), or null when the README has no such block. */
-export function readmeBlock(readme: string, id: string): string | null {
+/** Where `id`'s block lies: from just after its start marker to its end marker; null when the README has none. */
+function blockAt(readme: string, id: string): { from: number; to: number } | null {
   const { start, end } = markers(id);
   const a = readme.indexOf(start);
   const b = readme.indexOf(end);
-  if (a < 0 || b < a) return null;
-  return readme.slice(a + start.length, b).trim();
+  return a < 0 || b < a ? null : { from: a + start.length, to: b };
+}
+
+/** The text between `id`'s markers (trimmed), or null when the README has no such block. */
+export function readmeBlock(readme: string, id: string): string | null {
+  const at = blockAt(readme, id);
+  return at === null ? null : readme.slice(at.from, at.to).trim();
 }
 
 /** `readme` with `graph`'s block replaced; unchanged when it has no markers for it. */
 export function withReadmeDiagram(readme: string, graph: MachineGraph): string {
-  const { start, end } = markers(graph.id);
-  const a = readme.indexOf(start);
-  const b = readme.indexOf(end);
-  if (a < 0 || b < a) return readme;
-  return `${readme.slice(0, a + start.length)}\n${readmeDiagram(graph)}\n${readme.slice(b)}`;
+  const at = blockAt(readme, graph.id);
+  return at === null ? readme : `${readme.slice(0, at.from)}\n${readmeDiagram(graph)}\n${readme.slice(at.to)}`;
 }

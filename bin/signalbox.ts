@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { routeRows, type RouteSet } from '../core/index.ts';
 import { EXPORT_FORMATS, exportMachines, type ExportFormat } from '../machines/export.ts';
 import { exportedGraphs } from '../machines/registry.ts';
@@ -21,23 +22,26 @@ const USAGE = `usage: signalbox routes [--json] [file]
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
+const MACHINES_OPTIONS = {
+  format: { type: 'string' },
+  machine: { type: 'string' },
+  'update-readme': { type: 'boolean' },
+} as const;
+
 /** Parses `machines`' arguments; a string is the usage error to print. */
 function machinesArgs(args: string[]): { format: ExportFormat; machine: string | null; updateReadme: boolean } | string {
-  let format: ExportFormat = 'mermaid';
-  let machine: string | null = null;
-  let updateReadme = false;
-  for (let i = 0; i < args.length; i++) {
-    const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? [args[i].slice(0, args[i].indexOf('=')), args[i].slice(args[i].indexOf('=') + 1)] : [args[i], undefined];
-    if (flag === '--update-readme') updateReadme = true;
-    else if (flag === '--format' || flag === '--machine') {
-      const value = inline ?? args[++i];
-      if (value === undefined) return `${flag} needs a value`;
-      if (flag === '--machine') machine = value;
-      else if ((EXPORT_FORMATS as readonly string[]).includes(value)) format = value as ExportFormat;
-      else return `unknown format ${JSON.stringify(value)} (mermaid, dot or json)`;
-    } else return `unexpected argument ${JSON.stringify(args[i])}`;
+  // Not strict: a strict parse's errors do not name the flag that lacks its value; the tokens do.
+  const { values, tokens } = parseArgs({ args, options: MACHINES_OPTIONS, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== 'option' || !Object.hasOwn(MACHINES_OPTIONS, token.name)) return `unexpected argument ${JSON.stringify(args[token.index])}`;
+    const takesValue = MACHINES_OPTIONS[token.name as keyof typeof MACHINES_OPTIONS].type === 'string';
+    if (takesValue && token.value === undefined) return `${token.rawName} needs a value`;
+    if (!takesValue && token.value !== undefined) return `${token.rawName} takes no value`;
   }
-  return { format, machine, updateReadme };
+  const given = typeof values.format === 'string' ? values.format : 'mermaid';
+  const format = EXPORT_FORMATS.find((f) => f === given);
+  if (format === undefined) return `unknown format ${JSON.stringify(given)} (mermaid, dot or json)`;
+  return { format, machine: typeof values.machine === 'string' ? values.machine : null, updateReadme: values['update-readme'] === true };
 }
 
 function machines(args: string[]): number {
