@@ -19,6 +19,7 @@ import type { App } from '../machines/app.ts';
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
 import { REVALIDATE } from '../core/pipeline/render.ts';
 import { ifNoneMatchNames } from '../core/http/etag.ts';
+import { runtimeHeader } from '../core/http/response.ts';
 import type { PageCache } from '../core/controller/page-cache.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
@@ -144,7 +145,7 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
   response.headers.ETag = page.etag;
   response.headers['Cache-Control'] = REVALIDATE;
   const ms = performance.now() - started;
-  response.headers['X-Runtime'] = (ms / 1000).toFixed(5);
+  response.headers['X-Runtime'] = runtimeHeader(ms);
   if (app.config.cache_header) response.headers['X-Cache'] = 'hit';
   if (app.log.isLevelEnabled('info')) {
     app.log.info({

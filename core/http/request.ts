@@ -26,6 +26,11 @@ export interface RequestSettings {
   readonly trust_proxy?: boolean;
 }
 
+function isEmpty(params: Params): boolean {
+  for (const _ in params) return false;
+  return true;
+}
+
 /** Path parameters before recognition: none, and one shared object for every request. */
 const NO_PARAMS: Params = Object.freeze({});
 
@@ -108,7 +113,13 @@ export class Request {
 
   /** Body, then query, then path parameters merged (later wins), as Rails merges them. */
   get parameters(): Params {
-    return (this.#parameters ??= { ...this.request_parameters, ...this.query_parameters, ...this.#path_parameters });
+    if (this.#parameters === null) {
+      const body = this.request_parameters;
+      const query = this.query_parameters;
+      // Most requests carry path parameters alone; one spread of them costs half of three.
+      this.#parameters = isEmpty(body) && isEmpty(query) ? { ...this.#path_parameters } : { ...body, ...query, ...this.#path_parameters };
+    }
+    return this.#parameters;
   }
 
   /** Drops cached derived values after body parameters arrive. */

@@ -4,7 +4,7 @@
  * 204 and 304 carry no body; every response gets X-Runtime, and every
  * response of a cached action X-Cache (unless `config.cache_header` is off).
  */
-import { contentTypeHeader } from '../http/response.ts';
+import { contentTypeHeader, runtimeHeader } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
 
 const noBody = (status: number) => status === 204 || status === 304;
@@ -18,7 +18,7 @@ export function respond(run: RequestRun): void {
     headers['Content-Type'] = contentTypeHeader(res.content_type, res.charset);
   }
   if (res.cookies.length > 0) headers['Set-Cookie'] = res.cookies;
-  headers['X-Runtime'] = ((performance.now() - run.started) / 1000).toFixed(5);
+  headers['X-Runtime'] = runtimeHeader(performance.now() - run.started);
   if (run.cache !== null && run.app.config.cache_header) headers['X-Cache'] = run.cache;
   let body = res.body;
   if (noBody(res.status) || res.status < 200) {

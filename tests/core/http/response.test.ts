@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Response } from '../../../core/index.ts';
-import { DEFAULT_CACHE_CONTROL, unsafeHeader } from '../../../core/http/response.ts';
+import { DEFAULT_CACHE_CONTROL, runtimeHeader, unsafeHeader } from '../../../core/http/response.ts';
 
 const test = suite('Response holds status, headers and body until the respond stage');
 
@@ -108,6 +108,22 @@ test('unsafeHeader checks names and values by their own rules, however often a t
   }
   res.set_header('X-Spaced', 'v1\n');
   assert.is(unsafeHeader(res), 'X-Spaced');
+});
+
+test('runtimeHeader writes milliseconds as seconds with five decimals, rounded to the nearest ten microseconds', () => {
+  assert.is(runtimeHeader(0), '0.00000');
+  assert.is(runtimeHeader(0.004), '0.00000');
+  assert.is(runtimeHeader(0.006), '0.00001');
+  assert.is(runtimeHeader(12.5), '0.01250');
+  assert.is(runtimeHeader(999.999), '1.00000');
+  assert.is(runtimeHeader(12345.678), '12.34568');
+  // A clock that steps back never yields a negative runtime.
+  assert.is(runtimeHeader(-3), '0.00000');
+  for (let i = 0; i < 2000; i++) {
+    const ms = Math.random() * 5000;
+    assert.ok(Math.abs(Number(runtimeHeader(ms)) - ms / 1000) <= 0.000005 + 1e-12, String(ms));
+    assert.match(runtimeHeader(ms), /^\d+\.\d{5}$/);
+  }
 });
 
 test.run();
