@@ -82,8 +82,25 @@ export class Response {
 
 /** The Content-Type header for a type and charset, as the respond stage sends it. @example contentTypeHeader('text/html', 'utf-8') // 'text/html; charset=utf-8' */
 export function contentTypeHeader(type: string, charset: string | null): string {
-  return charset ? `${type}; charset=${charset}` : type;
+  if (!charset) return type;
+  let byType = TYPE_HEADERS.get(charset);
+  if (byType === undefined) {
+    if (TYPE_HEADERS.size >= HEADERS_KEPT) TYPE_HEADERS.clear();
+    TYPE_HEADERS.set(charset, (byType = new Map()));
+  }
+  let header = byType.get(type);
+  if (header === undefined) {
+    if (byType.size >= HEADERS_KEPT) byType.clear();
+    // Joined once: a string joined per response is a new rope, which Node's header check copies flat every time.
+    header = `${type}; charset=${charset}`;
+    byType.set(type, header);
+  }
+  return header;
 }
+
+/** Content-Type values already joined, by charset then type: an app sends a handful of each. */
+const TYPE_HEADERS = new Map<string, Map<string, string>>();
+const HEADERS_KEPT = 64;
 
 const ZEROS = ['00000', '0000', '000', '00', '0', ''];
 

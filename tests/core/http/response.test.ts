@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Response } from '../../../core/index.ts';
-import { DEFAULT_CACHE_CONTROL, runtimeHeader, unsafeHeader } from '../../../core/http/response.ts';
+import { contentTypeHeader, DEFAULT_CACHE_CONTROL, runtimeHeader, unsafeHeader } from '../../../core/http/response.ts';
 
 const test = suite('Response holds status, headers and body until the respond stage');
 
@@ -108,6 +108,17 @@ test('unsafeHeader checks names and values by their own rules, however often a t
   }
   res.set_header('X-Spaced', 'v1\n');
   assert.is(unsafeHeader(res), 'X-Spaced');
+});
+
+test('contentTypeHeader joins type and charset, the same text for the same pair, however many pairs were seen', () => {
+  assert.is(contentTypeHeader('text/html', 'utf-8'), 'text/html; charset=utf-8');
+  assert.is(contentTypeHeader('text/html', null), 'text/html');
+  assert.is(contentTypeHeader('text/html', ''), 'text/html');
+  assert.is(contentTypeHeader('application/json', 'iso-8859-1'), 'application/json; charset=iso-8859-1');
+  for (let i = 0; i < 300; i++) {
+    assert.is(contentTypeHeader(`application/x-${i}`, `cs-${i % 70}`), `application/x-${i}; charset=cs-${i % 70}`);
+  }
+  assert.is(contentTypeHeader('text/html', 'utf-8'), 'text/html; charset=utf-8');
 });
 
 test('runtimeHeader writes milliseconds as seconds with five decimals, rounded to the nearest ten microseconds', () => {
