@@ -5,11 +5,14 @@
  *
  * Each server runs in its own process pinned to core 0 (`taskset -c 0`); the load generator runs
  * pinned to core 1. After a warm-up of every server, each of ROUNDS rounds runs every
- * (server × route) once in a shuffled order; figures are medians over the rounds and ratios compare
+ * (server × route) once; a run is cut into SLICES slices, and each round goes through every
+ * (server × route) slice by slice in shuffled passes, so that every server meets the same drifts of
+ * a shared host (bench/support/slices.ts). Figures are medians over the rounds and ratios compare
  * with bare node:http from the same interleaved set.
  *
- * Environment: DURATION (s per run, default 10), CONNECTIONS (50), ROUNDS (3), WARMUP (s per
- * server and route, 2), PAUSE (s between runs, 0.5), SEED (order shuffle, 1), QUICK=1 (2 s runs,
+ * Environment: DURATION (s per run, default 10), SLICES (per run, 5; DURATION / SLICES whole
+ * seconds), CONNECTIONS (50), ROUNDS (3), WARMUP (s per
+ * server and route, 2), PAUSE (s between slices, 0.25), SEED (order shuffle, 1), QUICK=1 (2 s runs in one slice,
  * 1 s warm-up, no repeats, no profiling, no diagnostic server: about a minute), LOADGEN=autocannon (skip wrk), PROFILE=0|1
  * (profile the default engine when it misses a target: default on, off with QUICK; 1 forces it).
  * The machine may be shared: QUIET (cores, 0.15) and QUIET_WAIT (s, 20) gate the start of each run
@@ -23,6 +26,7 @@ import { join } from 'node:path';
 import { PATHS, ROUTES, type RouteSpec } from './servers/bodies.ts';
 import { waitQuiet as quietFor, envLine, GATE_ENV, gateSettings, runRounds } from './support/noise.ts';
 import { positive, rng, shuffle } from './support/plan.ts';
+import { combineSlices } from './support/slices.ts';
 import { exitCode, killAll, sh, shown, sleep, spawnTracked, startListening, stopChild } from './support/processes.ts';
 import { build, ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { profileServers, type ProfileReport } from './support/profile.ts';
@@ -30,12 +34,16 @@ import { BENCH_DIR, fmt, machine, median, ms, pct, writeSection, logLoad } from 
 import { ensureLoadGenerator, loadCommand as wrkCommand, runLoad as runWrk, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
-const GATE = gateSettings(QUICK);
+// Slices are short, so is the quiet sample before each.
+const GATE = { ...gateSettings(QUICK), sample: 0.25 };
 const DURATION = positive('DURATION', QUICK ? 2 : 10);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
 const CONNECTIONS = positive('CONNECTIONS', 50);
 const ROUNDS = positive('ROUNDS', 3);
-const PAUSE = Number(process.env.PAUSE ?? (QUICK ? 0.25 : 0.5));
+const SLICES = positive('SLICES', QUICK ? 1 : 5);
+const SLICE_SECONDS = DURATION / SLICES;
+if (!Number.isInteger(SLICE_SECONDS)) throw new Error(`DURATION (${DURATION}) must be a whole number of seconds per slice (SLICES=${SLICES})`);
+const PAUSE = Number(process.env.PAUSE ?? 0.25);
 const SEED = positive('SEED', 1);
 const PROFILE = process.env.PROFILE ?? (QUICK ? '0' : 'auto');
 const PROFILE_SECONDS = positive('PROFILE_SECONDS', QUICK ? 3 : 5);
@@ -121,8 +129,8 @@ async function main(): Promise<void> {
   // The servers run from the build of the very sources fingerprinted above.
   build();
   const active = SERVERS.filter((spec) => !(QUICK && spec.key === 'transport'));
-  const plannedSeconds = active.length * ROUTES.length * (WARMUP + ROUNDS * (DURATION + GATE.sample) + (ROUNDS + 1) * PAUSE);
-  console.log(`${active.length} servers × ${ROUTES.length} routes × ${ROUNDS} rounds of ${DURATION} s, ${CONNECTIONS} connections, warm-up ${WARMUP} s each: at least ${Math.ceil(plannedSeconds / 60)} min (more if the machine is busy)`);
+  const plannedSeconds = active.length * ROUTES.length * (WARMUP + PAUSE + ROUNDS * SLICES * (SLICE_SECONDS + GATE.sample + PAUSE));
+  console.log(`${active.length} servers × ${ROUTES.length} routes × ${ROUNDS} rounds of ${DURATION} s (${SLICES} slice(s) of ${SLICE_SECONDS} s each), ${CONNECTIONS} connections, warm-up ${WARMUP} s each: at least ${Math.ceil(plannedSeconds / 60)} min (more if the machine is busy)`);
 
   const servers: Running[] = [];
   for (const spec of active) servers.push(await startServer(spec));
@@ -137,16 +145,22 @@ async function main(): Promise<void> {
   }
 
   const cells = servers.flatMap((s) => ROUTES.map((route) => ({ s, route })));
-  // One measurement per cell and round; when other tenants took more than MAX_FOREIGN cores
-  // during it, it is retried (at most RETRIES times) and the least disturbed kept. Waiting for quiet
-  // and repeating disturbed runs may add at most SLACK seconds to the planned time.
-  const { results, orders, repeats } = await runRounds({
-    cells, rounds: ROUNDS, gate: GATE, secondsPerRun: DURATION + GATE.sample + PAUSE, pause: PAUSE,
+  // One pass measures one slice of every cell, in a shuffled order; a round is SLICES passes, and a
+  // cell's run in that round is its slices added up. When other tenants took more than MAX_FOREIGN
+  // cores during a slice, it is retried (at most RETRIES times) and the least disturbed kept. Waiting
+  // for quiet and repeating disturbed slices may add at most SLACK seconds to the planned time.
+  const log = logLoad(22);
+  const passes = await runRounds({
+    cells, rounds: ROUNDS * SLICES, gate: GATE, secondsPerRun: SLICE_SECONDS + GATE.sample + PAUSE, pause: PAUSE,
     key: (c) => `${c.s.spec.key}/${c.route.key}`,
     order: (all) => shuffle(all, random),
-    measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, DURATION, s.child.pid!),
-    report: logLoad(14),
+    measure: ({ s, route }) => runLoad(gen, `http://127.0.0.1:${s.port}${route.path}`, SLICE_SECONDS, s.child.pid!),
+    report: (r, key, pass, attempt) => log(r, SLICES > 1 ? `${key} slice ${(pass % SLICES) + 1}` : key, Math.floor(pass / SLICES), attempt),
   });
+  const { orders, repeats } = passes;
+  const results = new Map([...passes.results].map(([key, slices]) => [
+    key, Array.from({ length: ROUNDS }, (_, round) => combineSlices(slices.slice(round * SLICES, (round + 1) * SLICES))),
+  ]));
   for (const s of servers) await stopServer(s);
   const fingerprintAfterRounds = sourcesFingerprint();
   if (fingerprintAfterRounds !== fingerprint) console.warn(`warning: the framework's sources changed during the rounds (${fingerprint} → ${fingerprintAfterRounds}); running servers kept the code they started with`);
@@ -213,14 +227,14 @@ async function main(): Promise<void> {
     return `| ${t.route.label} | ${t.name} | ${t.want} | ${v.toFixed(2)}× | ${t.ok(v) ? 'met' : '**missed**'} | ${t.value('xstate').toFixed(2)}× (${t.ok(t.value('xstate')) ? 'met' : 'missed'}) |`;
   });
   const problems = [...results.entries()].flatMap(([k, rs]) => rs.filter((r) => r.errors).map((r) => `${k}: ${r.errors}`));
-  const exampleLoad = shown(loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, DURATION));
-  const env = envLine(QUICK, ['DURATION', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', 'PROFILE', ...GATE_ENV, 'NICE', 'PROFILE_SECONDS']);
+  const exampleLoad = shown(loadCommand(gen, `http://127.0.0.1:<port>${PATHS.json}`, SLICE_SECONDS));
+  const env = envLine(QUICK, ['DURATION', 'SLICES', 'WARMUP', 'CONNECTIONS', 'ROUNDS', 'PAUSE', 'SEED', 'LOADGEN', 'PROFILE', ...GATE_ENV, 'NICE', 'PROFILE_SECONDS']);
 
   writeSection('http', `
 ## HTTP end to end (\`npm run bench:http\`)
 
 Signalbox serves \`GET /posts/1\` (JSON) and \`GET /posts/1.html\` through the whole pipeline — \`serve()\` → \`app.handle\` → parse → negotiate → forgery check → recognize over the ${'~'}670-route table of \`bench/fixtures/rails-table.ts\` → dispatch → \`PostsController#show\` with \`respond_to({ json, html })\` → render, MD5 ETag → respond with X-Runtime — with \`environment: 'production'\` and \`logger: false\` (pino at level silent: the peers log nothing either). Bare node:http (an if/else) and Fastify (a route per path) send byte-identical bodies with the same Content-Type; every server serialises the same in-memory post with \`JSON.stringify\` per request (checked before measuring). Signalbox's \`serve()\` runs with its defaults, so it holds answers until the event loop has read every ready request and writes them back to back (\`batch_writes\`); node:http and Fastify write each answer as soon as it is ready.
-Every server runs from \`npm run build\` (plain JavaScript, as deployed), in its own process on core ${SERVER_CORE}, the load generator on core ${LOAD_CORE}; one more row runs the default engine through tsx, as \`npm start\` does (tsx wraps each closure made at run time in a name-setting call). All servers are warmed (${WARMUP} s per route), then ${ROUNDS} rounds each run every server × route once, in a shuffled order; ${DURATION} s per run, ${CONNECTIONS} keep-alive connections. Figures are medians of the ${ROUNDS} rounds; ratios compare medians with bare node:http (the per-round range in brackets).
+Every server runs from \`npm run build\` (plain JavaScript, as deployed), in its own process on core ${SERVER_CORE}, the load generator on core ${LOAD_CORE}; one more row runs the default engine through tsx, as \`npm start\` does (tsx wraps each closure made at run time in a name-setting call). All servers are warmed (${WARMUP} s per route), then ${ROUNDS} rounds each run every server × route once: ${DURATION} s per run, ${CONNECTIONS} keep-alive connections. ${SLICES > 1 ? `Each run is cut into ${SLICES} slices of ${SLICE_SECONDS} s, and a round goes through its runs slice by slice: ${SLICES} passes over every server × route, each pass in a new shuffled order, so that every server meets the same drifts of the shared host. A run's req/s is its requests over its slices' seconds; its p50 and p99 are read off its slices' latency distributions (1,001 quantiles each, from wrk) mixed by request count. ` : 'Each round runs them in a shuffled order. '}Figures are medians of the ${ROUNDS} rounds; ratios compare medians with bare node:http (the per-round range in brackets).
 
 ${machine()}; ${gen.version}; fastify ${version('fastify')}, xstate ${version('xstate')}, signalbox ${ownVersion()} (${tree}; sources fingerprint ${fingerprint}, sha1 of core/, machines/, transport/).${gen.kind === 'autocannon' ? `\n**Load generator: autocannon, not wrk** — ${gen.note}` : ` ${gen.note}`}
 
@@ -235,14 +249,14 @@ ${active.some((s) => s.key === 'transport') ? 'The diagnostic row is not a conte
 ${targetRows.join('\n')}
 
 ${missed.length === 0 ? 'All targets met by the default engine.' : `Missed by the default engine: ${missed.map((t) => `${t.route.key} ${t.name}`).join('; ')}.`}
-CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each run starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a run during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
+CPU is the share of one core used during the run (server from /proc/<pid>/stat, load generator from the bench's reaped-children times): a server near 100% is the bottleneck; the load generator well below 100% is not. "Others" is CPU used meanwhile by processes outside this bench (machine busy time from /proc/stat minus ours, in cores; the machine is shared). Each ${SLICES > 1 ? 'slice' : 'run'} starts once a ${GATE.sample} s sample shows under ${GATE.quiet} cores busy (waiting at most ${GATE.quietWait} s), and a ${SLICES > 1 ? 'slice' : 'run'} during which others took more than ${GATE.maxForeign} cores is repeated (at most ${GATE.retries} times; waits and repeats may add at most ${GATE.slack} s in all), keeping the least disturbed: ${repeats} repeat(s) in this run.${NICE !== 0 ? ` Servers and load generator ran under \`nice -n ${NICE}\`.` : ''} Runs still disturbed after that show it in the column; read their figures with care.${problems.length ? `\nLoad generator reported: ${problems.join('; ')}.` : ''}
 
 Response headers besides Date/Connection/Keep-Alive — ${active.map((s) => `${s.label}: ${headers[s.key].json}`).join('; ')}.
 
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:http\`):
 ${servers.map((s) => `- \`${s.command}\` (port ${s.port})`).join('\n')}
-- load, per run: \`${exampleLoad}\`, \`<port>\` as above, path \`${PATHS.json}\` or \`${PATHS.html}\`
-- orders: ${orders.map((o, i) => `round ${i + 1}: ${o}`).join('; ')}
+- load, per ${SLICES > 1 ? 'slice' : 'run'}: \`${exampleLoad}\`, \`<port>\` as above, path \`${PATHS.json}\` or \`${PATHS.html}\`
+- orders (shuffled with SEED=${SEED}): ${orders.map((o, i) => `${SLICES > 1 ? `round ${Math.floor(i / SLICES) + 1} pass ${(i % SLICES) + 1}` : `round ${i + 1}`}: ${o}`).join('; ')}
 ${profile ? `\n${fingerprintAfterRounds !== profileFingerprint || fingerprintAfterRounds !== fingerprint ? `**The framework's sources changed during this run** (fingerprint ${fingerprint} at the start, ${fingerprintAfterRounds} after the rounds, ${profileFingerprint} after profiling): the profile below may describe other code than the table above.\n\n` : ''}${profile.markdown}` : ''}`);
   console.log('\nwrote the http section of bench/RESULTS.md');
 }
