@@ -12,7 +12,7 @@
  *
  * Environment: DURATION (s per run, default 10), SLICES (per run, 5; DURATION / SLICES whole
  * seconds), CONNECTIONS (50), ROUNDS (3), WARMUP (s per
- * server and route, 2), PAUSE (s between slices, 0.25), SEED (order shuffle, 1), QUICK=1 (2 s runs in one slice,
+ * server and route, 2), PAUSE (s between slices, 0.25; between whole runs, 0.5), SEED (order shuffle, 1), QUICK=1 (2 s runs in one slice,
  * 1 s warm-up, no repeats, no profiling, no diagnostic server: about a minute), LOADGEN=autocannon (skip wrk), PROFILE=0|1
  * (profile the default engine when it misses a target: default on, off with QUICK; 1 forces it).
  * The machine may be shared: QUIET (cores, 0.15) and QUIET_WAIT (s, 20) gate the start of each run
@@ -34,8 +34,6 @@ import { BENCH_DIR, fmt, machine, median, ms, pct, writeSection, logLoad } from 
 import { ensureLoadGenerator, loadCommand as wrkCommand, runLoad as runWrk, type LoadGen, type LoadSetup } from './support/wrk.ts';
 
 const QUICK = process.env.QUICK === '1';
-// Slices are short, so is the quiet sample before each.
-const GATE = { ...gateSettings(QUICK), sample: 0.25 };
 const DURATION = positive('DURATION', QUICK ? 2 : 10);
 const WARMUP = positive('WARMUP', QUICK ? 1 : 2);
 const CONNECTIONS = positive('CONNECTIONS', 50);
@@ -43,7 +41,9 @@ const ROUNDS = positive('ROUNDS', 3);
 const SLICES = positive('SLICES', QUICK ? 1 : 5);
 const SLICE_SECONDS = DURATION / SLICES;
 if (!Number.isInteger(SLICE_SECONDS)) throw new Error(`DURATION (${DURATION}) must be a whole number of seconds per slice (SLICES=${SLICES})`);
-const PAUSE = Number(process.env.PAUSE ?? 0.25);
+const PAUSE = Number(process.env.PAUSE ?? (QUICK || SLICES > 1 ? 0.25 : 0.5));
+// Slices are short, so is the quiet sample before each.
+const GATE = SLICES > 1 ? { ...gateSettings(QUICK), sample: 0.25 } : gateSettings(QUICK);
 const SEED = positive('SEED', 1);
 const PROFILE = process.env.PROFILE ?? (QUICK ? '0' : 'auto');
 const PROFILE_SECONDS = positive('PROFILE_SECONDS', QUICK ? 3 : 5);

@@ -13,8 +13,6 @@
  */
 import type { GraphState, GraphTransition, MachineGraph } from './graph.ts';
 
-export { stateNotes } from './graph.ts';
-
 export type ExportFormat = 'mermaid' | 'dot' | 'json';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['mermaid', 'dot', 'json'];
 

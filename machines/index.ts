@@ -5,6 +5,6 @@ export { requestSetup } from './request.setup.ts';
 export { compileMachine, CompiledMachine, MachineCompileError } from './compile.ts';
 export { runWithXState } from './engine-xstate.ts';
 export { Tracer, type TraceEvent, type TraceListener } from './trace.ts';
-export { machineGraph, type MachineGraph, type GraphState, type GraphTransition, type GraphStateType, type GraphTransitionKind } from './graph.ts';
-export { toMermaid, toDot, toJson, exportMachines, transitionLabel, stateNotes, EXPORT_FORMATS, type ExportFormat } from './export.ts';
+export { machineGraph, stateNotes, type MachineGraph, type GraphState, type GraphTransition, type GraphStateType, type GraphTransitionKind } from './graph.ts';
+export { toMermaid, toDot, toJson, exportMachines, transitionLabel, EXPORT_FORMATS, type ExportFormat } from './export.ts';
 export { EXPORTED_MACHINES, exportedGraphs, type ExportedMachine } from './registry.ts';

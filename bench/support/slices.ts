@@ -9,21 +9,13 @@
  * request count, and the percentile read off the mixture.
  */
 
+import type { LoadResult } from './wrk.ts';
+
 /** A latency distribution as `[p, ms]` points, p from 0 (the fastest) to 1 (the slowest), ascending. */
 export type Quantiles = readonly (readonly [number, number])[];
 
-/** What one slice of a run measured. */
-export interface SliceFigures {
-  readonly rps: number;
-  readonly requests: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly latency: Quantiles;
-  readonly serverCpu: number;
-  readonly loadCpu: number;
-  readonly foreign: number;
-  readonly errors: string | null;
-}
+/** What one slice of a run measured: a load run's figures, without its command line. */
+export type SliceFigures = Readonly<Omit<LoadResult, 'command'>>;
 
 /** The share of requests at or below `x` ms in one distribution (linear between its points). */
 function cdf(points: Quantiles, x: number): number {
