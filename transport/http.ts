@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { ArgumentError } from '../core/errors.ts';
@@ -17,6 +18,7 @@ import { serveStatic } from './static.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
+import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
 export interface ServeOptions {
@@ -80,20 +82,22 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   const handling: Handling = {
     maxBody, maxHeaders, staticFiles: options.static_files !== false, send, failed: (res, error) => transportFailed(app, res, error),
   };
+  // `inspector` is set below, before the server listens.
+  const onRequest = (req: IncomingMessage, res: ServerResponse, body: Readable = req): void => {
+    if (inspector !== null && inspector.handleRequest(req, res)) return;
+    try {
+      handleRequest(app, req, res, handling, body);
+    } catch (error) {
+      transportFailed(app, res, error);
+    }
+  };
   const server = createServer({
     maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
     requestTimeout: options.request_timeout_ms ?? 30_000,
     headersTimeout: options.headers_timeout_ms ?? 10_000,
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
     connectionsCheckingInterval: 1_000,
-  }, (req, res) => {
-    if (inspector !== null && inspector.handleRequest(req, res)) return;
-    try {
-      handleRequest(app, req, res, handling);
-    } catch (error) {
-      transportFailed(app, res, error);
-    }
-  });
+  }, onRequest);
   server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
   // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -122,7 +126,9 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   const upgrades = new Map<string, UpgradeHandler>();
   if (tunnel !== null) upgrades.set(tunnel.path, tunnel.handleUpgrade);
   if (inspector !== null) upgrades.set(inspector.trace_path, inspector.handleUpgrade);
-  if (upgrades.size > 0) routeUpgrades(server, app, upgrades);
+  // Other upgrades (h2c from `curl --http2`, say) are plain requests to the app, as without the listener.
+  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.request_timeout_ms ?? 30_000);
+  if (upgrades.size > 0) routeUpgrades(server, app, upgrades, plain);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
@@ -167,8 +173,11 @@ interface Handling {
   readonly failed: (res: ServerResponse, error: unknown) => void;
 }
 
-/** Starts answering one request; anything that fails later reaches `handling.failed`, never a rejected promise. */
-function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling): void {
+/**
+ * Starts answering one request whose body comes from `body` (the request itself, but for an upgrade
+ * request answered plainly); anything that fails later reaches `handling.failed`, never a rejected promise.
+ */
+function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable): void {
   const { maxBody, maxHeaders, staticFiles, send } = handling;
   if (req.rawHeaders.length / 2 > maxHeaders) {
     res.writeHead(431, { ...TEXT, Connection: 'close' });
@@ -176,7 +185,7 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
     return;
   }
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBody) return refuseBody(req, res);
+  if (declared > maxBody) return refuseBody(body, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
     const file = serveStatic(app, req.url ?? '/', { method: req.method, headers: req.headers, transport: 'http' });
     // Cached pages and assets join the batch like any other answer; for HEAD, Node itself drops the body and keeps its length.
@@ -184,7 +193,7 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
-  readBody(req, maxBody).then((body) => (body === null ? refuseBody(req, res) : answer(app, req, res, body, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
+  readBody(body, maxBody).then((bytes) => (bytes === null ? refuseBody(body, res) : answer(app, req, res, bytes, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -216,15 +225,15 @@ function transportFailed(app: App, res: ServerResponse, error: unknown): void {
 
 const FAILED = 'Internal Server Error';
 
-function refuseBody(req: IncomingMessage, res: ServerResponse): void {
+function refuseBody(body: Readable, res: ServerResponse): void {
   res.writeHead(413, { ...TEXT, Connection: 'close' });
   res.end('Request body too large');
   // Stop reading what the client still sends; the connection closes after the answer.
-  req.resume();
+  body.resume();
 }
 
 /** The whole body, or null once it passes `max` bytes. */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+function readBody(req: Readable, max: number): Promise<Buffer | null> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,8 +1,9 @@
 /**
  * Upgrade requests on a server that carries more than one WebSocket
  * endpoint (the request tunnel, the inspector's trace channel): one
- * `'upgrade'` listener routes each by path, and refuses any other path with
- * 404 before a WebSocket exists. Also the pieces every endpoint's handshake
+ * `'upgrade'` listener routes each by path, refuses a WebSocket handshake at
+ * any other path with 404 before a WebSocket exists, and hands other
+ * protocols' upgrades (h2c) back as plain requests (plain-upgrade.ts). Also the pieces every endpoint's handshake
  * shares: the refusal answer, the path without its query, what the request
  * says about itself, the Origin check, the close grace. Internal to the
  * transports.
@@ -18,21 +19,30 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
 
 /**
  * Routes `server`'s upgrade requests by path (the query string is ignored)
- * to `handlers`; any other path is answered 404 and its socket destroyed.
+ * to `handlers`. At any other path, a request that does not ask for a
+ * WebSocket goes to `plain` (answered as ordinary HTTP), and a WebSocket
+ * handshake is answered 404 and its socket destroyed.
  */
-export function routeUpgrades(server: Server, app: App, handlers: ReadonlyMap<string, UpgradeHandler>): void {
+export function routeUpgrades(server: Server, app: App, handlers: ReadonlyMap<string, UpgradeHandler>, plain: UpgradeHandler | null = null): void {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Once a request is upgraded Node stops listening for errors on its socket; a reset must not crash the process.
     socket.on('error', ignore);
     const path = pathOf(req.url);
     const handler = handlers.get(path);
     if (handler !== undefined) return handler(req, socket, head);
+    if (plain !== null && !asksForWebSocket(req)) return plain(req, socket, head);
     app.log.info({ remote: req.socket.remoteAddress ?? null, status: 404, path }, 'upgrade refused: no WebSocket endpoint at this path');
     abortHandshake(socket, 404, 'Not Found');
   });
 }
 
 export function ignore(): void {}
+
+/** Whether the request's Upgrade header offers WebSocket among its protocols. */
+export function asksForWebSocket(req: IncomingMessage): boolean {
+  const offered = req.headers.upgrade;
+  return offered !== undefined && offered.split(',').some((p) => p.trim().toLowerCase() === 'websocket');
+}
 
 /** The request target's path, without the query string. */
 export function pathOf(url: string | undefined): string {

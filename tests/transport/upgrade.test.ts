@@ -2,9 +2,11 @@
  * Upgrade requests reach their endpoint by path: the tunnel at its path,
  * the inspector's trace channel at its own, anything else 404, through one
  * 'upgrade' listener that `serve()` owns (none at all when there is no
- * WebSocket endpoint). `attachTunnel` keeps working on a server of one's own.
+ * WebSocket endpoint). Upgrades to other protocols (h2c) elsewhere are plain
+ * requests to the app. `attachTunnel` keeps working on a server of one's own.
  */
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { suite } from 'uvu';
@@ -12,6 +14,8 @@ import * as assert from 'uvu/assert';
 import { attachTunnel, createTunnel, serve, type RunningServer } from '../../transport/index.ts';
 import { withServer } from './support.ts';
 import { handshake, inspectedApp } from './inspect/support.ts';
+import { Controller } from '../../core/index.ts';
+import { appWith } from '../core/pipeline/support.ts';
 
 const test = suite('upgrade routing');
 
@@ -65,6 +69,73 @@ test('a refused path is logged', async () => {
   const line = lines.find((l) => String(l.msg).startsWith('upgrade refused'));
   assert.is(line?.status, 404);
   assert.is(line?.path, '/nope', 'without the query');
+});
+
+class FormsController extends Controller {
+  show(): void {
+    this.render({ text: `${this.request.method} ${this.request.path}` });
+  }
+  create(): void {
+    this.render({ text: JSON.stringify(this.params.post ?? null) });
+  }
+}
+
+/** Writes `raw` bytes (in pieces, to cross TCP segments) and reads until the server closes the connection. */
+function exchange(server: RunningServer, ...pieces: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', async () => {
+      for (const piece of pieces) {
+        socket.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    let text = '';
+    socket.on('data', (d: Buffer) => { text += d.toString('utf8'); });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+const H2C = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n';
+
+test('an h2c upgrade (curl --http2) is answered by the app as plain HTTP/1.1, then the connection closes', async () => {
+  await withServer(appWith({ forms: FormsController }), {}, async (server) => {
+    const got = await exchange(server, `GET /forms/show HTTP/1.1\r\nHost: x\r\n${H2C}\r\n`);
+    assert.match(got, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(got, /\r\nConnection: close\r\n/i);
+    assert.not.match(got, /\r\nUpgrade:/i, 'no switch is offered');
+    assert.ok(got.endsWith('\r\n\r\nget /forms/show'), got);
+    const head = await exchange(server, `HEAD /forms/show HTTP/1.1\r\nHost: x\r\n${H2C}\r\n`);
+    assert.match(head, /^HTTP\/1\.1 200 OK\r\n[\s\S]*Content-Length: 15\r\n/i);
+    assert.ok(head.endsWith('\r\n\r\n'), 'HEAD has no body');
+    assert.match(await exchange(server, `GET /nowhere HTTP/1.1\r\nHost: x\r\n${H2C}\r\n`), /^HTTP\/1\.1 404 /);
+    // A WebSocket handshake at a path no endpoint owns is still refused as one.
+    assert.is(await handshake(server, '/forms/show'), 404);
+  });
+});
+
+test('a plain upgrade request\'s Content-Length body reaches the action, across TCP segments; a chunked one is 411; a client leaving midway is harmless', async () => {
+  await withServer(appWith({ forms: FormsController }), { max_body_bytes: 64 }, async (server) => {
+    const body = 'post[title]=hello&post[body]=world';
+    const head = `POST /forms/create HTTP/1.1\r\nHost: x\r\n${H2C}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
+    for (const pieces of [[head + body], [head + body.slice(0, 10), body.slice(10)], [head, body]]) {
+      const got = await exchange(server, ...pieces);
+      assert.match(got, /^HTTP\/1\.1 200 OK\r\n/);
+      assert.ok(got.endsWith('{"title":"hello","body":"world"}'), got);
+    }
+    const big = 'x'.repeat(100);
+    assert.match(await exchange(server, `POST /forms/create HTTP/1.1\r\nHost: x\r\n${H2C}Content-Length: ${big.length}\r\n\r\n${big}`), /^HTTP\/1\.1 413 /);
+    assert.match(await exchange(server, `POST /forms/create HTTP/1.1\r\nHost: x\r\n${H2C}Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`), /^HTTP\/1\.1 411 /);
+    // A client that leaves halfway through its body takes nothing down with it.
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.write(head + body.slice(0, 10));
+        setTimeout(() => { socket.destroy(); resolve(); }, 30);
+      });
+    });
+    // The server is none the worse for any of it.
+    assert.match(await exchange(server, `GET /forms/show HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), /^HTTP\/1\.1 200 /);
+  });
 });
 
 function listen(server: Server): Promise<RunningServer> {
