@@ -12,6 +12,10 @@
  * request path, however encoded (`..`, `%2e%2e`, `%2f`, backslashes, NUL),
  * can name anything outside it. The index is built once and kept current by
  * whoever writes into the directory (the page cache).
+ *
+ * Public files carry a weak ETag and Last-Modified, and a request that
+ * already holds the current version gets 304. Small files are kept in
+ * memory, checked against the file's size and change time on each request.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
@@ -122,14 +126,74 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   if (index === null || index.size === 0) return null;
   const file = index.lookup(path);
   if (file === null) return null;
-  let body: Buffer;
+  const read = readPublicFile(file);
+  if (read === null) return null;
+  // Validators let browsers revalidate assets instead of fetching them again.
+  if (notModified(request, read)) return { status: 304, headers: { ETag: read.etag, 'Last-Modified': read.last_modified }, body: '' };
+  const response = fileResponse(app, extname(file).toLowerCase(), read.body);
+  response.headers.ETag = read.etag;
+  response.headers['Last-Modified'] = read.last_modified;
+  return response;
+}
+
+/** A public file's bytes and validators, as of its last change. */
+interface PublicFile {
+  readonly size: number;
+  readonly mtime_ms: number;
+  readonly body: Buffer;
+  /** Weak: it names the file's size and change time, not its bytes. */
+  readonly etag: string;
+  readonly last_modified: string;
+}
+
+// Small files (most assets) are kept in memory and re-read only when their size or change time moves.
+const MEMO_MAX_FILE = 256 * 1024;
+const MEMO_MAX_BYTES = 16 * 1024 * 1024;
+const memo = new Map<string, PublicFile>();
+let memoBytes = 0;
+
+/** The file as it is now (null when it is gone or not a regular file); a stat per call, a read only when it changed. */
+function readPublicFile(file: string): PublicFile | null {
   try {
-    if (!statSync(file).isFile()) return null;
-    body = readFileSync(file);
+    const stat = statSync(file);
+    if (!stat.isFile()) return null;
+    const known = memo.get(file);
+    if (known !== undefined && known.size === stat.size && known.mtime_ms === stat.mtimeMs) return known;
+    const body = readFileSync(file);
+    const read: PublicFile = {
+      size: body.byteLength, mtime_ms: stat.mtimeMs, body,
+      etag: `W/"${body.byteLength.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+      last_modified: new Date(stat.mtimeMs).toUTCString(),
+    };
+    if (known !== undefined) {
+      memo.delete(file);
+      memoBytes -= known.size;
+    }
+    // Bounded: when full, the oldest entries make room (a Map iterates in insertion order).
+    if (body.byteLength <= MEMO_MAX_FILE && body.byteLength === stat.size) {
+      for (const [name, old] of memo) {
+        if (memoBytes + body.byteLength <= MEMO_MAX_BYTES) break;
+        memo.delete(name);
+        memoBytes -= old.size;
+      }
+      memo.set(file, read);
+      memoBytes += read.size;
+    }
+    return read;
   } catch {
     return null;
   }
-  return fileResponse(app, extname(file).toLowerCase(), body);
+}
+
+/** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since, to the second. */
+function notModified(request: StaticRequest, file: PublicFile): boolean {
+  const tags = headerOf(request, 'if-none-match');
+  if (tags !== undefined) return ifNoneMatchNames(tags, file.etag);
+  const since = headerOf(request, 'if-modified-since');
+  if (since === undefined) return false;
+  const at = Date.parse(since);
+  // A date in the future is no date at all (§13.1.3).
+  return !Number.isNaN(at) && at <= Date.now() && Math.floor(file.mtime_ms / 1000) * 1000 <= at;
 }
 
 function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {

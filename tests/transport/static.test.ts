@@ -6,7 +6,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -185,6 +185,72 @@ test('the index is built once per app: a file removed afterwards is no longer se
   assert.is(await serveStatic(app, '/late.txt'), null, 'files written later must be added to the index');
   publicIndex(app)!.add(join(dir, 'late.txt'));
   assert.is(String((await serveStatic(app, '/late.txt'))!.body), 'late');
+});
+
+test('public files carry a weak ETag and Last-Modified; a matching If-None-Match or If-Modified-Since gets 304 and no body', async () => {
+  const dir = join(tmp.path, 'validated');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'app.css'), 'a{}');
+  const changed = new Date('2026-01-02T03:04:05.678Z');
+  utimesSync(join(dir, 'app.css'), changed, changed);
+  const app = appOver(dir);
+  const first = serveStatic(app, '/app.css')!;
+  assert.is(first.status, 200);
+  const etag = first.headers.ETag as string;
+  assert.match(etag, /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+  assert.is(first.headers['Last-Modified'], 'Fri, 02 Jan 2026 03:04:05 GMT');
+  const ask = (headers: Record<string, string>) => serveStatic(app, '/app.css', { method: 'GET', headers })!;
+  for (const headers of <Record<string, string>[]>[{ 'if-none-match': etag }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' },
+    { 'if-modified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' }, { 'if-modified-since': 'Sat, 03 Jan 2026 00:00:00 GMT' }]) {
+    const got = ask(headers);
+    assert.is(got.status, 304, JSON.stringify(headers));
+    assert.is(got.body, '');
+    assert.is(got.headers.ETag, etag);
+  }
+  for (const headers of <Record<string, string>[]>[{ 'if-none-match': '"other"' }, { 'if-modified-since': 'Thu, 01 Jan 2026 00:00:00 GMT' }, { 'if-modified-since': 'yesterday' },
+    // If-None-Match decides when both are present.
+    { 'if-none-match': '"other"', 'if-modified-since': 'Sat, 03 Jan 2026 00:00:00 GMT' }]) {
+    assert.is(ask(headers).status, 200, JSON.stringify(headers));
+  }
+});
+
+test('a public file that changes is served anew, with new validators', async () => {
+  const dir = join(tmp.path, 'changing');
+  mkdirSync(dir);
+  const file = join(dir, 'note.txt');
+  writeFileSync(file, 'one');
+  utimesSync(file, new Date(1_000_000), new Date(1_000_000));
+  const app = appOver(dir);
+  const before = serveStatic(app, '/note.txt')!;
+  assert.is(String(before.body), 'one');
+  assert.is(String(serveStatic(app, '/note.txt')!.body), 'one', 'unchanged: the same answer');
+  writeFileSync(file, 'two!');
+  utimesSync(file, new Date(2_000_000), new Date(2_000_000));
+  const after = serveStatic(app, '/note.txt')!;
+  assert.is(String(after.body), 'two!');
+  assert.is.not(after.headers.ETag, before.headers.ETag);
+  assert.is(serveStatic(app, '/note.txt', { headers: { 'if-none-match': before.headers.ETag as string } })!.status, 200, 'the old tag no longer matches');
+});
+
+test('at most 16 MB of public files stay in memory: the oldest make room, and are read again when asked for', async () => {
+  const dir = join(tmp.path, 'many');
+  mkdirSync(dir);
+  const size = 250 * 1024;
+  const at = new Date(3_000_000);
+  const names = Array.from({ length: 70 }, (_, i) => `f${i}.txt`);
+  for (const name of names) {
+    writeFileSync(join(dir, name), 'a'.repeat(size));
+    utimesSync(join(dir, name), at, at);
+  }
+  const app = appOver(dir);
+  for (const name of names) assert.is(Buffer.from(serveStatic(app, `/${name}`)!.body).byteLength, size);
+  // Same size, same change time: only a file no longer held in memory shows its new bytes.
+  for (const name of ['f0.txt', 'f69.txt']) {
+    writeFileSync(join(dir, name), 'b'.repeat(size));
+    utimesSync(join(dir, name), at, at);
+  }
+  assert.is(String(serveStatic(app, '/f0.txt')!.body)[0], 'b', 'the oldest was let go');
+  assert.is(String(serveStatic(app, '/f69.txt')!.body)[0], 'a', 'the newest is still held');
 });
 
 test('PublicIndex lists regular files, skips dotfiles and dot-directories, and ignores adds outside its root', () => {
