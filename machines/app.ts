@@ -148,7 +148,10 @@ export function createApp(options: CreateAppOptions): App {
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
     // Timed and built only when someone will read it: with a silent logger and no tracer this is free.
     if (log.isLevelEnabled('info')) logCompleted(run, output, performance.now() - run.started);
-    if (tracer.active) tracer.emit({ kind: 'done', id: run.id, status: output.status, ms: performance.now() - run.started, t: performance.now() });
+    if (tracer.active) {
+      const now = performance.now();
+      tracer.emit({ kind: 'done', id: run.id, status: output.status, ms: now - run.started, t: now });
+    }
     return output;
   };
   const logCompleted = (run: RequestRun, output: ResponseMessage, ms: number): void => {

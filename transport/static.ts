@@ -15,7 +15,7 @@
  *
  * Public files carry a weak ETag and Last-Modified, and a request that
  * already holds the current version gets 304. Small files are kept in
- * memory, checked against the file's size and change time on each request.
+ * memory, checked against the file's stat on each request.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
@@ -25,6 +25,7 @@ import { REVALIDATE } from '../core/pipeline/render.ts';
 import { ifNoneMatchNames } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
 import type { PageCache } from '../core/controller/page-cache.ts';
+import { sameVersion, stampOf, type FileStamp } from '../core/cache/file-stamp.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.xml': 'application/xml',
@@ -136,17 +137,16 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   return response;
 }
 
-/** A public file's bytes and validators, as of its last change. */
+/** A public file's bytes and validators, and the version of the file they were read from. */
 interface PublicFile {
-  readonly size: number;
-  readonly mtime_ms: number;
+  readonly stamp: FileStamp;
   readonly body: Buffer;
   /** Weak: it names the file's size and change time, not its bytes. */
   readonly etag: string;
   readonly last_modified: string;
 }
 
-// Small files (most assets) are kept in memory and re-read only when their size or change time moves.
+// Small files (most assets) are kept in memory and read again only once the file is another version.
 const MEMO_MAX_FILE = 256 * 1024;
 const MEMO_MAX_BYTES = 16 * 1024 * 1024;
 const memo = new Map<string, PublicFile>();
@@ -158,26 +158,27 @@ function readPublicFile(file: string): PublicFile | null {
     const stat = statSync(file);
     if (!stat.isFile()) return null;
     const known = memo.get(file);
-    if (known !== undefined && known.size === stat.size && known.mtime_ms === stat.mtimeMs) return known;
+    if (sameVersion(known?.stamp, stat)) return known!;
     const body = readFileSync(file);
     const read: PublicFile = {
-      size: body.byteLength, mtime_ms: stat.mtimeMs, body,
+      stamp: stampOf(stat), body,
       etag: `W/"${body.byteLength.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
       last_modified: new Date(stat.mtimeMs).toUTCString(),
     };
     if (known !== undefined) {
       memo.delete(file);
-      memoBytes -= known.size;
+      memoBytes -= known.body.byteLength;
     }
-    // Bounded: when full, the oldest entries make room (a Map iterates in insertion order).
+    // Bounded: when full, the oldest entries make room (a Map iterates in insertion order). A file
+    // that grew while it was read is not kept: its stamp describes other bytes.
     if (body.byteLength <= MEMO_MAX_FILE && body.byteLength === stat.size) {
       for (const [name, old] of memo) {
         if (memoBytes + body.byteLength <= MEMO_MAX_BYTES) break;
         memo.delete(name);
-        memoBytes -= old.size;
+        memoBytes -= old.body.byteLength;
       }
       memo.set(file, read);
-      memoBytes += read.size;
+      memoBytes += body.byteLength;
     }
     return read;
   } catch {
@@ -193,7 +194,7 @@ function notModified(request: StaticRequest, file: PublicFile): boolean {
   if (since === undefined) return false;
   const at = Date.parse(since);
   // A date in the future is no date at all (§13.1.3).
-  return !Number.isNaN(at) && at <= Date.now() && Math.floor(file.mtime_ms / 1000) * 1000 <= at;
+  return !Number.isNaN(at) && at <= Date.now() && Math.floor(file.stamp.mtimeMs / 1000) * 1000 <= at;
 }
 
 function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {

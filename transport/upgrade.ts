@@ -3,10 +3,10 @@
  * endpoint (the request tunnel, the inspector's trace channel): one
  * `'upgrade'` listener routes each by path, refuses a WebSocket handshake at
  * any other path with 404 before a WebSocket exists, and hands other
- * protocols' upgrades (h2c) back as plain requests (plain-upgrade.ts). Also the pieces every endpoint's handshake
- * shares: the refusal answer, the path without its query, what the request
- * says about itself, the Origin check, the close grace. Internal to the
- * transports.
+ * protocols' upgrades (h2c) back as plain requests (plain-upgrade.ts). Also
+ * the pieces every endpoint's handshake shares: the refusal answer, the path
+ * without its query, what the request says about itself, the Origin check,
+ * the close grace. Internal to the transports.
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -20,6 +20,7 @@ import type { Logger } from 'pino';
 import type { MimeRegistry } from '../mime/types.ts';
 import { etagOf } from '../http/etag.ts';
 import { writeFileAtomicSync } from '../cache/atomic.ts';
+import { sameVersion, stampOf, type FileStamp } from '../cache/file-stamp.ts';
 import { registeredExtension } from './cache-keys.ts';
 
 export interface PageCacheSettings {
@@ -60,14 +61,9 @@ interface PageEntry {
   etag: StampedEtag | null;
 }
 
-/**
- * An ETag and the file it was computed from, as `fstat` saw it. Pages are replaced by renaming a
- * new file over them, which changes the inode; a change in place changes the size or mtime.
- */
+/** An ETag and the version of the file it was computed from. */
 interface StampedEtag {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
+  readonly stamp: FileStamp;
   readonly etag: string;
 }
 
@@ -320,8 +316,8 @@ function readRegularFile(file: string): { readonly body: Buffer; readonly stat: 
 function stampedEtag(entry: PageEntry, file: { readonly body: Buffer; readonly stat: Stats }): string {
   const { stat, body } = file;
   const known = entry.etag;
-  if (known !== null && known.ino === stat.ino && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return known.etag;
+  if (known !== null && sameVersion(known.stamp, stat)) return known.etag;
   const etag = etagOf(body);
-  entry.etag = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, etag };
+  entry.etag = { stamp: stampOf(stat), etag };
   return etag;
 }
