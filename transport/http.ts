@@ -15,6 +15,8 @@ import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
+import type { StaticResponse } from './public-file.ts';
+import { sendFile } from './send-file.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
@@ -257,8 +259,10 @@ function readBody(req: Readable, max: number): Promise<Buffer | null> {
   });
 }
 
-function write(res: ServerResponse, response: ResponseMessage): void {
+function write(res: ServerResponse, response: StaticResponse): void {
   if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
   else res.writeHead(response.status, response.headers);
-  res.end(response.body);
+  // A large public file comes from disk; for HEAD, Node sends no body anyway.
+  if (response.file !== undefined && res.req.method !== 'HEAD') sendFile(res, response.file);
+  else res.end(response.body);
 }

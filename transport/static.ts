@@ -13,11 +13,10 @@
  * can name anything outside it. The index is built once and kept current by
  * whoever writes into the directory (the page cache).
  *
- * Public files carry a weak ETag and Last-Modified, and a request that
- * already holds the current version gets 304. Small files are kept in
- * memory, checked against the file's stat on each request.
+ * Public files themselves (validators, ranges, memory or disk) are
+ * `public-file.ts`'s.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../machines/app.ts';
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
@@ -25,7 +24,7 @@ import { REVALIDATE } from '../core/pipeline/render.ts';
 import { ifNoneMatchNames } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
 import type { PageCache } from '../core/controller/page-cache.ts';
-import { sameVersion, stampOf, type FileStamp } from '../core/cache/file-stamp.ts';
+import { fileAnswer, headerOf, type StaticResponse } from './public-file.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.xml': 'application/xml',
@@ -96,7 +95,7 @@ export function publicIndex(app: App): PublicIndex | null {
   return index;
 }
 
-/** What cached pages need of a request: Accept (HTML or not), If-None-Match (304), and for the log line, its method and transport. */
+/** What static answers need of a request: Accept (HTML or not), the conditional and Range headers, and for the log line, its method and transport. */
 export interface StaticRequest {
   readonly method?: string;
   /** Header names in lower case, as `node:http` and the tunnel give them. */
@@ -105,7 +104,7 @@ export interface StaticRequest {
 }
 
 /** A response for a cached page or a public file at this request target, or null to let the app handle it. */
-export function serveStatic(app: App, url: string, request: StaticRequest = {}): ResponseMessage | null {
+export function serveStatic(app: App, url: string, request: StaticRequest = {}): StaticResponse | null {
   // `?.`: transports are also run around stand-in apps that have no caches.
   const pages = app.caching?.pages ?? null;
   const index = publicIndex(app);
@@ -127,74 +126,7 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   if (index === null || index.size === 0) return null;
   const file = index.lookup(path);
   if (file === null) return null;
-  const read = readPublicFile(file);
-  if (read === null) return null;
-  // Validators let browsers revalidate assets instead of fetching them again.
-  if (notModified(request, read)) return { status: 304, headers: { ETag: read.etag, 'Last-Modified': read.last_modified }, body: '' };
-  const response = fileResponse(app, extname(file).toLowerCase(), read.body);
-  response.headers.ETag = read.etag;
-  response.headers['Last-Modified'] = read.last_modified;
-  return response;
-}
-
-/** A public file's bytes and validators, and the version of the file they were read from. */
-interface PublicFile {
-  readonly stamp: FileStamp;
-  readonly body: Buffer;
-  /** Weak: it names the file's size and change time, not its bytes. */
-  readonly etag: string;
-  readonly last_modified: string;
-}
-
-// Small files (most assets) are kept in memory and read again only once the file is another version.
-const MEMO_MAX_FILE = 256 * 1024;
-const MEMO_MAX_BYTES = 16 * 1024 * 1024;
-const memo = new Map<string, PublicFile>();
-let memoBytes = 0;
-
-/** The file as it is now (null when it is gone or not a regular file); a stat per call, a read only when it changed. */
-function readPublicFile(file: string): PublicFile | null {
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return null;
-    const known = memo.get(file);
-    if (sameVersion(known?.stamp, stat)) return known!;
-    const body = readFileSync(file);
-    const read: PublicFile = {
-      stamp: stampOf(stat), body,
-      etag: `W/"${body.byteLength.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
-      last_modified: new Date(stat.mtimeMs).toUTCString(),
-    };
-    if (known !== undefined) {
-      memo.delete(file);
-      memoBytes -= known.body.byteLength;
-    }
-    // Bounded: when full, the oldest entries make room (a Map iterates in insertion order). A file
-    // that grew while it was read is not kept: its stamp describes other bytes.
-    if (body.byteLength <= MEMO_MAX_FILE && body.byteLength === stat.size) {
-      for (const [name, old] of memo) {
-        if (memoBytes + body.byteLength <= MEMO_MAX_BYTES) break;
-        memo.delete(name);
-        memoBytes -= old.body.byteLength;
-      }
-      memo.set(file, read);
-      memoBytes += body.byteLength;
-    }
-    return read;
-  } catch {
-    return null;
-  }
-}
-
-/** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since, to the second. */
-function notModified(request: StaticRequest, file: PublicFile): boolean {
-  const tags = headerOf(request, 'if-none-match');
-  if (tags !== undefined) return ifNoneMatchNames(tags, file.etag);
-  const since = headerOf(request, 'if-modified-since');
-  if (since === undefined) return false;
-  const at = Date.parse(since);
-  // A date in the future is no date at all (§13.1.3).
-  return !Number.isNaN(at) && at <= Date.now() && Math.floor(file.stamp.mtimeMs / 1000) * 1000 <= at;
+  return fileAnswer(file, request, contentTypeFor(app, extname(file).toLowerCase()));
 }
 
 function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {
@@ -206,7 +138,7 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
   if (fresh) response = { status: 304, headers: {}, body: '' };
   // The type the app sent, charset and all; an extension alone cannot say it.
   else if (page.content_type !== null) response = bodyResponse(page.content_type, page.body);
-  else response = fileResponse(app, `.${page.extension}`, page.body);
+  else response = bodyResponse(contentTypeFor(app, `.${page.extension}`), page.body);
   response.headers.ETag = page.etag;
   response.headers['Cache-Control'] = REVALIDATE;
   const ms = performance.now() - started;
@@ -221,14 +153,9 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
   return response;
 }
 
-function headerOf(request: StaticRequest, name: string): string | undefined {
-  const value = request.headers?.[name];
-  return value === undefined || typeof value === 'string' ? value : value.join(', ');
-}
-
-function fileResponse(app: App, ext: string, body: Buffer): ResponseMessage {
+function contentTypeFor(app: App, ext: string): string {
   const type = app.mime.lookup_by_extension(ext.slice(1))?.string ?? FALLBACK_TYPES[ext] ?? 'application/octet-stream';
-  return bodyResponse(TEXT_TYPES.test(type) ? `${type}; charset=utf-8` : type, body);
+  return TEXT_TYPES.test(type) ? `${type}; charset=utf-8` : type;
 }
 
 function bodyResponse(contentType: string, body: Buffer): ResponseMessage {

@@ -21,6 +21,7 @@ import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { serveStatic } from './static.ts';
+import { readSlice, type StaticResponse } from './public-file.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
@@ -329,7 +330,7 @@ class TunnelConnection {
     let answer: Promise<ResponseMessage>;
     try {
       const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
-      if (file !== null) answer = Promise.resolve(frame.method === 'HEAD' ? { ...file, body: '' } : file);
+      if (file !== null) answer = frame.method === 'HEAD' ? Promise.resolve(withoutBody(file)) : withFileBytes(file);
       else {
         // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
         answer = this.#app.handle({
@@ -424,4 +425,14 @@ class TunnelConnection {
     this.#alive = false;
     this.#ws.ping();
   }
+}
+
+function withoutBody({ status, headers }: StaticResponse): ResponseMessage {
+  return { status, headers, body: '' };
+}
+
+/** A frame carries its whole body: a file streamed over HTTP is read here, without blocking the event loop. */
+async function withFileBytes(response: StaticResponse): Promise<ResponseMessage> {
+  if (response.file === undefined) return response;
+  return { status: response.status, headers: response.headers, body: await readSlice(response.file) };
 }

@@ -1,0 +1,162 @@
+/**
+ * One file under `public/` as a response: validators (a weak ETag of size
+ * and change time, Last-Modified) and the conditional requests they answer
+ * (304), single byte ranges (206, or 416 when none of the file is asked
+ * for), and where the bytes come from. Small files (most assets) are held
+ * in memory until the file changes; larger ones are never read whole: the
+ * response names a slice of the file and the transport sends it from disk,
+ * so a big download costs neither the event loop nor memory in proportion
+ * to its size.
+ */
+import { statSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import parseRange from 'range-parser';
+import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
+import { ifNoneMatchNames } from '../core/http/etag.ts';
+import { sameVersion, stampOf, type FileStamp } from '../core/cache/file-stamp.ts';
+
+/** Bytes `start` to `end` (inclusive) of the file at `path`, to be sent from disk. */
+export interface FileSlice {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A response whose body, when `file` is set, is that slice of a file (its `body` is then empty). */
+export interface StaticResponse extends ResponseMessage {
+  readonly file?: FileSlice;
+}
+
+/** What a file response needs of the request: its method (ranges are for GET) and its headers, names in lower case. */
+export interface FileRequest {
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, HeaderValue | undefined>>;
+}
+
+/** A public file's validators, the version of the file they describe, and its bytes when it is small enough to hold. */
+interface PublicFile {
+  readonly stamp: FileStamp;
+  readonly size: number;
+  readonly body: Buffer | null;
+  /** Weak: it names the file's size and change time, not its bytes. */
+  readonly etag: string;
+  readonly last_modified: string;
+}
+
+// Files up to MEMO_MAX_FILE are read whole and kept; larger ones are streamed.
+export const MEMO_MAX_FILE = 256 * 1024;
+const MEMO_MAX_BYTES = 16 * 1024 * 1024;
+const memo = new Map<string, PublicFile>();
+let memoBytes = 0;
+
+/**
+ * The response for the file at `path` (null when it is gone or not a regular file), of type `type`.
+ *
+ * @example fileAnswer('/app/public/app.css', { method: 'GET', headers: { range: 'bytes=0-99' } }, 'text/css') // 206
+ */
+export function fileAnswer(path: string, request: FileRequest, type: string): StaticResponse | null {
+  const file = currentFile(path);
+  if (file === null) return null;
+  const validators = { ETag: file.etag, 'Last-Modified': file.last_modified };
+  if (notModified(request, file)) return { status: 304, headers: validators, body: '' };
+  const range = wantedRange(request, file);
+  if (range === 'unsatisfiable') {
+    return { status: 416, headers: { ...validators, 'Content-Range': `bytes */${file.size}`, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '0' }, body: '' };
+  }
+  const [start, end] = range ?? [0, file.size - 1];
+  const headers: Record<string, string> = {
+    'Content-Type': type, 'Content-Length': String(end - start + 1), ...validators, 'Accept-Ranges': 'bytes',
+  };
+  if (range !== null) headers['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
+  const status = range === null ? 200 : 206;
+  if (file.body !== null) return { status, headers, body: range === null ? file.body : file.body.subarray(start, end + 1) };
+  return { status, headers, body: '', file: { path, start, end } };
+}
+
+/** The bytes of a file slice, read without blocking; a file that has since shrunk is an error, not a short body. */
+export async function readSlice(slice: FileSlice): Promise<Buffer> {
+  const length = slice.end - slice.start + 1;
+  const handle = await open(slice.path, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(bytes, read, length - read, slice.start + read);
+      if (bytesRead === 0) throw new Error(`${slice.path} ended ${length - read} bytes early`);
+      read += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file as it is now; a stat per call, a read only when it changed (and only when it is small). */
+function currentFile(path: string): PublicFile | null {
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) return null;
+    const known = memo.get(path);
+    if (sameVersion(known?.stamp, stat)) return known!;
+    if (known !== undefined) forget(path, known);
+    const validators = { etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`, last_modified: new Date(stat.mtimeMs).toUTCString() };
+    if (stat.size > MEMO_MAX_FILE) return { stamp: stampOf(stat), size: stat.size, body: null, ...validators };
+    const body = readFileSync(path);
+    const file: PublicFile = { stamp: stampOf(stat), size: body.byteLength, body, ...validators };
+    // A file that changed while it was read is served as read but not kept: its stamp describes other bytes.
+    if (body.byteLength === stat.size) remember(path, file);
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+// Bounded: when full, the oldest entries make room (a Map iterates in insertion order).
+function remember(path: string, file: PublicFile): void {
+  const size = file.body!.byteLength;
+  for (const [name, old] of memo) {
+    if (memoBytes + size <= MEMO_MAX_BYTES) break;
+    forget(name, old);
+  }
+  memo.set(path, file);
+  memoBytes += size;
+}
+
+function forget(path: string, file: PublicFile): void {
+  memo.delete(path);
+  memoBytes -= file.body?.byteLength ?? 0;
+}
+
+/** RFC 9110 §13.2.2: If-None-Match decides when present; otherwise If-Modified-Since, to the second. */
+function notModified(request: FileRequest, file: PublicFile): boolean {
+  const tags = headerOf(request, 'if-none-match');
+  if (tags !== undefined) return ifNoneMatchNames(tags, file.etag);
+  const since = headerOf(request, 'if-modified-since');
+  if (since === undefined) return false;
+  const at = Date.parse(since);
+  // A date in the future is no date at all (§13.1.3).
+  return !Number.isNaN(at) && at <= Date.now() && Math.floor(file.stamp.mtimeMs / 1000) * 1000 <= at;
+}
+
+/**
+ * The one byte range to send, null for the whole file, or 'unsatisfiable' (RFC 9110 §14). Ranges are
+ * for GET only; a malformed header, or several ranges (which would need multipart/byteranges), get the
+ * whole file, as the RFC allows. If-Range holding anything but the current Last-Modified (our ETag is
+ * weak, and If-Range compares strongly) means the client's copy is stale: it gets the whole file too.
+ */
+function wantedRange(request: FileRequest, file: PublicFile): readonly [number, number] | 'unsatisfiable' | null {
+  const header = headerOf(request, 'range');
+  if (header === undefined || (request.method ?? 'GET') !== 'GET') return null;
+  const ifRange = headerOf(request, 'if-range');
+  if (ifRange !== undefined && ifRange.trim() !== file.last_modified) return null;
+  const ranges = parseRange(file.size, header, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1) return null;
+  return [ranges[0].start, ranges[0].end];
+}
+
+/** A request header as one string (repeated fields joined with commas), or undefined. */
+export function headerOf(request: FileRequest, name: string): string | undefined {
+  const value = request.headers?.[name];
+  return value === undefined || typeof value === 'string' ? value : value.join(', ');
+}
