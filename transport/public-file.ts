@@ -160,3 +160,19 @@ export function headerOf(request: FileRequest, name: string): string | undefined
   const value = request.headers?.[name];
   return value === undefined || typeof value === 'string' ? value : value.join(', ');
 }
+
+/** How many bytes the answer's body holds, on disk or in memory. */
+export function bodyLength(response: StaticResponse): number {
+  return response.file !== undefined ? response.file.end - response.file.start + 1 : Buffer.byteLength(response.body);
+}
+
+/** The answer to HEAD: the same status and headers, no body (nor file). */
+export function withoutBody({ status, headers }: StaticResponse): ResponseMessage {
+  return { status, headers, body: '' };
+}
+
+/** For messages that carry their whole body (the tunnel's frames): the answer with its file slice read in, without blocking the event loop. */
+export async function withFileBytes(response: StaticResponse): Promise<ResponseMessage> {
+  if (response.file === undefined) return response;
+  return { status: response.status, headers: response.headers, body: await readSlice(response.file) };
+}

@@ -39,7 +39,8 @@ export type TunnelErrorCode =
   | 'frame_too_large'
   | 'binary_frame'
   | 'too_many_requests'
-  | 'duplicate_id';
+  | 'duplicate_id'
+  | 'file_too_large';
 
 /** A frame the tunnel refused. `id` is there when it could be read. */
 export interface ErrorFrame {
@@ -56,6 +57,8 @@ export const TUNNEL_ERROR_STATUS: Readonly<Record<TunnelErrorCode, number>> = Ob
   binary_frame: 400,
   too_many_requests: 429,
   duplicate_id: 400,
+  // The tunnel does not carry it; HTTP does.
+  file_too_large: 501,
 });
 
 /** The methods the request layer accepts (Rails 2.1's ACCEPTED_HTTP_METHODS, upper-case as on the wire). */

@@ -21,7 +21,7 @@ import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { serveStatic } from './static.ts';
-import { readSlice, type StaticResponse } from './public-file.ts';
+import { bodyLength, withFileBytes, withoutBody } from './public-file.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
@@ -52,6 +52,11 @@ export interface TunnelOptions {
   readonly max_headers?: number;
   /** Answer GET and HEAD for files under the app's public directory before routing, as over HTTP. Default true; `serve()` passes its own `static_files`. */
   readonly static_files?: boolean;
+  /**
+   * Largest public file (or range of one) sent through the tunnel; a larger one is answered `file_too_large`
+   * and is to be fetched over HTTP, which streams it. A frame holds its whole body, so this bounds what one request can make the server hold. Default 4 MiB.
+   */
+  readonly max_file_bytes?: number;
 }
 
 export interface TunnelServer {
@@ -78,6 +83,7 @@ export const TUNNEL_DEFAULTS = Object.freeze({
   heartbeat_ms: 30_000,
   backpressure_bytes: 1024 * 1024,
   max_headers: 100,
+  max_file_bytes: 4 * 1024 * 1024,
 });
 
 interface Settings {
@@ -91,6 +97,7 @@ interface Settings {
   readonly backpressure_bytes: number;
   readonly max_headers: number;
   readonly static_files: boolean;
+  readonly max_file_bytes: number;
 }
 
 /**
@@ -183,6 +190,7 @@ function settle(options: TunnelOptions): Settings {
     backpressure_bytes: positive('backpressure_bytes', TUNNEL_DEFAULTS.backpressure_bytes),
     max_headers: positive('max_headers', TUNNEL_DEFAULTS.max_headers),
     static_files: options.static_files !== false,
+    max_file_bytes: positive('max_file_bytes', TUNNEL_DEFAULTS.max_file_bytes),
   };
 }
 
@@ -330,6 +338,11 @@ class TunnelConnection {
     let answer: Promise<ResponseMessage>;
     try {
       const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
+      if (file !== null && frame.method !== 'HEAD' && bodyLength(file) > this.#settings.max_file_bytes) {
+        this.#refuse(errorFrame('file_too_large', `${frame.path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.max_file_bytes} bytes); request it over HTTP`, id));
+        this.#settled(id);
+        return;
+      }
       if (file !== null) answer = frame.method === 'HEAD' ? Promise.resolve(withoutBody(file)) : withFileBytes(file);
       else {
         // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
@@ -353,7 +366,7 @@ class TunnelConnection {
 
   #answer(id: FrameId, response: ResponseMessage): void {
     // A closed socket has already forgotten its requests; this answer has nowhere to go.
-    if (!this.#inFlight.delete(id)) return;
+    if (!this.#inFlight.has(id)) return;
     let frame: ResponseFrame;
     try {
       frame = responseFrame(id, response);
@@ -362,6 +375,12 @@ class TunnelConnection {
       frame = { id, ...FAILED };
     }
     this.#send(JSON.stringify(frame));
+    this.#settled(id);
+  }
+
+  /** `id` is answered: once nothing is in flight, a close in progress may finish, or the idle clock restarts. */
+  #settled(id: FrameId): void {
+    this.#inFlight.delete(id);
     if (this.#inFlight.size === 0) {
       if (this.#drained !== null) this.#drained();
       else this.#idle.refresh();
@@ -425,14 +444,4 @@ class TunnelConnection {
     this.#alive = false;
     this.#ws.ping();
   }
-}
-
-function withoutBody({ status, headers }: StaticResponse): ResponseMessage {
-  return { status, headers, body: '' };
-}
-
-/** A frame carries its whole body: a file streamed over HTTP is read here, without blocking the event loop. */
-async function withFileBytes(response: StaticResponse): Promise<ResponseMessage> {
-  if (response.file === undefined) return response;
-  return { status: response.status, headers: response.headers, body: await readSlice(response.file) };
 }

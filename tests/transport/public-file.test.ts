@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
-import { serveStatic, tunnel, type RunningServer } from '../../transport/index.ts';
+import { serveStatic, tunnel, TunnelError, TUNNEL_DEFAULTS, createTunnel, type RunningServer } from '../../transport/index.ts';
 import { fileAnswer, MEMO_MAX_FILE, readSlice } from '../../transport/public-file.ts';
 import { sendFile } from '../../transport/send-file.ts';
 import { appWith, tempDir } from '../core/pipeline/support.ts';
@@ -151,6 +151,34 @@ test('over the tunnel a large file arrives whole, read without blocking', async 
       await t.close();
     }
   });
+});
+
+test('the tunnel refuses a file, or a range of one, over max_file_bytes (file_too_large, 501); HEAD and smaller ranges still pass', async () => {
+  assert.is(TUNNEL_DEFAULTS.max_file_bytes, 4 * 1024 * 1024);
+  await withServer(appOver(tmp.path), { tunnel: { max_file_bytes: MEMO_MAX_FILE * 2 } }, async (server) => {
+    const t = await tunnel(`ws://127.0.0.1:${server.port}/_tunnel`);
+    try {
+      for (const headers of <Record<string, string>[]>[{}, { Range: `bytes=0-${MEMO_MAX_FILE * 2}` }]) {
+        try {
+          await t.request({ method: 'GET', path: '/big.bin', headers });
+          assert.unreachable('too large for the tunnel');
+        } catch (error) {
+          assert.instance(error, TunnelError);
+          assert.is((error as TunnelError).code, 'file_too_large');
+          assert.is((error as TunnelError).status, 501);
+          assert.match((error as Error).message, /request it over HTTP/);
+        }
+      }
+      const head = await t.request({ method: 'HEAD', path: '/big.bin' });
+      assert.is(head.headers.get('content-length'), String(BIG.length));
+      const part = await t.request({ method: 'GET', path: '/big.bin', headers: { Range: `bytes=0-${MEMO_MAX_FILE * 2 - 1}` } });
+      assert.is(part.status, 206);
+      assert.ok(Buffer.from(part.body).equals(BIG.subarray(0, MEMO_MAX_FILE * 2)), 'a range within the limit is carried');
+    } finally {
+      await t.close();
+    }
+  });
+  assert.throws(() => createTunnel(appOver(tmp.path), { max_file_bytes: 0 }), /max_file_bytes must be a positive number/);
 });
 
 test('readSlice reads exactly the slice, and a file that has since shrunk is an error', async () => {
