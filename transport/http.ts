@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
-import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import type { RequestMessage } from '../core/http/message.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
 import type { StaticResponse } from './public-file.ts';
@@ -72,7 +72,7 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
   const maxBody = options.max_body_bytes ?? 10 * 1024 * 1024;
   const maxHeaders = options.max_headers ?? 100;
-  const sendNow = (res: ServerResponse, response: ResponseMessage): void => {
+  const sendNow = (res: ServerResponse, response: StaticResponse): void => {
     try {
       write(res, response);
     } catch (error) {
@@ -80,7 +80,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     }
   };
   const batch = options.batch_writes === false ? null : new WriteBatch(sendNow);
-  const send = batch === null ? sendNow : (res: ServerResponse, response: ResponseMessage) => batch.add(res, response);
+  const send = batch === null ? sendNow : (res: ServerResponse, response: StaticResponse) => batch.add(res, response);
   const handling: Handling = {
     maxBody, maxHeaders, staticFiles: options.static_files !== false, send, failed: (res, error) => transportFailed(app, res, error),
   };
@@ -170,7 +170,8 @@ interface Handling {
   readonly maxHeaders: number;
   readonly staticFiles: boolean;
   /** Writes an answer from the app, now or in the next batch; never throws. */
-  readonly send: (res: ServerResponse, response: ResponseMessage) => void;
+  /** The app's answers, and static ones whose body may be a file on disk. */
+  readonly send: (res: ServerResponse, response: StaticResponse) => void;
   /** Answers 500 (or drops the connection) when something in the transport itself failed. */
   readonly failed: (res: ServerResponse, error: unknown) => void;
 }

@@ -27,9 +27,10 @@ export interface StaticResponse extends ResponseMessage {
   readonly file?: FileSlice;
 }
 
-/** What a file response needs of the request: its method (ranges are for GET) and its headers, names in lower case. */
+/** What a file response needs of the request: its method (ranges are for GET) and its headers. */
 export interface FileRequest {
   readonly method?: string;
+  /** Header names in lower case, as `node:http` and the tunnel give them. */
   readonly headers?: Readonly<Record<string, HeaderValue | undefined>>;
 }
 

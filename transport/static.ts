@@ -19,12 +19,12 @@
 import { readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../machines/app.ts';
-import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
+import type { ResponseMessage } from '../core/http/message.ts';
 import { REVALIDATE } from '../core/pipeline/render.ts';
 import { ifNoneMatchNames } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
 import type { PageCache } from '../core/controller/page-cache.ts';
-import { fileAnswer, headerOf, type StaticResponse } from './public-file.ts';
+import { fileAnswer, headerOf, type FileRequest, type StaticResponse } from './public-file.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.xml': 'application/xml',
@@ -95,11 +95,8 @@ export function publicIndex(app: App): PublicIndex | null {
   return index;
 }
 
-/** What static answers need of a request: Accept (HTML or not), the conditional and Range headers, and for the log line, its method and transport. */
-export interface StaticRequest {
-  readonly method?: string;
-  /** Header names in lower case, as `node:http` and the tunnel give them. */
-  readonly headers?: Readonly<Record<string, HeaderValue | undefined>>;
+/** What static answers need of a request: a public file's (method, headers), Accept for cached pages, and for the log line, the transport. */
+export interface StaticRequest extends FileRequest {
   readonly transport?: string;
 }
 
