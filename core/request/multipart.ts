@@ -64,6 +64,9 @@ export function parseMultipart(body: Uint8Array, contentType: string, limits?: P
     });
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
+      // A part cut off before its closing delimiter errors its own stream, not the parser: without
+      // this listener that error would be an uncaught exception and end the process.
+      stream.on('error', (error: Error) => fail(new BodyParseError('SBX_ERR_MULTIPART_PARSE', `Malformed multipart body: ${error.message}`)));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => fail(tooLarge('multipart.file_bytes', multipart.file_bytes)));
       stream.on('end', () => {

@@ -182,6 +182,15 @@ test('a method token the parser does not know is 501; a known one the app does n
   });
 });
 
+test('a multipart body whose file part is cut off is a 400, and the server goes on answering', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const body = '--AaB03x\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\n\r\nabc';
+    const cut = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'multipart/form-data; boundary=AaB03x' }, body });
+    assert.is(cut.status, 400);
+    assert.is((await send(server, 'GET', '/echo/show')).status, 200);
+  });
+});
+
 test('keep-alive: several requests share one connection', async () => {
   await withServer(echoApp(), {}, async (server) => {
     let connections = 0;

@@ -159,6 +159,9 @@ multipart('malformed bodies are a 400 BodyParseError, never a crash', async () =
   const cases: [Buffer | string, string][] = [
     ['--X\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--X--\r\n', 'multipart/form-data'],
     ['--X\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated', 'multipart/form-data; boundary=X'],
+    // A file part cut off before its delimiter errors the part's own stream.
+    ['--X\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\n\r\nabc', 'multipart/form-data; boundary=X'],
+    ['--X\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\nContent-Type: text/plain\r\n\r\n', 'multipart/form-data; boundary=X'],
     ['--X\r\n Content-Disposition: form-data; name="a"\r\n\r\n\r\n--X--', 'multipart/form-data; boundary=X'],
     ['a=1', 'application/x-www-form-urlencoded'],
   ];
