@@ -1,6 +1,6 @@
 /**
  * Replays every entry of the bad-input corpus (`SIGNALBOX_BAD_INPUTS`,
- * default ../shared/bad-inputs.json) against a real `serve()` on 127.0.0.1,
+ * default tests/security/data/bad-inputs.json) against a real `serve()` on 127.0.0.1,
  * byte for byte, and checks the entry's `expect` (as read by
  * support/expect.ts), the invariants every entry shares, that no shared
  * prototype gained a key, and that a fresh `GET /` still answers 200.

@@ -9,9 +9,9 @@ import type { Mapper } from '../../core/index.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The corpus directory: `SIGNALBOX_ACCEPTANCE_DIR`, or `../shared/acceptance/` beside the checkout. */
+/** The corpus directory: `SIGNALBOX_ACCEPTANCE_DIR`, or the project's own copy in `tests/acceptance/data/`. */
 export function acceptanceDir(): string {
-  return resolve(ROOT, process.env.SIGNALBOX_ACCEPTANCE_DIR ?? '../shared/acceptance/');
+  return resolve(ROOT, process.env.SIGNALBOX_ACCEPTANCE_DIR ?? 'tests/acceptance/data/');
 }
 
 /** Every JSON file of the corpus whose name matches `pattern`, parsed. */

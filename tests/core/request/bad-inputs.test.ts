@@ -6,14 +6,13 @@
  * this layer (CSRF, sessions and routing are checked elsewhere).
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SignalboxError } from '../../../core/errors.ts';
 import { createMimeRegistry } from '../../../core/mime/types.ts';
 import { contentTypeOf } from '../../../core/request/env.ts';
 import { UploadedFile, parseBodyParams, parseQuery, type Params } from '../../../core/request/params.ts';
-import { acceptanceDir } from '../../support/acceptance.ts';
+import { CORPUS_PATH } from '../../security/support/corpus.ts';
 
 interface Entry {
   id: string;
@@ -114,8 +113,7 @@ async function outcomeOf(input: Entry['input']): Promise<Outcome> {
   }
 }
 
-const corpusFile = process.env.SIGNALBOX_BAD_INPUTS ?? resolve(acceptanceDir(), '../bad-inputs.json');
-const entries = (JSON.parse(readFileSync(corpusFile, 'utf8')) as Entry[]).filter((e) => SURFACES.has(e.surface));
+const entries = (JSON.parse(readFileSync(CORPUS_PATH, 'utf8')) as Entry[]).filter((e) => SURFACES.has(e.surface));
 const test = suite('advisory corpus: parameter surfaces');
 
 test('every entry for these surfaces has an expectation here', () => {

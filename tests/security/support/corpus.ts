@@ -1,5 +1,5 @@
 /**
- * The bad-input corpus (format in ../shared/BAD-INPUTS.md): loading it,
+ * The bad-input corpus (format in tests/security/data/README.md): loading it,
  * expanding `generate` fields, substituting the placeholders, and the
  * variants an entry's `expect` asks to "also try".
  */
@@ -38,7 +38,7 @@ export interface Entry {
   note?: string;
 }
 
-export const CORPUS_PATH = resolve(process.env.SIGNALBOX_BAD_INPUTS ?? resolve(import.meta.dirname, '../../../../shared/bad-inputs.json'));
+export const CORPUS_PATH = resolve(process.env.SIGNALBOX_BAD_INPUTS ?? resolve(import.meta.dirname, '../data/bad-inputs.json'));
 
 export function loadCorpus(path = CORPUS_PATH): Entry[] {
   const entries = JSON.parse(readFileSync(path, 'utf8')) as Entry[];
