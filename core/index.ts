@@ -24,8 +24,8 @@ export { directoryViews, memoryViews, type Template, type ViewResolver } from '.
 export type { AppConfig } from './pipeline/run.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
 export { chooseSessionStore, DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';
-export * from './cache/index.ts';
-export { actionCacheKey } from './controller/cache-keys.ts';
-export { Caching, type CacheStatus, type CacheTarget, type ActionCacheOptions, type PageCacheOptions } from './controller/caching.ts';
-export { PageCache, pageCacheFile, type CachedPage, type PageFile } from './controller/page-cache.ts';
+export * from './caching/index.ts';
+export { actionCacheKey } from './caching/keys.ts';
+export { Caching, type CacheStatus, type CacheTarget, type ActionCacheOptions, type PageCacheOptions } from './caching/caching.ts';
+export { PageCache, pageCacheFile, type CachedPage, type PageFile } from './caching/page-cache.ts';
 export type { CacheCondition, CachePath, CacheDeclaration } from './controller/declarations.ts';

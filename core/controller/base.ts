@@ -35,9 +35,9 @@ import { authenticityToken } from './forgery.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import {
   cacheDeclaration, type ActionCacheOptions, type Caching, type CacheStatus, type CacheTarget, type PageCacheOptions,
-} from './caching.ts';
-import type { CacheRun } from './cache-run.ts';
-import type { MaybePromise } from '../cache/store.ts';
+} from '../caching/caching.ts';
+import type { CacheRun } from '../caching/action-run.ts';
+import type { MaybePromise } from '../caching/store.ts';
 
 /** What `dispatch` wires into a controller for one request. */
 export interface ControllerWiring {

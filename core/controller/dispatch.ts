@@ -9,7 +9,7 @@ import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import { Controller, type ControllerWiring } from './base.ts';
 import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
 import { carriesValidToken } from './forgery.ts';
-import { CacheRun } from './cache-run.ts';
+import { CacheRun } from '../caching/action-run.ts';
 
 /** The request machine's forgery stage: whether this request needs an authenticity token at all. */
 export interface ForgeryVerdict {

@@ -5,12 +5,12 @@
  */
 import { contentTypeHeader, DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
 import { addBodyEtag } from '../pipeline/render.ts';
-import type { CacheValue } from '../cache/store.ts';
-import type { Controller } from './base.ts';
+import type { CacheValue } from './store.ts';
+import type { Controller } from '../controller/base.ts';
 import type { Caching } from './caching.ts';
-import { actionCacheKey, urlFormat } from './cache-keys.ts';
-import type { CacheCondition, CacheDeclaration, Declarations, ForgeryOptions } from './declarations.ts';
-import { existingToken } from './forgery.ts';
+import { actionCacheKey, urlFormat } from './keys.ts';
+import type { CacheCondition, CacheDeclaration, Declarations, ForgeryOptions } from '../controller/declarations.ts';
+import { existingToken } from '../controller/forgery.ts';
 
 /** Where a cached body had the session's authenticity token: each hit fills in its visitor's own. */
 const TOKEN_HOLE = '\u0000signalbox:authenticity_token\u0000';

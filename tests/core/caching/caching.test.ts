@@ -12,10 +12,10 @@ import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, TOKEN_KEY } from '../../../core/index.ts';
-import { fileStore, memoryStore } from '../../../core/cache/index.ts';
-import { actionCacheKey } from '../../../core/controller/cache-keys.ts';
+import { fileStore, memoryStore } from '../../../core/caching/index.ts';
+import { actionCacheKey } from '../../../core/caching/keys.ts';
 import { scratchDir } from '../../support/temp.ts';
-import { gate, serveApp, withApp, type Served } from './caching-support.ts';
+import { gate, serveApp, withApp, type Served } from './support.ts';
 
 const test = suite('caches_action keeps 200 GET responses in the cache store, behind the before filters');
 

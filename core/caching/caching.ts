@@ -27,17 +27,17 @@
  * An expiry that happens while a request is still rendering keeps that
  * request from storing what it rendered from the data before the change.
  *
- * This file holds the declarations and the app's caches; `cache-run.ts`
- * what happens in one request, `cache-keys.ts` the action cache's keys.
+ * This file holds the declarations and the app's caches; `action-run.ts`
+ * what happens in one request, `keys.ts` the action cache's keys.
  */
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
-import { checkExpiresIn, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from '../cache/store.ts';
+import { checkExpiresIn, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
 import { escapeRegExp } from '../routing/pattern.ts';
-import { FORMAT_SUFFIX, pathBase } from './cache-keys.ts';
-import type { CacheCondition, CacheDeclaration, CachePath } from './declarations.ts';
+import { FORMAT_SUFFIX, pathBase } from './keys.ts';
+import type { CacheCondition, CacheDeclaration, CachePath } from '../controller/declarations.ts';
 import { PageCache } from './page-cache.ts';
 
 /** What the caches did for a request: the `X-Cache` header and the log line's `cache`. */

@@ -5,8 +5,8 @@
 import { ArgumentError } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { MimeRegistry } from '../mime/types.ts';
-import type { Controller } from './base.ts';
-import type { CacheDeclaration } from './declarations.ts';
+import type { Controller } from '../controller/base.ts';
+import type { CacheDeclaration } from '../controller/declarations.ts';
 
 /** After the path in a key: `.json` for a format named in the URL, `;accept=html,xml,all` for one negotiated from Accept. */
 export const FORMAT_SUFFIX = '(?:\\.[^/;]*|;accept=.*)?';
