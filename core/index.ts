@@ -6,7 +6,7 @@ export type { RenderOptions } from './controller/render.ts';
 export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
 export type { ForgeryOptions, VerifyOptions } from './controller/declarations.ts';
 export type { ForgeryVerdict } from './controller/dispatch.ts';
-export { Flash } from './controller/flash.ts';
+export { Flash } from './session/flash.ts';
 export { authenticityToken, TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './controller/forgery.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
 export { cookieSessionStore, secure_compare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';

@@ -20,7 +20,7 @@ import { readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../machines/app.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
-import { REVALIDATE } from '../core/pipeline/render.ts';
+import { REVALIDATE } from '../core/pipeline/freshness.ts';
 import { ifNoneMatchNames } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
 import type { PageCache } from '../core/caching/page-cache.ts';

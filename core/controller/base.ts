@@ -25,7 +25,7 @@ import {
   declarationsOf, splitFilterArgs, actionScope,
   type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
-import type { Flash } from './flash.ts';
+import type { Flash } from '../session/flash.ts';
 import type { SessionHandle } from '../session/session.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
