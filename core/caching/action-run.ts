@@ -4,7 +4,7 @@
  * session is committed (see caching.ts for what is never cached, and why).
  */
 import { contentTypeHeader, DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
-import { addBodyEtag } from '../pipeline/freshness.ts';
+import { addBodyEtag } from '../http/etag.ts';
 import type { CacheValue } from './store.ts';
 import type { Controller } from '../controller/base.ts';
 import type { Caching } from './caching.ts';
