@@ -7,7 +7,7 @@ export type { Format, RespondHandlers, RespondBlock } from './controller/respond
 export type { ForgeryOptions, VerifyOptions } from './controller/declarations.ts';
 export type { ForgeryVerdict } from './controller/dispatch.ts';
 export { Flash } from './session/flash.ts';
-export { authenticityToken, TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './controller/forgery.ts';
+export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
 export { cookieSessionStore, secure_compare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
 export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SessionData, type SessionCommit } from './session/store.ts';

@@ -10,7 +10,7 @@ import type { Controller } from '../controller/base.ts';
 import type { Caching } from './caching.ts';
 import { actionCacheKey, urlFormat } from './keys.ts';
 import type { CacheCondition, CacheDeclaration, Declarations, ForgeryOptions } from '../controller/declarations.ts';
-import { existingToken } from '../controller/forgery.ts';
+import { existingToken } from '../session/token.ts';
 
 /** Where a cached body had the session's authenticity token: each hit fills in its visitor's own. */
 const TOKEN_HOLE = '\u0000signalbox:authenticity_token\u0000';
@@ -111,7 +111,7 @@ export class CacheRun {
 
   /** The session's authenticity token, if it has one: an HMAC with the app's secret, so worked out once for both caches, and only when asked. */
   #heldToken(): string | null {
-    if (this.#token === undefined) this.#token = existingToken(this.#c, this.#forgery);
+    if (this.#token === undefined) this.#token = existingToken(this.#c._wiring.session, this.#forgery?.secret);
     return this.#token;
   }
 

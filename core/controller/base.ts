@@ -31,7 +31,7 @@ import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from '
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
-import { authenticityToken } from './forgery.ts';
+import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import {
   cacheDeclaration, type ActionCacheOptions, type Caching, type CacheStatus, type CacheTarget, type PageCacheOptions,
@@ -349,7 +349,7 @@ export class Controller {
 
   /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */
   form_authenticity_token(): string {
-    return authenticityToken(this, declarationsOf(this.constructor).forgery);
+    return sessionToken(this._wiring.session, declarationsOf(this.constructor).forgery?.secret);
   }
 
   // ---- HTTP Basic authentication ------------------------------------------------------------

@@ -8,7 +8,7 @@
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import { Controller, type ControllerWiring } from './base.ts';
 import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
-import { carriesValidToken } from './forgery.ts';
+import { givenToken, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 
 /** The request machine's forgery stage: whether this request needs an authenticity token at all. */
@@ -97,7 +97,7 @@ function runChain(c: Controller, klass: ControllerClass, action: string, options
   c._cache = CacheRun.begin(c, declarations, action);
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
-  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !carriesValidToken(c, forgery)) {
+  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(c._wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
   const filters: Filter[] = [];

@@ -6,7 +6,7 @@
 import pluralizeWord from 'pluralize';
 import type { Controller } from '../controller/base.ts';
 import { declarationsOf } from '../controller/declarations.ts';
-import { DEFAULT_TOKEN_PARAM } from '../controller/forgery.ts';
+import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 
 type Attributes = Record<string, unknown>;
