@@ -26,6 +26,7 @@ export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-j
 export { chooseSessionStore, DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';
 export * from './caching/index.ts';
 export { actionCacheKey } from './caching/keys.ts';
-export { Caching, type CacheStatus, type CacheTarget, type ActionCacheOptions, type PageCacheOptions } from './caching/caching.ts';
+export { Caching, type CacheTarget } from './caching/caching.ts';
+export type { CacheStatus } from './caching/host.ts';
 export { PageCache, pageCacheFile, type CachedPage, type PageFile } from './caching/page-cache.ts';
-export type { CacheCondition, CachePath, CacheDeclaration } from './controller/declarations.ts';
+export type { CacheCondition, CachePath, CacheDeclaration, ActionCacheOptions, PageCacheOptions } from './caching/declarations.ts';

@@ -33,9 +33,9 @@ import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
-import {
-  cacheDeclaration, type ActionCacheOptions, type Caching, type CacheStatus, type CacheTarget, type PageCacheOptions,
-} from '../caching/caching.ts';
+import type { Caching, CacheTarget } from '../caching/caching.ts';
+import type { CacheStatus } from '../caching/host.ts';
+import { cacheDeclaration, type ActionCacheOptions, type PageCacheOptions } from '../caching/declarations.ts';
 import type { CacheRun } from '../caching/action-run.ts';
 import type { MaybePromise } from '../caching/store.ts';
 

@@ -6,6 +6,7 @@
  * inherit without a subclass ever changing its parent.
  */
 import { ArgumentError } from '../errors.ts';
+import type { CacheDeclaration } from '../caching/declarations.ts';
 
 export type ActionScope = { readonly only?: readonly string[]; readonly except?: readonly string[] };
 
@@ -44,20 +45,6 @@ export interface VerifyOptions extends ActionScope {
   readonly render?: Record<string, unknown>;
   readonly add_flash?: Record<string, unknown>;
   readonly add_headers?: Record<string, string>;
-}
-
-/** `caches_action`'s `if`: a method name or a function of the controller; caching applies when it answers truthy. */
-export type CacheCondition = string | ((controller: any) => unknown);
-/** `caches_action`'s `cache_path`: the key's path itself, or a function of the controller giving one (or a route hash). */
-export type CachePath = string | ((controller: any) => string | Record<string, unknown>);
-
-export interface CacheDeclaration {
-  readonly kind: 'page' | 'action';
-  readonly actions: readonly string[];
-  readonly if?: CacheCondition;
-  readonly cache_path?: CachePath;
-  /** Seconds an action cache entry lasts. */
-  readonly expires_in?: number;
 }
 
 export interface Declarations {

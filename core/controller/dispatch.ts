@@ -10,6 +10,7 @@ import { Controller, type ControllerWiring } from './base.ts';
 import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
 import { givenToken, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
+import { cacheHost } from './cache-host.ts';
 
 /** The request machine's forgery stage: whether this request needs an authenticity token at all. */
 export interface ForgeryVerdict {
@@ -94,7 +95,7 @@ function runChain(c: Controller, klass: ControllerClass, action: string, options
   const declarations = declarationsOf(klass);
   const body = actionBody(klass, c, action);
   // Before the forgery check, so that a refused request to a cached action says X-Cache: miss too.
-  c._cache = CacheRun.begin(c, declarations, action);
+  c._cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), c._wiring.caching, declarations.caches, action);
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
   if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(c._wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
