@@ -36,7 +36,7 @@ import { ArgumentError } from '../errors.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
 import type { CacheStore, CacheValue, CacheWriteOptions, MaybePromise } from './store.ts';
-import { escapeRegExp } from '../routing/pattern.ts';
+import { escapeRegExp } from '../util.ts';
 import { FORMAT_SUFFIX, pathBase } from './keys.ts';
 import { PageCache } from './page-cache.ts';
 

@@ -19,7 +19,7 @@ import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
-import { isPlainObject } from '../routing/params.ts';
+import { isPlainObject } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope,

@@ -35,6 +35,12 @@ export interface ForgeryOptions extends ActionScope {
   readonly secret?: string;
 }
 
+/** What the request machine's forgery stage decides: whether this request needs an authenticity token at all (the pipeline produces it; `protect_from_forgery` acts on it). */
+export interface ForgeryVerdict {
+  /** A state-changing request whose Content-Type is not an exempt API type. */
+  readonly required: boolean;
+}
+
 export interface VerifyOptions extends ActionScope {
   readonly params?: string | readonly string[];
   readonly session?: string | readonly string[];

@@ -7,16 +7,10 @@
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import { Controller, type ControllerWiring } from './base.ts';
-import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
+import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
 import { givenToken, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 import { cacheHost } from './cache-host.ts';
-
-/** The request machine's forgery stage: whether this request needs an authenticity token at all. */
-export interface ForgeryVerdict {
-  /** A state-changing request whose Content-Type is not an exempt API type. */
-  readonly required: boolean;
-}
 
 export interface DispatchOptions {
   readonly forgery: ForgeryVerdict;

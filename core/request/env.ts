@@ -233,3 +233,14 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
   const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase();
   return essence === '' ? null : registry.lookup(essence);
 }
+
+/** Whether `hostWithPort` is one of `hosts`: an exact name, `name:port`, or a `.domain` and its subdomains. */
+export function hostAllowed(hosts: readonly string[], hostWithPort: string): boolean {
+  const name = hostWithPort.toLowerCase().replace(/\.$/, '');
+  const bare = name.replace(/:\d+$/, '');
+  return hosts.some((entry) => {
+    const allowed = entry.toLowerCase();
+    if (allowed.startsWith('.')) return bare === allowed.slice(1) || bare.endsWith(allowed);
+    return allowed === name || allowed === bare;
+  });
+}
