@@ -109,12 +109,14 @@ export class ArgumentError extends SignalboxError {
   }
 }
 
-/** The request used a method HTTP does not define here (not GET, HEAD, POST, PUT, DELETE or OPTIONS). */
+/** The request used a method HTTP does not define here (not GET, HEAD, POST, PUT, DELETE or OPTIONS); `allowed` lists those it does. */
 export class UnknownHttpMethod extends SignalboxError {
   readonly method: string;
-  constructor(method: string) {
+  readonly allowed: readonly string[];
+  constructor(method: string, allowed: readonly string[]) {
     super('SBX_ERR_UNKNOWN_HTTP_METHOD', `Unknown HTTP method ${JSON.stringify(method)}`);
     this.method = method;
+    this.allowed = Object.freeze([...allowed]);
   }
 }
 

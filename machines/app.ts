@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import pino, { type Logger } from 'pino';
-import { actionOf, createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from '../core/pipeline/index.ts';
+import { createRun, logCompleted, logMachineFailure, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from '../core/pipeline/index.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
@@ -147,23 +147,16 @@ export function createApp(options: CreateAppOptions): App {
 
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
     // Timed and built only when someone will read it: with a silent logger and no tracer this is free.
-    if (log.isLevelEnabled('info')) logCompleted(run, output, performance.now() - run.started);
+    logCompleted(run, output);
     if (tracer.active) {
       const now = performance.now();
       tracer.emit({ kind: 'done', id: run.id, status: output.status, ms: now - run.started, t: now });
     }
     return output;
   };
-  const logCompleted = (run: RequestRun, output: ResponseMessage, ms: number): void => {
-    const { controller, action } = actionOf(run);
-    log.info({
-      reqId: run.id, method: run.message.method, path: run.request?.path ?? run.message.url, status: output.status, ms: Math.round(ms * 100) / 100,
-      controller, action, transport: run.message.transport ?? 'http', cache: run.cache ?? undefined,
-    }, 'request completed');
-  };
   const crash = (run: RequestRun, error: unknown): ResponseMessage => {
     // Only a bug in the framework itself gets here; answer like an unrescued exception.
-    log.error({ reqId: run.id, err: error }, 'request machine failed');
+    logMachineFailure(run, error);
     return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? ' ' });
   };
 

@@ -58,8 +58,8 @@ export const requestMachine = requestSetup.createMachine({
       always: [
         { guard: 'routeFound', target: 'dispatching' },
         { guard: 'isUnroutedForgery', target: 'forgeryRejected', actions: 'rejectForgery' },
-        { guard: 'pathAllowsOtherMethods', target: 'methodNotAllowed' },
-        { target: 'routingError' },
+        { guard: 'pathAllowsOtherMethods', target: 'methodNotAllowed', actions: 'recordMethodNotAllowed' },
+        { target: 'routingError', actions: 'recordNoRoute' },
       ],
     },
     dispatching: {
@@ -86,23 +86,23 @@ export const requestMachine = requestSetup.createMachine({
       always: { target: 'responding' },
     },
     routingError: {
-      entry: 'renderRoutingError',
+      entry: 'renderError',
       always: { target: 'responding' },
     },
     methodNotAllowed: {
-      entry: 'renderMethodNotAllowed',
+      entry: 'renderError',
       always: { target: 'responding' },
     },
     unknownMethod: {
-      entry: 'renderUnknownMethod',
+      entry: 'renderError',
       always: { target: 'responding' },
     },
     notAcceptable: {
-      entry: 'renderNotAcceptable',
+      entry: 'renderError',
       always: { target: 'responding' },
     },
     forgeryRejected: {
-      entry: 'renderForgeryRejected',
+      entry: 'renderError',
       always: { target: 'responding' },
     },
     rescuing: {

@@ -16,6 +16,8 @@ import { normaliseHeaders, type RequestMessage } from './message.ts';
 export const ACCEPTED_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'delete', 'options']);
 
 /** Accepted methods by their upper-case name, lower-cased once here rather than on every request. */
+/** What a 501 for any other method says the server implements (its `Allow`). */
+const IMPLEMENTED: readonly string[] = Object.freeze([...ACCEPTED_METHODS].map((m) => m.toUpperCase()));
 const LOWER_METHODS: ReadonlyMap<string, string> = new Map([...ACCEPTED_METHODS].map((m) => [m.toUpperCase(), m]));
 
 export interface RequestSettings {
@@ -65,7 +67,7 @@ export class Request {
     this.headers = normaliseHeaders(message.headers);
     const method = String(message.method);
     this.raw_method = LOWER_METHODS.has(method) ? method : method.toUpperCase();
-    if (!LOWER_METHODS.has(this.raw_method)) throw new UnknownHttpMethod(this.raw_method);
+    if (!LOWER_METHODS.has(this.raw_method)) throw new UnknownHttpMethod(this.raw_method, IMPLEMENTED);
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
     // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
@@ -147,7 +149,7 @@ export class Request {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;
       if (typeof simulated === 'string' && simulated.trim() !== '') {
         const m = simulated.trim().toLowerCase();
-        if (!ACCEPTED_METHODS.has(m)) throw new UnknownHttpMethod(simulated);
+        if (!ACCEPTED_METHODS.has(m)) throw new UnknownHttpMethod(simulated, IMPLEMENTED);
         return m === 'head' ? 'get' : m;
       }
     }

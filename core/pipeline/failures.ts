@@ -1,14 +1,23 @@
 /**
  * Every way a request ends early, and the one function that turns an error
- * into a response: the status comes from the error table (core/errors.ts),
- * the body from `public/<status>.html` when the app has one. Diagnostics
- * (class, message, backtrace) are shown only to local requests when the app
- * says so; a public 500 never carries a stack trace or parameters.
+ * into a response. The transitions into the early-ending states record why,
+ * as a typed error (core/errors.ts): no route, a method the path does not
+ * take, an unknown method, nothing acceptable, a forged request, or
+ * whatever a stage raised. The status comes from the error table, `Allow`
+ * from the error's `allowed` methods, the body from `public/<status>.html`
+ * when the app has one, and the log line from log-lines.ts.
+ *
+ * Diagnostics (class, message, backtrace) are shown only for errors that
+ * reach `rescuing` (raised while parsing or by the action), to local
+ * requests of an app that asks for them: a request the machine refuses in a
+ * state of its own (no route, wrong method, forged) broke no code, and a
+ * public 500 never carries a stack trace or parameters.
  */
-import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, NotImplemented, RoutingError, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, RoutingError, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
 import { localRequest } from '../request/env.ts';
-import { actionOf, type RequestRun } from './run.ts';
+import { logFailure } from './log-lines.ts';
+import type { RequestRun } from './run.ts';
 
 export function storeError(run: RequestRun, error: unknown): void {
   run.error = error;
@@ -18,57 +27,49 @@ export const isUnknownMethod = (error: unknown): boolean => error instanceof Unk
 export const isNotAcceptable = (error: unknown): boolean => error instanceof NotAcceptable;
 export const isForgeryRejected = (error: unknown): boolean => error instanceof InvalidAuthenticityToken;
 
-// A response for an error path: keeps nothing a failed action may have half-built.
-function fresh(run: RequestRun, status: number): Response {
-  const res = new Response(run.app.config.default_charset);
-  res.status = status;
-  res.content_type = 'text/html';
-  run.response = res;
-  return res;
+/** Recognition found no route for the path, with any method. */
+export function recordNoRoute(run: RequestRun): void {
+  const request = run.request!;
+  run.error = new RoutingError(`No route matches ${JSON.stringify(request.path.slice(0, 200))} with method ${request.method.toUpperCase()}`);
 }
 
-/** `public/<status>.html` if the app has it, else Rails' single-space body. */
-function publicBody(run: RequestRun, status: number): string {
-  return run.app.publicFile(`${status}.html`) ?? ' ';
+/** Recognition found routes for the path, but none for the method. */
+export function recordMethodNotAllowed(run: RequestRun): void {
+  run.error = new MethodNotAllowed(run.allowed);
 }
 
-export function renderRoutingError(run: RequestRun): void {
-  fresh(run, 404).body = publicBody(run, 404);
+/** The answer to a request the machine refused in a state of its own. */
+export function renderError(run: RequestRun): void {
+  answerError(run, false);
 }
 
-export function renderMethodNotAllowed(run: RequestRun): void {
-  const res = fresh(run, 405);
-  res.set_header('Allow', run.allowed.join(', '));
-  res.body = publicBody(run, 405);
-}
-
-export function renderUnknownMethod(run: RequestRun): void {
-  const res = fresh(run, 501);
-  res.set_header('Allow', 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
-  res.body = publicBody(run, 501);
-}
-
-export function renderNotAcceptable(run: RequestRun): void {
-  fresh(run, 406).body = '';
-}
-
-export function renderForgeryRejected(run: RequestRun): void {
-  logError(run, 422);
-  fresh(run, 422).body = publicBody(run, 422);
+/** The answer to an error raised while parsing or by the action: diagnostics for local requests, when the app says so. */
+export function renderRescue(run: RequestRun): void {
+  answerError(run, true);
 }
 
 /** Refusals of the request itself (malformed, blocked host, too large) get their message when the app has no page; the rest keep Rails' bodies. */
 const DESCRIBED: ReadonlySet<number> = new Set([400, 403, 413]);
 
 /** The one place an error becomes a response. */
-export function renderRescue(run: RequestRun): void {
+function answerError(run: RequestRun, rescued: boolean): void {
   const error = run.error;
   const status = statusOf(error);
-  logError(run, status);
-  const res = fresh(run, status);
-  if (error instanceof MethodNotAllowed || error instanceof NotImplemented) res.set_header('Allow', error.allowed.map((m) => m.toUpperCase()).join(', '));
-  if (run.app.config.consider_all_requests_local && isLocal(run)) {
+  logFailure(run, status, error);
+  // A fresh response: nothing a failed action half-built (headers, cookies, status) is kept.
+  const res = new Response(run.app.config.default_charset);
+  res.status = status;
+  res.content_type = 'text/html';
+  run.response = res;
+  const allowed = allowedOf(error);
+  if (allowed !== null) res.set_header('Allow', allowed.map((m) => m.toUpperCase()).join(', '));
+  if (rescued && run.app.config.consider_all_requests_local && isLocal(run)) {
     res.body = diagnostics(run, error);
+    return;
+  }
+  // Rails answers an unacceptable format with `head :not_acceptable`: no body.
+  if (status === 406) {
+    res.body = '';
     return;
   }
   const page = run.app.publicFile(`${status}.html`);
@@ -79,21 +80,22 @@ export function renderRescue(run: RequestRun): void {
     res.content_type = 'text/plain';
     res.body = `${error.message}\n`;
   } else {
+    // Rails' single space, so that every HTTP client sees a body.
     res.body = ' ';
   }
+}
+
+/** The methods an error says would have been answered (405, 501), or null. */
+function allowedOf(error: unknown): readonly string[] | null {
+  if (!(error instanceof SignalboxError)) return null;
+  const allowed = (error as { allowed?: unknown }).allowed;
+  return Array.isArray(allowed) ? allowed : null;
 }
 
 /** Rails' `local_request?`: the peer and the client (behind a trusted proxy) are both this machine. In-process calls have no peer. */
 function isLocal(run: RequestRun): boolean {
   if ((run.message.remote_address ?? '') === '') return true;
   return run.request !== null && localRequest(run.request.env);
-}
-
-function logError(run: RequestRun, status: number): void {
-  const error = run.error;
-  const fields = { reqId: run.id, status, ...actionOf(run), err: error instanceof Error ? error : new Error(String(error)) };
-  if (status >= 500) run.app.log.error(fields, 'request errored');
-  else run.app.log.info({ reqId: run.id, status, ...actionOf(run), code: error instanceof SignalboxError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) }, 'request refused');
 }
 
 /** Which local diagnostics page an error gets (Rails' rescue templates). */

@@ -108,11 +108,3 @@ export function createRun(app: AppRuntime, message: RequestMessage, id?: string)
 }
 
 const NOT_REQUIRED: ForgeryVerdict = Object.freeze({ required: false });
-
-/** The controller and action a request reached, for logs: the one that ran, else the recognised route's (null before recognition). */
-export function actionOf(run: RequestRun): { controller: string | null; action: string | null } {
-  if (run.controller) return { controller: run.controller.controller_path, action: run.controller.action_name };
-  const route = run.match?.params;
-  if (route === undefined) return { controller: null, action: null };
-  return { controller: route.controller === undefined ? null : String(route.controller), action: String(route.action ?? 'index') };
-}

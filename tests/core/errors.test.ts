@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as errors from '../../core/errors.ts';
 import {
-  ArgumentError, ERROR_STATUS, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError, SignalboxError, UrlGenerationError,
+  ArgumentError, ERROR_STATUS, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError, SignalboxError, UnknownHttpMethod, UrlGenerationError,
   type ErrorCode,
 } from '../../core/errors.ts';
 import { draw } from '../../core/index.ts';
@@ -27,6 +27,7 @@ const FACTORIES: Record<string, () => SignalboxError> = {
   UrlGenerationError: () => new UrlGenerationError('No route matches {controller: "x"}'),
   MethodNotAllowed: () => new MethodNotAllowed(['GET', 'POST']),
   NotImplemented: () => new NotImplemented(['GET']),
+  UnknownHttpMethod: () => new UnknownHttpMethod('BREW', ['GET', 'HEAD']),
   ArgumentError: () => new ArgumentError('bad declaration'),
 };
 

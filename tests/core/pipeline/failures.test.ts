@@ -183,4 +183,44 @@ test('server errors log "request errored" at error level; refusals log "request 
   assert.is(lines.filter((l) => l.msg === 'request completed').length, 2);
 });
 
+test('every early ending logs one line from the same typed error: refusals at info, server errors at error', async () => {
+  class OnlyHtmlController extends Controller {
+    show(): void {
+      this.respond_to({ html: true });
+    }
+  }
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const app = appWith({ only_html: OnlyHtmlController }, { logger: pino({ level: 'info' }, sink), draw: (map) => map.resources('only_html', { only: ['show'] }) });
+  const ends: [string, number, string, string][] = [
+    ['GET /nowhere', 404, 'request refused', 'SBX_ERR_ROUTING'],
+    ['DELETE /only_html/1', 405, 'request refused', 'SBX_ERR_METHOD_NOT_ALLOWED'],
+    ['GET /only_html/1.json', 406, 'request refused', 'SBX_ERR_NOT_ACCEPTABLE'],
+    ['BREW /only_html/1', 501, 'request errored', 'UnknownHttpMethod'],
+  ];
+  for (const [line, status, msg, what] of ends) {
+    lines.length = 0;
+    const res = await call(app, line);
+    assert.is(res.status, status, line);
+    const failures = lines.filter((l) => l.msg === 'request refused' || l.msg === 'request errored');
+    assert.is(failures.length, 1, line);
+    assert.is(failures[0].msg, msg, line);
+    assert.is(failures[0].level, status >= 500 ? 50 : 30, line);
+    assert.is(failures[0].status, status, line);
+    assert.is(status >= 500 ? (failures[0].err as { type: string }).type : failures[0].code, what, line);
+  }
+});
+
+test('one Allow policy: the methods the error names, for 405 and 501 alike', async () => {
+  const { app } = logged();
+  assert.is((await call(app, 'BREW /boom/boom')).header('allow'), 'GET, HEAD, POST, PUT, DELETE, OPTIONS', 'an unknown method: the methods HTTP is served with here');
+  assert.is((await call(app, 'GET /boom/not_implemented')).header('allow'), 'GET', 'NotImplemented from an action: its own list');
+  assert.is((await call(app, 'GET /boom/only_get')).header('allow'), 'GET, HEAD');
+});
+
 test.run();
