@@ -18,8 +18,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import type { App } from '../machines/app.ts';
+import type { Logger } from 'pino';
 import type { ResponseMessage } from '../core/http/message.ts';
+import type { MimeRegistry } from '../core/mime/types.ts';
 import { ifNoneMatchNames, REVALIDATE } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
 import type { PageCache } from '../core/caching/page-cache.ts';
@@ -82,10 +83,19 @@ export class PublicIndex {
   }
 }
 
-const indexes = new WeakMap<App, PublicIndex | null>();
+/** What static answers need of an app (an `App` is one). */
+export interface PublicSource {
+  readonly public_dir: string | null;
+  readonly caching?: { readonly pages: PageCache | null };
+  readonly mime: MimeRegistry;
+  readonly config: { readonly cache_header: boolean };
+  readonly log: Logger;
+}
+
+const indexes = new WeakMap<PublicSource, PublicIndex | null>();
 
 /** The app's public index (built on first use). */
-export function publicIndex(app: App): PublicIndex | null {
+export function publicIndex(app: PublicSource): PublicIndex | null {
   let index = indexes.get(app);
   if (index === undefined) {
     index = app.public_dir ? new PublicIndex(app.public_dir) : null;
@@ -100,7 +110,7 @@ export interface StaticRequest extends FileRequest {
 }
 
 /** A response for a cached page or a public file at this request target, or null to let the app handle it. */
-export function serveStatic(app: App, url: string, request: StaticRequest = {}): StaticResponse | null {
+export function serveStatic(app: PublicSource, url: string, request: StaticRequest = {}): StaticResponse | null {
   // `?.`: transports are also run around stand-in apps that have no caches.
   const pages = app.caching?.pages ?? null;
   const index = publicIndex(app);
@@ -125,7 +135,7 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   return fileAnswer(file, request, contentTypeFor(app, extname(file).toLowerCase()));
 }
 
-function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {
+function cachedPage(app: PublicSource, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {
   const started = performance.now();
   const page = pages.read(path, headerOf(request, 'accept'));
   if (page === null) return null;
@@ -149,7 +159,7 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
   return response;
 }
 
-function contentTypeFor(app: App, ext: string): string {
+function contentTypeFor(app: PublicSource, ext: string): string {
   const type = app.mime.lookup_by_extension(ext.slice(1))?.string ?? FALLBACK_TYPES[ext] ?? 'application/octet-stream';
   return TEXT_TYPES.test(type) ? `${type}; charset=utf-8` : type;
 }
