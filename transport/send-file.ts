@@ -7,7 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import type { FileSlice } from './public-file.ts';
+import type { FileSlice } from '../core/public/file-answer.ts';
 
 /** Streams `slice` into `res` (whose head is written) and ends it. @example sendFile(res, { path, start: 0, end: size - 1 }) */
 export function sendFile(res: ServerResponse, slice: FileSlice): void {

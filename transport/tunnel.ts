@@ -20,8 +20,8 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
-import { serveStatic } from './static.ts';
-import { bodyLength, withFileBytes, withoutBody } from './public-file.ts';
+import { serveStatic } from '../core/public/public-files.ts';
+import { bodyLength, withFileBytes, withoutBody } from '../core/public/file-answer.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,

@@ -19,12 +19,12 @@
 import { readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { Logger } from 'pino';
-import type { ResponseMessage } from '../core/http/message.ts';
-import type { MimeRegistry } from '../core/mime/types.ts';
-import { ifNoneMatchNames, REVALIDATE } from '../core/http/etag.ts';
-import { runtimeHeader } from '../core/http/response.ts';
-import type { PageCache } from '../core/caching/page-cache.ts';
-import { fileAnswer, headerOf, type FileRequest, type StaticResponse } from './public-file.ts';
+import type { ResponseMessage } from '../http/message.ts';
+import type { MimeRegistry } from '../mime/types.ts';
+import { ifNoneMatchNames, REVALIDATE } from '../http/etag.ts';
+import { runtimeHeader } from '../http/response.ts';
+import type { PageCache } from '../caching/page-cache.ts';
+import { fileAnswer, headerOf, type FileRequest, type StaticResponse } from './file-answer.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.xml': 'application/xml',

@@ -10,10 +10,10 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller } from '../../core/index.ts';
-import type { App } from '../../machines/index.ts';
-import { PublicIndex, publicIndex, serve, serveStatic, type RunningServer } from '../../transport/index.ts';
-import { appWith, tempDir } from '../core/pipeline/support.ts';
+import { Controller } from '../../../core/index.ts';
+import type { App } from '../../../machines/index.ts';
+import { PublicIndex, publicIndex, serve, serveStatic, type RunningServer } from '../../../transport/index.ts';
+import { appWith, tempDir } from '../pipeline/support.ts';
 
 const test = suite('static files are served from public/ only');
 

@@ -10,13 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller } from '../../core/index.ts';
-import type { App } from '../../machines/index.ts';
-import { serveStatic, tunnel, TunnelError, TUNNEL_DEFAULTS, createTunnel, type RunningServer } from '../../transport/index.ts';
-import { fileAnswer, MEMO_MAX_FILE, readSlice } from '../../transport/public-file.ts';
-import { sendFile } from '../../transport/send-file.ts';
-import { appWith, tempDir } from '../core/pipeline/support.ts';
-import { withServer } from './support.ts';
+import { Controller } from '../../../core/index.ts';
+import type { App } from '../../../machines/index.ts';
+import { serveStatic, tunnel, TunnelError, TUNNEL_DEFAULTS, createTunnel, type RunningServer } from '../../../transport/index.ts';
+import { fileAnswer, MEMO_MAX_FILE, readSlice } from '../../../core/public/file-answer.ts';
+import { sendFile } from '../../../transport/send-file.ts';
+import { appWith, tempDir } from '../pipeline/support.ts';
+import { withServer } from '../../transport/support.ts';
 
 const test = suite('public files: byte ranges, and large files sent from disk');
 
