@@ -19,6 +19,7 @@ import { ArgumentError } from '../core/errors.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
 import type { SessionStore } from '../core/session/store.ts';
 import { Caching } from '../core/caching/caching.ts';
+import { PublicFiles } from '../core/public/public-files.ts';
 import { memoryStore } from '../core/caching/memory-store.ts';
 import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
@@ -72,6 +73,11 @@ export interface App {
   readonly public_dir: string | null;
   /** The page cache, the action cache's store, and expiry for code outside a request (`app.caching.expire_page('/posts')`). */
   readonly caching: Caching;
+  /**
+   * What the machine's first state answers from: the public directory's files (`index` lists them; add a
+   * file written there behind the app's back) and the page cache. Null when the app has neither.
+   */
+  readonly public_files: PublicFiles | null;
   /** The compiled request machine (also used to list states for tools). */
   readonly compiled: CompiledMachine<{ run: RequestRun }, ResponseMessage>;
   /** Listens to trace events (states entered, transitions taken); returns an unsubscribe function. */
@@ -118,6 +124,7 @@ export function createApp(options: CreateAppOptions): App {
     enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_dir: pageCacheDir,
     mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
   });
+  const publicFiles = publicDir === null && caching.pages === null ? null : new PublicFiles({ root: publicDir, pages: caching.pages, mime });
   const runtime: AppRuntime = {
     routes: options.routes,
     controllers,
@@ -140,6 +147,7 @@ export function createApp(options: CreateAppOptions): App {
       return body;
     },
     caching,
+    public_files: publicFiles,
     request_settings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trust_proxy: config.trust_proxy }),
   };
   const engine = options.engine ?? 'compiled';
@@ -168,6 +176,7 @@ export function createApp(options: CreateAppOptions): App {
     log,
     public_dir: publicDir,
     caching,
+    public_files: publicFiles,
     compiled: COMPILED,
     trace: (listener: TraceListener) => tracer.listen(listener),
     handle(message: RequestMessage): Promise<ResponseMessage> {

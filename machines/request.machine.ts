@@ -1,7 +1,10 @@
 /**
  * The request machine: every request goes parse → negotiate → forgery check
  * → recognize → dispatch → render/ETag → respond, with an explicit state for
- * each way it can end early.
+ * each way it can end early. Before all that, a GET or HEAD that a file
+ * under the app's public directory or a cached page answers goes straight
+ * from `servingPublic` to `responding`: it is traced, logged and finished
+ * like every other request, and nothing answers around the machine.
  *
  * This file is the definition only: states, transitions, and the *names* of
  * actions, guards and actors. Their behaviour lives in core/pipeline (plain
@@ -32,8 +35,21 @@ import { requestSetup } from './request.setup.ts';
 export const requestMachine = requestSetup.createMachine({
   id: 'request',
   context: ({ input }) => ({ run: input.run }),
-  initial: 'parsing',
+  initial: 'servingPublic',
   states: {
+    // An invocation, not an entry action: XState defers the initial state's entry actions until the
+    // actor starts, after the guards of its eventless transitions have been tried.
+    servingPublic: {
+      invoke: {
+        src: 'lookUpPublic',
+        input: ({ context }) => context.run,
+        onDone: [
+          { guard: 'publicAnswerFound', target: 'responding' },
+          { target: 'parsing' },
+        ],
+        onError: { target: 'rescuing', actions: 'storeError' },
+      },
+    },
     parsing: {
       invoke: {
         src: 'parseRequest',

@@ -35,6 +35,7 @@ export const requestSetup = setup({
     output: ResponseMessage;
   },
   actors: {
+    lookUpPublic: promiseActor(stage.lookUpPublic),
     parseRequest: promiseActor(stage.parseRequest),
     dispatchAction: promiseActor(stage.dispatchAction),
   },
@@ -53,6 +54,7 @@ export const requestSetup = setup({
     respond: ({ context }) => stage.respond(context.run),
   },
   guards: {
+    publicAnswerFound: ({ context }) => stage.publicAnswerFound(context.run),
     isUnknownMethod: ({ event }) => stage.isUnknownMethod(errorOf(event)),
     isNotAcceptable: ({ event }) => stage.isNotAcceptable(errorOf(event)),
     isForgeryRejected: ({ event }) => stage.isForgeryRejected(errorOf(event)),

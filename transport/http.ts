@@ -1,8 +1,10 @@
 /**
  * The HTTP transport: `node:http` in, `app.handle` through, bytes out. It
  * enforces what only a transport can (body size while streaming, header
- * counts, slow clients), serves files from the app's `public/` directory,
- * and shuts down gracefully. It never routes. The WebSocket request tunnel
+ * counts, slow clients), streams a file from disk when an answer names one
+ * (a large public file), and shuts down gracefully. It never routes, and
+ * never answers anything itself: public files and cached pages are the
+ * app's answers too. The WebSocket request tunnel
  * (`tunnel.ts`) and the inspector (`inspect/`) share its port; upgrade
  * requests reach them by path (`upgrade.ts`).
  *
@@ -12,10 +14,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
-import type { RequestMessage } from '../core/http/message.ts';
+import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { ArgumentError } from '../core/errors.ts';
-import { serveStatic } from '../core/public/public-files.ts';
-import type { StaticResponse } from '../core/public/file-answer.ts';
 import { sendFile } from './send-file.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
@@ -72,7 +72,7 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
   const maxBody = options.max_body_bytes ?? 10 * 1024 * 1024;
   const maxHeaders = options.max_headers ?? 100;
-  const sendNow = (res: ServerResponse, response: StaticResponse): void => {
+  const sendNow = (res: ServerResponse, response: ResponseMessage): void => {
     try {
       write(res, response);
     } catch (error) {
@@ -80,7 +80,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     }
   };
   const batch = options.batch_writes === false ? null : new WriteBatch(sendNow);
-  const send = batch === null ? sendNow : (res: ServerResponse, response: StaticResponse) => batch.add(res, response);
+  const send = batch === null ? sendNow : (res: ServerResponse, response: ResponseMessage) => batch.add(res, response);
   const handling: Handling = {
     maxBody, maxHeaders, staticFiles: options.static_files !== false, send, failed: (res, error) => transportFailed(app, res, error),
   };
@@ -168,10 +168,10 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
 interface Handling {
   readonly maxBody: number;
   readonly maxHeaders: number;
+  /** Whether the app may answer from its public directory (`static_files`), passed on in each message. */
   readonly staticFiles: boolean;
-  /** Writes an answer from the app, now or in the next batch; never throws. */
-  /** The app's answers, and static ones whose body may be a file on disk. */
-  readonly send: (res: ServerResponse, response: StaticResponse) => void;
+  /** Writes an answer from the app (its body may be a file on disk), now or in the next batch; never throws. */
+  readonly send: (res: ServerResponse, response: ResponseMessage) => void;
   /** Answers 500 (or drops the connection) when something in the transport itself failed. */
   readonly failed: (res: ServerResponse, error: unknown) => void;
 }
@@ -181,7 +181,7 @@ interface Handling {
  * request answered plainly); anything that fails later reaches `handling.failed`, never a rejected promise.
  */
 function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable): void {
-  const { maxBody, maxHeaders, staticFiles, send } = handling;
+  const { maxBody, maxHeaders } = handling;
   if (req.rawHeaders.length / 2 > maxHeaders) {
     res.writeHead(431, { ...TEXT, Connection: 'close' });
     res.end('Too many request headers');
@@ -189,11 +189,6 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBody) return refuseBody(body, res);
-  if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
-    const file = serveStatic(app, req.url ?? '/', { method: req.method, headers: req.headers, transport: 'http' });
-    // Cached pages and assets join the batch like any other answer; for HEAD, Node itself drops the body and keeps its length.
-    if (file !== null) return send(res, file);
-  }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
   readBody(body, maxBody).then((bytes) => (bytes === null ? refuseBody(body, res) : answer(app, req, res, bytes, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
@@ -201,7 +196,7 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
 
 const EMPTY = Buffer.alloc(0);
 
-function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, { send, failed }: Handling): void {
+function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, { send, failed, staticFiles }: Handling): void {
   const message: RequestMessage = {
     method: req.method ?? 'GET',
     url: req.url ?? '/',
@@ -212,6 +207,7 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     local_port: req.socket.localPort,
     encrypted: encryptedSocket(req),
     transport: 'http',
+    staticFiles,
   };
   // One hop per request: the app never rejects, and `send` never throws, so `failed` is for the transport's own bugs.
   app.handle(message).then((response) => send(res, response), (error: unknown) => failed(res, error));
@@ -260,7 +256,7 @@ function readBody(req: Readable, max: number): Promise<Buffer | null> {
   });
 }
 
-function write(res: ServerResponse, response: StaticResponse): void {
+function write(res: ServerResponse, response: ResponseMessage): void {
   if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
   else res.writeHead(response.status, response.headers);
   // A large public file comes from disk; for HEAD, Node sends no body anyway.

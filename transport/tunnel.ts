@@ -20,8 +20,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
-import { serveStatic } from '../core/public/public-files.ts';
-import { bodyLength, withFileBytes, withoutBody } from '../core/public/file-answer.ts';
+import { sliceLength, withFileBytes } from './send-file.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
@@ -335,33 +334,43 @@ class TunnelConnection {
     }
     this.#inFlight.add(id);
     this.#requests++;
-    let answer: Promise<ResponseMessage>;
+    let answer: Promise<ResponseMessage | null>;
     try {
-      const file = this.#settings.static_files && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
-      if (file !== null && frame.method !== 'HEAD' && bodyLength(file) > this.#settings.max_file_bytes) {
-        this.#refuse(errorFrame('file_too_large', `${frame.path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.max_file_bytes} bytes); request it over HTTP`, id));
-        this.#settled(id);
-        return;
-      }
-      if (file !== null) answer = frame.method === 'HEAD' ? Promise.resolve(withoutBody(file)) : withFileBytes(file);
-      else {
-        // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
-        answer = this.#app.handle({
-          method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
-          remote_address: this.#remote, local_address: this.#localAddress, local_port: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
-        });
-      }
+      // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
+      answer = this.#app.handle({
+        method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
+        remote_address: this.#remote, local_address: this.#localAddress, local_port: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
+        staticFiles: this.#settings.static_files,
+      }).then((response) => this.#withBody(id, frame.path, response));
     } catch (error) {
       answer = Promise.reject(error);
     }
     answer.then(
-      (response) => this.#answer(id, response),
+      (response) => {
+        if (response !== null) this.#answer(id, response);
+      },
       (error: unknown) => {
         // `app.handle` never rejects; if it does anyway, answer like the HTTP transport does.
         this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
         this.#answer(id, FAILED);
       },
     );
+  }
+
+  /**
+   * The answer with its whole body, as a frame carries it: a file slice (a large public file) is read
+   * in without blocking, unless it is over `max_file_bytes`, which is refused (null) with `file_too_large`.
+   */
+  #withBody(id: FrameId, path: string, response: ResponseMessage): ResponseMessage | null | Promise<ResponseMessage> {
+    if (response.file === undefined) return response;
+    if (sliceLength(response.file) > this.#settings.max_file_bytes) {
+      if (this.#inFlight.has(id)) {
+        this.#refuse(errorFrame('file_too_large', `${path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.max_file_bytes} bytes); request it over HTTP`, id));
+        this.#settled(id);
+      }
+      return null;
+    }
+    return withFileBytes(response);
   }
 
   #answer(id: FrameId, response: ResponseMessage): void {

@@ -21,6 +21,15 @@ export interface RequestMessage {
   readonly encrypted?: boolean;
   /** Which transport carried it, for logs and traces. */
   readonly transport?: string;
+  /** False keeps files under the app's public directory (and cached pages) from answering it: `serve({ static_files: false })`. */
+  readonly staticFiles?: boolean;
+}
+
+/** Bytes `start` to `end` (inclusive) of the file at `path`, to be sent from disk. */
+export interface FileSlice {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
 }
 
 export interface ResponseMessage {
@@ -29,6 +38,12 @@ export interface ResponseMessage {
   reason?: string;
   headers: Record<string, string | string[]>;
   body: Uint8Array | string;
+  /**
+   * When set, the body is this slice of a file (and `body` is empty): a public file too large to
+   * hold in memory, which the transport sends from disk (HTTP streams it; the tunnel, whose frames
+   * carry whole bodies, reads it up to its `max_file_bytes`).
+   */
+  file?: FileSlice;
 }
 
 /** Lower-cases header names and joins repeated values the way HTTP allows, skipping unsafe names. */

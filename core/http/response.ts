@@ -3,6 +3,7 @@
  * charset. It becomes a `ResponseMessage` only in the respond stage, which
  * is the one place that decides what bytes go out.
  */
+import type { FileSlice } from './message.ts';
 
 /** Rails' default: responses are not cacheable unless an ETag or explicit header says otherwise. */
 export const DEFAULT_CACHE_CONTROL = 'no-cache';
@@ -21,6 +22,8 @@ export class Response {
   readonly headers: Record<string, string | string[]> = { 'Cache-Control': DEFAULT_CACHE_CONTROL };
   /** Cookies to send, already serialised for `Set-Cookie`. */
   readonly cookies: string[] = [];
+  /** The file slice the body is, for a public file too large to hold (`body` is then empty). */
+  file: FileSlice | null = null;
 
   constructor(defaultCharset = 'utf-8') {
     this.charset = defaultCharset;

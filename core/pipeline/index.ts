@@ -1,6 +1,7 @@
 /** The request pipeline's stages, as plain functions of one `RequestRun`. */
 export { createRun, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from './run.ts';
 export { actionOf, logCompleted, logMachineFailure } from './log-lines.ts';
+export { lookUpPublic, publicAnswerFound } from './public.ts';
 export { parseRequest, negotiate } from './parse.ts';
 export { checkForgery, exemptContentType, isUnroutedForgery, rejectForgery } from './forgery.ts';
 export { recognize, routeFound, pathAllowsOtherMethods } from './recognize.ts';

@@ -2,9 +2,9 @@
  * Every per-request log line the app writes, in one place, so their names
  * and fields stay the same whoever answers:
  *
- * - `request completed` (info) for every request, page-cache hits and public
- *   files included: `{ reqId, method, path, status, ms, controller, action,
- *   transport, cache }`;
+ * - `request completed` (info) for every request (page-cache hits included;
+ *   assets, the plain files of the public directory, left out): `{ reqId,
+ *   method, path, status, ms, controller, action, transport, cache }`;
  * - `request refused` (info) when the answer is a 4xx error: `{ reqId,
  *   status, controller, action, code, message }`;
  * - `request errored` (error) when it is a 5xx error: `{ reqId, status,
@@ -20,20 +20,27 @@ import { SignalboxError } from '../errors.ts';
 import type { ResponseMessage } from '../http/message.ts';
 import type { RequestRun } from './run.ts';
 
-/** The controller and action a request reached, for logs: the one that ran, else the recognised route's (null before recognition). */
+/**
+ * The controller and action a request reached, for logs: the one that ran, else the recognised
+ * route's, else for a cached page the action that rendered it (null before recognition).
+ */
 export function actionOf(run: RequestRun): { controller: string | null; action: string | null } {
   if (run.controller) return { controller: run.controller.controller_path, action: run.controller.action_name };
   const route = run.match?.params;
-  if (route === undefined) return NO_ACTION;
+  if (route === undefined) return run.served ?? NO_ACTION;
   return { controller: route.controller === undefined ? null : String(route.controller), action: String(route.action ?? 'index') };
 }
 
 const NO_ACTION = Object.freeze({ controller: null, action: null });
 
-/** `request completed`; built only when info lines are wanted, so a silent logger costs a level check. */
+/**
+ * `request completed`; built only when info lines are wanted, so a silent logger costs a level check.
+ * Files of the public directory stay out of the log, as the web server in front of a Rails app keeps
+ * assets out of the app's log; cached pages are the app's own answers and are logged.
+ */
 export function logCompleted(run: RequestRun, output: ResponseMessage): void {
   const log = run.app.log;
-  if (!log.isLevelEnabled('info')) return;
+  if (run.asset || !log.isLevelEnabled('info')) return;
   const ms = performance.now() - run.started;
   const { controller, action } = actionOf(run);
   log.info({

@@ -1,8 +1,11 @@
 /**
- * The respond stage: the one place that decides what goes on the wire.
+ * The respond stage: the one place that decides what goes on the wire, for
+ * every response (public files and cached pages included).
  * HEAD keeps the headers (and the length) of the GET body but sends none;
- * 204 and 304 carry no body; every response gets X-Runtime, and every
- * response of a cached action X-Cache (unless `config.cache_header` is off).
+ * 204 and 304 carry no body; a body that is a slice of a file goes out as
+ * that slice, for the transport to send from disk; every response gets
+ * X-Runtime, and every response of a cached action or a cached page
+ * X-Cache (unless `config.cache_header` is off).
  */
 import { contentTypeHeader, runtimeHeader } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
@@ -21,12 +24,18 @@ export function respond(run: RequestRun): void {
   headers['X-Runtime'] = runtimeHeader(performance.now() - run.started);
   if (run.cache !== null && run.app.config.cache_header) headers['X-Cache'] = run.cache;
   let body = res.body;
+  let file = res.file;
   if (noBody(res.status) || res.status < 200) {
     body = '';
+    file = null;
   } else {
-    headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    if (run.request ? run.request.head : /^head$/i.test(run.message.method)) body = '';
+    headers['Content-Length'] = String(file !== null ? file.end - file.start + 1 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    if (run.request ? run.request.head : /^head$/i.test(run.message.method)) {
+      body = '';
+      file = null;
+    }
   }
-  // Literals, not a spread: transports then see one or two message shapes, which keeps their reads fast.
-  run.output = res.reason !== null ? { status: res.status, headers, body, reason: res.reason } : { status: res.status, headers, body };
+  // Literals, not a spread: transports then see few message shapes, which keeps their reads fast.
+  if (file !== null) run.output = { status: res.status, headers, body, file };
+  else run.output = res.reason !== null ? { status: res.status, headers, body, reason: res.reason } : { status: res.status, headers, body };
 }

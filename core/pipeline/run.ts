@@ -15,6 +15,7 @@ import type { Request, RequestSettings } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { RequestMessage, ResponseMessage } from '../http/message.ts';
 import type { MimeRegistry } from '../mime/types.ts';
+import type { PublicFiles } from '../public/public-files.ts';
 import type { ParamLimits } from '../request/params.ts';
 import type { Match, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
@@ -63,6 +64,8 @@ export interface AppRuntime {
   publicFile(name: string): string | null;
   /** The page cache, the action cache's store, and expiry. */
   readonly caching: Caching;
+  /** The public directory and the page cache as the first stage answers from them; null when the app has neither. */
+  readonly public_files: PublicFiles | null;
   /** What every `Request` of this app is built with (from `mime` and `config`), made once. */
   readonly request_settings: RequestSettings;
 }
@@ -82,8 +85,12 @@ export interface RequestRun {
   controller: Controller | null;
   error: unknown;
   output: ResponseMessage | null;
-  /** What the caches did, when the action declares one: the X-Cache header and the log line say it. */
+  /** What the caches did, when the action declares one (or a cached page answered): the X-Cache header and the log line say it. */
   cache: CacheStatus | null;
+  /** For a cached page, the action that rendered it (the log line names it; no action runs). */
+  served: { readonly controller: string | null; readonly action: string | null } | null;
+  /** Answered by a plain file of the public directory (an asset): such requests are not logged. */
+  asset: boolean;
 }
 
 let sequence = 0;
@@ -104,6 +111,8 @@ export function createRun(app: AppRuntime, message: RequestMessage, id?: string)
     error: null,
     output: null,
     cache: null,
+    served: null,
+    asset: false,
   };
 }
 

@@ -6,31 +6,20 @@
  * in memory until the file changes; larger ones are never read whole: the
  * response names a slice of the file and the transport sends it from disk,
  * so a big download costs neither the event loop nor memory in proportion
- * to its size.
+ * to its size. The respond stage turns the response into the message the
+ * transports write, as it does every response.
  */
 import { statSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import parseRange from 'range-parser';
-import type { HeaderValue, ResponseMessage } from '../http/message.ts';
+import type { HeaderValue } from '../http/message.ts';
 import { ifNoneMatchNames } from '../http/etag.ts';
+import { Response } from '../http/response.ts';
 import { sameVersion, stampOf, type FileStamp } from '../caching/file-stamp.ts';
-
-/** Bytes `start` to `end` (inclusive) of the file at `path`, to be sent from disk. */
-export interface FileSlice {
-  readonly path: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** A response whose body, when `file` is set, is that slice of a file (its `body` is then empty). */
-export interface StaticResponse extends ResponseMessage {
-  readonly file?: FileSlice;
-}
 
 /** What a file response needs of the request: its method (ranges are for GET) and its headers. */
 export interface FileRequest {
   readonly method?: string;
-  /** Header names in lower case, as `node:http` and the tunnel give them. */
+  /** Header names in any case (`node:http` and the tunnel give them in lower case). */
   readonly headers?: Readonly<Record<string, HeaderValue | undefined>>;
 }
 
@@ -51,45 +40,49 @@ const memo = new Map<string, PublicFile>();
 let memoBytes = 0;
 
 /**
- * The response for the file at `path` (null when it is gone or not a regular file), of type `type`.
+ * The response for the file at `path` (null when it is gone or not a regular file), of type `type`
+ * (the whole Content-Type value).
  *
  * @example fileAnswer('/app/public/app.css', { method: 'GET', headers: { range: 'bytes=0-99' } }, 'text/css') // 206
  */
-export function fileAnswer(path: string, request: FileRequest, type: string): StaticResponse | null {
+export function fileAnswer(path: string, request: FileRequest, type: string): Response | null {
   const file = currentFile(path);
   if (file === null) return null;
-  const validators = { ETag: file.etag, 'Last-Modified': file.last_modified };
-  if (notModified(request, file)) return { status: 304, headers: validators, body: '' };
+  const res = publicResponse();
+  res.set_header('ETag', file.etag);
+  res.set_header('Last-Modified', file.last_modified);
+  if (notModified(request, file)) {
+    res.status = 304;
+    return res;
+  }
   const range = wantedRange(request, file);
   if (range === 'unsatisfiable') {
-    return { status: 416, headers: { ...validators, 'Content-Range': `bytes */${file.size}`, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '0' }, body: '' };
+    res.status = 416;
+    res.set_header('Content-Range', `bytes */${file.size}`);
+    res.content_type = 'text/plain; charset=utf-8';
+    return res;
   }
   const [start, end] = range ?? [0, file.size - 1];
-  const headers: Record<string, string> = {
-    'Content-Type': type, 'Content-Length': String(end - start + 1), ...validators, 'Accept-Ranges': 'bytes',
-  };
-  if (range !== null) headers['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
-  const status = range === null ? 200 : 206;
-  if (file.body !== null) return { status, headers, body: range === null ? file.body : file.body.subarray(start, end + 1) };
-  return { status, headers, body: '', file: { path, start, end } };
+  res.content_type = type;
+  res.set_header('Accept-Ranges', 'bytes');
+  if (range !== null) {
+    res.status = 206;
+    res.set_header('Content-Range', `bytes ${start}-${end}/${file.size}`);
+  }
+  if (file.body !== null) res.body = range === null ? file.body : file.body.subarray(start, end + 1);
+  else res.file = { path, start, end };
+  return res;
 }
 
-/** The bytes of a file slice, read without blocking; a file that has since shrunk is an error, not a short body. */
-export async function readSlice(slice: FileSlice): Promise<Buffer> {
-  const length = slice.end - slice.start + 1;
-  const handle = await open(slice.path, 'r');
-  try {
-    const bytes = Buffer.allocUnsafe(length);
-    let read = 0;
-    while (read < length) {
-      const { bytesRead } = await handle.read(bytes, read, length - read, slice.start + read);
-      if (bytesRead === 0) throw new Error(`${slice.path} ended ${length - read} bytes early`);
-      read += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await handle.close();
-  }
+/**
+ * A response for something under `public/`: its Content-Type is given whole (an extension cannot
+ * say a charset, so none is added), and it carries no Cache-Control unless it says so itself.
+ */
+export function publicResponse(): Response {
+  const res = new Response();
+  res.charset = null;
+  res.delete_header('Cache-Control');
+  return res;
 }
 
 /** The file as it is now; a stat per call, a read only when it changed (and only when it is small). */
@@ -156,24 +149,14 @@ function wantedRange(request: FileRequest, file: PublicFile): readonly [number, 
   return [ranges[0].start, ranges[0].end];
 }
 
-/** A request header as one string (repeated fields joined with commas), or undefined. */
+/** A request header as one string (repeated fields joined with commas), or undefined; the name is given in lower case. */
 export function headerOf(request: FileRequest, name: string): string | undefined {
-  const value = request.headers?.[name];
+  const headers = request.headers;
+  if (headers === undefined) return undefined;
+  let value = headers[name];
+  if (value === undefined) {
+    // Transports give lower-case names; a message built in-process may not.
+    for (const key in headers) if (key.length === name.length && key.toLowerCase() === name) value = headers[key];
+  }
   return value === undefined || typeof value === 'string' ? value : value.join(', ');
-}
-
-/** How many bytes the answer's body holds, on disk or in memory. */
-export function bodyLength(response: StaticResponse): number {
-  return response.file !== undefined ? response.file.end - response.file.start + 1 : Buffer.byteLength(response.body);
-}
-
-/** The answer to HEAD: the same status and headers, no body (nor file). */
-export function withoutBody({ status, headers }: StaticResponse): ResponseMessage {
-  return { status, headers, body: '' };
-}
-
-/** For messages that carry their whole body (the tunnel's frames): the answer with its file slice read in, without blocking the event loop. */
-export async function withFileBytes(response: StaticResponse): Promise<ResponseMessage> {
-  if (response.file === undefined) return response;
-  return { status: response.status, headers: response.headers, body: await readSlice(response.file) };
 }

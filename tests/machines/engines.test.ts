@@ -5,14 +5,18 @@
  * requests together must reach every state and every transition, so a new
  * state without a request that reaches it fails here.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, draw, type RequestMessage, type ResponseMessage } from '../../core/index.ts';
 import { createApp, machineTable, requestMachine, type Engine } from '../../machines/index.ts';
+import { scratchDir } from '../support/temp.ts';
 
 class PostsController extends Controller {
   static {
     this.protect_from_forgery({ only: ['create'] });
+    this.caches_page('cached');
   }
   index(): void {
     this.respond_to({ html: () => this.render({ text: 'posts' }), json: () => this.render({ json: [] }) });
@@ -23,6 +27,9 @@ class PostsController extends Controller {
   create(): void {
     this.head('created');
   }
+  cached(): void {
+    this.render({ text: 'cached page' });
+  }
   boom(): void {
     throw new Error('boom');
   }
@@ -31,14 +38,26 @@ class PostsController extends Controller {
 const routes = draw((map) => {
   map.resources('posts');
   map.named('boom', 'boom', { controller: 'posts', action: 'boom' });
+  map.named('cached', 'cached', { controller: 'posts', action: 'cached' });
 }, { controllers: ['posts'] });
 
+const dir = scratchDir('engines');
+mkdirSync(join(dir, 'public'));
+writeFileSync(join(dir, 'public', 'robots.txt'), 'User-agent: *\n');
+
 function app(engine: Engine) {
-  return createApp({ routes, controllers: { posts: PostsController }, engine, environment: 'test', config: { allow_forgery_protection: true } });
+  return createApp({
+    routes, controllers: { posts: PostsController }, engine, environment: 'test', config: { allow_forgery_protection: true },
+    // Pages apart from the public files: a page one app wrote is not a file another app's index finds.
+    public_dir: join(dir, 'public'), page_cache_dir: join(dir, `pages-${engine}`),
+  });
 }
 
 const ETAG = '"' + 'x'.repeat(32) + '"';
-const REQUESTS: { why: string; message: RequestMessage; last: string }[] = [
+const REQUESTS: { why: string; message: RequestMessage; last: string; warm?: boolean }[] = [
+  { why: 'a public file', message: { method: 'GET', url: '/robots.txt', headers: { host: 'test.host' } }, last: 'servingPublic' },
+  { why: 'a cached page', message: { method: 'GET', url: '/cached', headers: { host: 'test.host' } }, last: 'servingPublic', warm: true },
+  { why: 'a path whose escapes do not decode', message: { method: 'GET', url: '/posts%E0', headers: { host: 'test.host' } }, last: 'rescuing' },
   { why: 'a rendered 200', message: { method: 'GET', url: '/posts', headers: { host: 'test.host' } }, last: 'rendering' },
   { why: 'HEAD, read as GET', message: { method: 'HEAD', url: '/posts/1', headers: { host: 'test.host' } }, last: 'rendering' },
   { why: 'a conditional GET answered 304', message: { method: 'GET', url: '/posts/1', headers: { host: 'test.host', 'if-none-match': ETAG } }, last: 'notModified' },
@@ -54,7 +73,7 @@ const REQUESTS: { why: string; message: RequestMessage; last: string }[] = [
 
 type Step = { kind: string; state?: string; from?: string; to?: string; event?: string; guard?: string | null };
 
-async function traced(engine: Engine, message: RequestMessage): Promise<{ events: Step[]; response: ResponseMessage }> {
+async function traced(engine: Engine, message: RequestMessage, warm = false): Promise<{ events: Step[]; response: ResponseMessage }> {
   const a = app(engine);
   const events: Step[] = [];
   a.trace((e) => {
@@ -63,6 +82,11 @@ async function traced(engine: Engine, message: RequestMessage): Promise<{ events
       events.push(rest);
     }
   });
+  // A cached page is answered from the page cache once a first request has written it.
+  if (warm) {
+    await a.handle(message);
+    events.length = 0;
+  }
   // The 304 case needs the real ETag: ask once without it.
   let msg = message;
   if (message.headers['if-none-match'] === ETAG) {
@@ -80,14 +104,14 @@ const test = suite('engines');
 const visitedStates = new Set<string>();
 const visitedEdges = new Set<string>();
 
-for (const { why, message, last } of REQUESTS) {
+for (const { why, message, last, warm } of REQUESTS) {
   test(`both engines walk the same path for ${why}`, async () => {
-    const compiled = await traced('compiled', message);
-    const xstate = await traced('xstate', message);
+    const compiled = await traced('compiled', message, warm);
+    const xstate = await traced('xstate', message, warm);
     assert.equal(compiled.events, xstate.events, 'same states and transitions, in order');
     assert.equal(withoutRuntime(compiled.response), withoutRuntime(xstate.response), 'same response');
     const states = compiled.events.filter((e) => e.kind === 'state').map((e) => e.state!);
-    assert.is(states[0], 'parsing');
+    assert.is(states[0], 'servingPublic');
     assert.is(states[states.length - 1], 'done');
     assert.is(states[states.length - 3], last, `${why} ends through ${last}`);
     for (const s of states) visitedStates.add(s);

@@ -24,6 +24,10 @@ class WidgetsController extends Controller {
     // `update` is reached by a `_method=put` form; the fixture keeps no sessions to take a token from.
     this.protect_from_forgery({ except: ['update'] });
     this.verify({ params: 'ticket', only: ['audit'] });
+    this.caches_page('shelf');
+  }
+  shelf(): void {
+    this.render({ text: 'the shelf' });
   }
   index(): void {
     this.respond_to({ html: () => this.render({ text: 'widgets' }), json: () => this.render({ json: ['cog'] }) });
@@ -53,7 +57,7 @@ class GadgetsController extends Controller {
 }
 
 export const routes = draw((map) => {
-  map.resources('widgets', { only: ['index', 'show', 'create', 'update'], collection: { explode: 'get', audit: 'get' } });
+  map.resources('widgets', { only: ['index', 'show', 'create', 'update'], collection: { explode: 'get', audit: 'get', shelf: 'get' } });
   map.connect('gadgets/:action', { controller: 'gadgets' });
 }, { controllers: ['widgets', 'gadgets'] });
 
@@ -62,6 +66,8 @@ export function fixtureApp(engine: Engine): App {
     routes,
     controllers: { widgets: WidgetsController, gadgets: GadgetsController },
     public_dir: publicDir,
+    // Each app its own page cache: a page one app wrote is never a public file another app finds.
+    page_cache_dir: scratchDir('model-pages'),
     engine,
     environment: 'test',
     // The test environment turns forgery protection off; the forgery paths need it on.

@@ -36,6 +36,8 @@ export interface Draft {
   readonly body?: string;
   /** Send `If-None-Match` naming the ETag this very request gets without it (asked once first, untraced). */
   readonly conditional?: boolean;
+  /** Ask once first, untraced (a cached page is written by a first request, and answers the next). */
+  readonly warm?: boolean;
   readonly expect: Expectation;
 }
 
@@ -63,6 +65,16 @@ const header = (r: ClientResponse, name: string): string | undefined => {
 const nothing = (why: string): Ingredient => ({ why });
 
 export const TRANSITION_INGREDIENTS: Readonly<Record<string, readonly Ingredient[]>> = {
+  'servingPublic -> parsing (done)': [nothing('a path no public file or cached page answers')],
+  'servingPublic -> responding [publicAnswerFound] (done)': [
+    { why: 'a file in the public directory', request: { path: '/404.html' }, expect: { status: 200, body: PAGES['404.html'] } },
+    { why: 'a cached page', request: { path: '/widgets/shelf', warm: true }, expect: { status: 200, body: 'the shelf', headers: { 'x-cache': 'hit' } } },
+  ],
+  'servingPublic -> rescuing (error)': [{
+    why: 'a path whose escapes do not decode, refused by its first reader',
+    request: { path: '/widgets%E0' },
+    expect: { status: 400 },
+  }],
   'parsing -> negotiating (done)': [nothing('a request that parses: a known method and well-formed parameters')],
   'parsing -> unknownMethod [isUnknownMethod] (error)': [{
     why: 'an unknown method: a POST whose _method is brew',
@@ -143,7 +155,8 @@ const bodyOf = (r: ClientResponse) => r.body.toString('utf8');
 const isHead = (d: Draft) => d.method === 'HEAD';
 
 export const STATE_INGREDIENTS: Readonly<Record<string, StateEntry>> = {
-  parsing: { why: 'every request' },
+  servingPublic: { why: 'every request' },
+  parsing: { why: 'a request no public file answers' },
   negotiating: { why: 'a request that parses' },
   checkingForgery: { why: 'a request that parses' },
   recognizing: { why: 'a request that parses' },

@@ -90,7 +90,7 @@ test('trace listeners see request, state, transition and done events for each re
     assert.is(request.kind, 'request', engine);
     assert.equal({ ...request, t: 0, id: '' }, { kind: 'request', id: '', machine: 'request', method: 'GET', path: '/posts/5', transport: 'http', t: 0 });
     const states = events.filter((e) => e.kind === 'state').map((e) => (e as { state: string }).state);
-    assert.equal(states, ['parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done'], engine);
+    assert.equal(states, ['servingPublic', 'parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done'], engine);
     assert.ok(events.some((e) => e.kind === 'transition' && e.from === 'recognizing' && e.to === 'dispatching' && e.guard === 'routeFound'), engine);
     const done = events[events.length - 1];
     assert.is(done.kind, 'done');

@@ -12,7 +12,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
 import type { App } from '../../../machines/index.ts';
-import { PublicIndex, publicIndex, serve, serveStatic, type RunningServer } from '../../../transport/index.ts';
+import { PublicIndex } from '../../../core/index.ts';
+import { serve, type RunningServer } from '../../../transport/index.ts';
+import { publicAnswer } from './support.ts';
 import { appWith, tempDir } from '../pipeline/support.ts';
 
 const test = suite('static files are served from public/ only');
@@ -68,7 +70,7 @@ test('assets are served with their content types (text types with a charset) and
     ['/blob.xyz', 'application/octet-stream', 'blob'],
   ];
   for (const [url, type, body] of CASES) {
-    const res = (await serveStatic(app, url))!;
+    const res = (await publicAnswer(app, url))!;
     assert.ok(res, url);
     assert.is(res.status, 200);
     assert.is(res.headers['Content-Type'], type, url);
@@ -79,15 +81,15 @@ test('assets are served with their content types (text types with a charset) and
 
 test('/ is index.html; /posts/1 is the cached page posts/1.html; the query string is ignored', async () => {
   const app = appOver(pub);
-  assert.is(String((await serveStatic(app, '/'))!.body), '<h1>home</h1>');
-  assert.is(String((await serveStatic(app, '/posts/1'))!.body), '<p>cached post 1</p>');
-  assert.is(String((await serveStatic(app, '/posts/1.html?page=2'))!.body), '<p>cached post 1</p>');
-  assert.is(String((await serveStatic(app, '/with%20space.txt'))!.body), 'spaced', 'the path is decoded');
+  assert.is(String((await publicAnswer(app, '/'))!.body), '<h1>home</h1>');
+  assert.is(String((await publicAnswer(app, '/posts/1'))!.body), '<p>cached post 1</p>');
+  assert.is(String((await publicAnswer(app, '/posts/1.html?page=2'))!.body), '<p>cached post 1</p>');
+  assert.is(String((await publicAnswer(app, '/with%20space.txt'))!.body), 'spaced', 'the path is decoded');
 });
 
 test('anything not in public/ is left to the app (null)', async () => {
   const app = appOver(pub);
-  for (const url of ['/posts/2', '/posts', '/missing.css', '/POSTS/1']) assert.is(await serveStatic(app, url), null, url);
+  for (const url of ['/posts/2', '/posts', '/missing.css', '/POSTS/1']) assert.is(await publicAnswer(app, url), null, url);
 });
 
 const ESCAPES = [
@@ -98,7 +100,7 @@ const ESCAPES = [
 
 test('no encoding of .., separators, backslashes, NUL or dotfiles names a file: the answer is null', async () => {
   const app = appOver(pub);
-  for (const url of ESCAPES) assert.is(await serveStatic(app, url), null, url);
+  for (const url of ESCAPES) assert.is(await publicAnswer(app, url), null, url);
 });
 
 /** Sends a request with the target exactly as written (no client normalisation). */
@@ -163,12 +165,12 @@ test('POST to a file path, and static_files: false, go to the app', async () => 
 });
 
 test('an app without a public directory, or with an empty one, serves no files', async () => {
-  assert.is(await serveStatic(appOver(null), '/style.css'), null);
-  assert.is(publicIndex(appOver(null)), null);
+  assert.is(await publicAnswer(appOver(null), '/style.css'), null);
+  assert.is(appOver(null).public_files, null);
   const empty = join(tmp.path, 'empty');
   mkdirSync(empty);
-  assert.is(await serveStatic(appOver(empty), '/'), null);
-  assert.is(await serveStatic(appOver(join(tmp.path, 'does-not-exist')), '/'), null);
+  assert.is(await publicAnswer(appOver(empty), '/'), null);
+  assert.is(await publicAnswer(appOver(join(tmp.path, 'does-not-exist')), '/'), null);
 });
 
 test('the index is built once per app: a file removed afterwards is no longer served, never an error', async () => {
@@ -176,15 +178,15 @@ test('the index is built once per app: a file removed afterwards is no longer se
   mkdirSync(dir);
   writeFileSync(join(dir, 'gone.txt'), 'here');
   const app = appOver(dir);
-  assert.is(String((await serveStatic(app, '/gone.txt'))!.body), 'here');
-  assert.is(publicIndex(app), publicIndex(app), 'one index per app');
+  assert.is(String((await publicAnswer(app, '/gone.txt'))!.body), 'here');
+  assert.is(app.public_files!.index, app.public_files!.index, 'one index per app');
   rmSync(join(dir, 'gone.txt'));
-  assert.is(await serveStatic(app, '/gone.txt'), null);
+  assert.is(await publicAnswer(app, '/gone.txt'), null);
   mkdirSync(join(dir, 'late'));
   writeFileSync(join(dir, 'late.txt'), 'late');
-  assert.is(await serveStatic(app, '/late.txt'), null, 'files written later must be added to the index');
-  publicIndex(app)!.add(join(dir, 'late.txt'));
-  assert.is(String((await serveStatic(app, '/late.txt'))!.body), 'late');
+  assert.is(await publicAnswer(app, '/late.txt'), null, 'files written later must be added to the index');
+  app.public_files!.index!.add(join(dir, 'late.txt'));
+  assert.is(String((await publicAnswer(app, '/late.txt'))!.body), 'late');
 });
 
 test('public files carry a weak ETag and Last-Modified; a matching If-None-Match or If-Modified-Since gets 304 and no body', async () => {
@@ -194,15 +196,15 @@ test('public files carry a weak ETag and Last-Modified; a matching If-None-Match
   const changed = new Date('2026-01-02T03:04:05.678Z');
   utimesSync(join(dir, 'app.css'), changed, changed);
   const app = appOver(dir);
-  const first = serveStatic(app, '/app.css')!;
+  const first = (await publicAnswer(app, '/app.css'))!;
   assert.is(first.status, 200);
   const etag = first.headers.ETag as string;
   assert.match(etag, /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
   assert.is(first.headers['Last-Modified'], 'Fri, 02 Jan 2026 03:04:05 GMT');
-  const ask = (headers: Record<string, string>) => serveStatic(app, '/app.css', { method: 'GET', headers })!;
+  const ask = async (headers: Record<string, string>) => (await publicAnswer(app, '/app.css', { method: 'GET', headers }))!;
   for (const headers of <Record<string, string>[]>[{ 'if-none-match': etag }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' },
     { 'if-modified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' }, { 'if-modified-since': 'Sat, 03 Jan 2026 00:00:00 GMT' }]) {
-    const got = ask(headers);
+    const got = await ask(headers);
     assert.is(got.status, 304, JSON.stringify(headers));
     assert.is(got.body, '');
     assert.is(got.headers.ETag, etag);
@@ -210,7 +212,7 @@ test('public files carry a weak ETag and Last-Modified; a matching If-None-Match
   for (const headers of <Record<string, string>[]>[{ 'if-none-match': '"other"' }, { 'if-modified-since': 'Thu, 01 Jan 2026 00:00:00 GMT' }, { 'if-modified-since': 'yesterday' },
     // If-None-Match decides when both are present.
     { 'if-none-match': '"other"', 'if-modified-since': 'Sat, 03 Jan 2026 00:00:00 GMT' }]) {
-    assert.is(ask(headers).status, 200, JSON.stringify(headers));
+    assert.is((await ask(headers)).status, 200, JSON.stringify(headers));
   }
 });
 
@@ -221,15 +223,15 @@ test('a public file that changes is served anew, with new validators', async () 
   writeFileSync(file, 'one');
   utimesSync(file, new Date(1_000_000), new Date(1_000_000));
   const app = appOver(dir);
-  const before = serveStatic(app, '/note.txt')!;
+  const before = (await publicAnswer(app, '/note.txt'))!;
   assert.is(String(before.body), 'one');
-  assert.is(String(serveStatic(app, '/note.txt')!.body), 'one', 'unchanged: the same answer');
+  assert.is(String((await publicAnswer(app, '/note.txt'))!.body), 'one', 'unchanged: the same answer');
   writeFileSync(file, 'two!');
   utimesSync(file, new Date(2_000_000), new Date(2_000_000));
-  const after = serveStatic(app, '/note.txt')!;
+  const after = (await publicAnswer(app, '/note.txt'))!;
   assert.is(String(after.body), 'two!');
   assert.is.not(after.headers.ETag, before.headers.ETag);
-  assert.is(serveStatic(app, '/note.txt', { headers: { 'if-none-match': before.headers.ETag as string } })!.status, 200, 'the old tag no longer matches');
+  assert.is((await publicAnswer(app, '/note.txt', { headers: { 'if-none-match': before.headers.ETag as string } }))!.status, 200, 'the old tag no longer matches');
 });
 
 test('at most 16 MB of public files stay in memory: the oldest make room, and are read again when asked for', async () => {
@@ -243,14 +245,14 @@ test('at most 16 MB of public files stay in memory: the oldest make room, and ar
     utimesSync(join(dir, name), at, at);
   }
   const app = appOver(dir);
-  for (const name of names) assert.is(Buffer.from(serveStatic(app, `/${name}`)!.body).byteLength, size);
+  for (const name of names) assert.is(Buffer.from((await publicAnswer(app, `/${name}`))!.body).byteLength, size);
   // Same size, same change time: only a file no longer held in memory shows its new bytes.
   for (const name of ['f0.txt', 'f69.txt']) {
     writeFileSync(join(dir, name), 'b'.repeat(size));
     utimesSync(join(dir, name), at, at);
   }
-  assert.is(String(serveStatic(app, '/f0.txt')!.body)[0], 'b', 'the oldest was let go');
-  assert.is(String(serveStatic(app, '/f69.txt')!.body)[0], 'a', 'the newest is still held');
+  assert.is(String((await publicAnswer(app, '/f0.txt'))!.body)[0], 'b', 'the oldest was let go');
+  assert.is(String((await publicAnswer(app, '/f69.txt'))!.body)[0], 'a', 'the newest is still held');
 });
 
 test('PublicIndex lists regular files, skips dotfiles and dot-directories, and ignores adds outside its root', () => {

@@ -87,7 +87,7 @@ test('the page draws every state and transition of the request machine, from its
   assert.equal([...drawn].sort(), Object.keys(config.states).sort(), 'every state, once');
   const names = await page.$$eval('svg[data-machine="request"] g.state text.name', (ts) => ts.map((t) => t.textContent));
   assert.equal([...names].sort(), Object.keys(config.states).sort(), 'each named in the SVG');
-  assert.is(await page.$$eval('svg[data-machine="request"] g.edge', (gs) => gs.length), 23, 'every transition');
+  assert.is(await page.$$eval('svg[data-machine="request"] g.edge', (gs) => gs.length), 26, 'every transition');
   assert.ok(await page.$(`svg g.state.initial[data-state="${config.initial}"]`), 'initial state marked');
   assert.is(await page.$$eval('svg g.initial-marker circle', (c) => c.length), 1, 'one start dot');
   assert.ok(await page.$('svg g.state.final[data-state="done"] rect.inner'), 'final state double-bordered');
@@ -119,10 +119,10 @@ test('requests over HTTP and over the tunnel appear with the states they walked'
     'tunnel /posts.json 200', 'tunnel /posts.json 304', 'tunnel /nowhere 404',
   ]);
   for (const r of requests) {
-    assert.equal(r.states.slice(0, 4), ['parsing', 'negotiating', 'checkingForgery', 'recognizing'], r.path);
+    assert.equal(r.states.slice(0, 5), ['servingPublic', 'parsing', 'negotiating', 'checkingForgery', 'recognizing'], r.path);
     assert.is(r.states[r.states.length - 1], 'done');
   }
-  assert.equal(requests[0].states, ['parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done']);
+  assert.equal(requests[0].states, ['servingPublic', 'parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done']);
   assert.equal(tail(requests[1]), ['notModified', 'responding', 'done'], 'a 304 ends through notModified');
   assert.equal(tail(requests[2]), ['routingError', 'responding', 'done'], 'a 404 ends through routingError');
   assert.equal(requests[4].states, requests[1].states, 'tunnelled: the same walk');
@@ -141,7 +141,7 @@ test('clicking a request replays its path on the diagram step by step', async ()
   assert.equal(await page.$$eval('#steps li', (ls) => ls.map((l) => (l as HTMLElement).dataset.state)), notModified.states);
   const active = () => page.$eval('svg[data-machine="request"]', (svg) => svg.querySelector('g.state.active')?.getAttribute('data-state') ?? null);
   const taken = () => page.$$eval('svg[data-machine="request"] g.edge.taken', (gs) => gs.map((g) => (g as SVGGElement).dataset.edge));
-  assert.is(await active(), 'parsing', 'a replay starts at the first state');
+  assert.is(await active(), 'servingPublic', 'a replay starts at the first state');
   assert.equal(await taken(), []);
   for (let i = 1; i < notModified.states.length; i++) {
     await page.click('#step-next');
@@ -153,7 +153,7 @@ test('clicking a request replays its path on the diagram step by step', async ()
   assert.is(await page.textContent('#step-counter'), `step ${n} of ${n}`);
   assert.is(await page.$eval('#steps li.current', (l) => (l as HTMLElement).dataset.state), 'done');
   await page.click('#step-first');
-  assert.is(await active(), 'parsing');
+  assert.is(await active(), 'servingPublic');
   await page.click('#step-play');
   await page.waitForFunction(() => document.querySelector('svg g.state.active')?.getAttribute('data-state') === 'done', undefined, { timeout: 10_000 });
   await page.click('#steps li[data-state="notModified"]');

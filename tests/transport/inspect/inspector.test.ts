@@ -6,12 +6,16 @@
  * page is connected, each request's sanitised events pushed to every page,
  * HTTP and tunnelled alike, the same whichever engine runs them.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Controller } from '../../../core/index.ts';
 import { exportedGraphs, toJson, type App, type TraceListener } from '../../../machines/index.ts';
 import { serve, tunnel, type WireTraceEvent } from '../../../transport/index.ts';
+import { appWith } from '../../core/pipeline/support.ts';
+import { scratchDir } from '../../support/temp.ts';
 import { withServer } from '../support.ts';
 import { EchoController, get, handshake, inspectedApp, Viewer } from './support.ts';
 
@@ -199,8 +203,8 @@ test('a page gets each request\'s events, HTTP and tunnelled alike, the same und
       assert.equal({ ...request, id: '', t: 0 }, { kind: 'request', id: '', machine: 'request', method: 'GET', path: '/echo/show', transport: 'http', t: 0 });
       assert.ok(http.every((e) => e.id === request.id), 'one id per request');
       const states = (events: WireTraceEvent[]) => events.flatMap((e) => (e.kind === 'state' ? [e.state] : []));
-      assert.equal(states(http), ['parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done']);
-      assert.equal(http.filter((e) => e.kind === 'transition').length, 7);
+      assert.equal(states(http), ['servingPublic', 'parsing', 'negotiating', 'checkingForgery', 'recognizing', 'dispatching', 'rendering', 'responding', 'done']);
+      assert.equal(http.filter((e) => e.kind === 'transition').length, 8);
       const done = http[http.length - 1];
       assert.is(done.kind, 'done');
       assert.is((done as { status: number }).status, 200);
@@ -213,6 +217,38 @@ test('a page gets each request\'s events, HTTP and tunnelled alike, the same und
     });
   }
   assert.equal(walks.xstate, walks.compiled, 'the engines look the same on the wire');
+});
+
+test('a public file and a page-cache hit appear in the live trace like any other request: servingPublic, then responding', async () => {
+  class ShelfController extends Controller {
+    static {
+      this.caches_page('show');
+    }
+    show(): void {
+      this.render({ text: 'the shelf' });
+    }
+  }
+  const dir = scratchDir('inspect-public');
+  writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
+  for (const engine of ['compiled', 'xstate'] as const) {
+    const app = appWith({ shelf: ShelfController }, { engine, public_dir: dir, page_cache_dir: scratchDir(`inspect-pages-${engine}`) });
+    await withServer(app, { inspect: true }, async (server) => {
+      assert.is((await get(server, '/shelf/show')).body, 'the shelf', 'the first request renders and writes the page');
+      const viewer = await Viewer.open(server);
+      const file = await get(server, '/robots.txt');
+      const page = await get(server, '/shelf/show');
+      assert.equal([file.body, page.body, page.headers['x-cache']], ['User-agent: *\n', 'the shelf', 'hit']);
+      const walks = await viewer.done(2);
+      const states = (events: WireTraceEvent[]) => events.flatMap((e) => (e.kind === 'state' ? [e.state] : []));
+      assert.equal(walks.map((events) => (events[0] as { path: string }).path), ['/robots.txt', '/shelf/show'], engine);
+      for (const events of walks) {
+        assert.equal(states(events), ['servingPublic', 'responding', 'done'], engine);
+        assert.equal(events.filter((e) => e.kind === 'transition').map((e) => (e as { guard: string | null }).guard), ['publicAnswerFound', null], engine);
+        assert.is((events[events.length - 1] as { status: number }).status, 200);
+      }
+      await viewer.close();
+    });
+  }
 });
 
 test('requests begun before anyone watched are not sent; a page arriving later gets the recent ones', async () => {

@@ -55,10 +55,10 @@ test('the log turns events into steps: each state with the transition into it an
   for (const e of events) last = log.add(e);
   const request = last!;
   assert.equal([request.method, request.path, request.transport, request.machine, request.status, request.done], ['GET', '/nope', 'tunnel', 'request', 404, true]);
-  assert.equal(request.steps.map((s) => s.state), ['parsing', 'negotiating', 'checkingForgery', 'recognizing', 'routingError', 'responding', 'done']);
+  assert.equal(request.steps.map((s) => s.state), ['servingPublic', 'parsing', 'negotiating', 'checkingForgery', 'recognizing', 'routingError', 'responding', 'done']);
   assert.is(request.steps[0].via, null, 'the initial state is entered by no transition');
-  assert.equal(request.steps[4].via, { from: 'recognizing', to: 'routingError', event: 'always', guard: null });
-  assert.is(request.steps[1].via!.event, 'xstate.done.actor.0.request.parsing');
+  assert.equal(request.steps[5].via, { from: 'recognizing', to: 'routingError', event: 'always', guard: null });
+  assert.is(request.steps[2].via!.event, 'xstate.done.actor.0.request.parsing');
   assert.ok(request.steps.every((s, i) => s.at >= 0 && (i === 0 || s.at >= request.steps[i - 1].at)), 'times from the request\'s start');
   assert.is(log.add({ kind: 'done', id: 'unknown', status: 200, ms: 1, t: 1 }), null, 'events of an unknown request are ignored');
 });
@@ -79,14 +79,14 @@ test('a replay view at each step: active state, visited states, transitions take
   let request: LoggedRequest | null = null;
   for (const e of await traced('/echo/show')) request = log.add(e) ?? request;
   const first = traces.viewAt(request!, 0, REQUEST, diagram.resolveState, diagram.resolveEdge);
-  assert.equal([first.active, [...first.visited], [...first.taken], first.last], ['parsing', ['parsing'], [], null]);
-  const fifth = traces.viewAt(request!, 4, REQUEST, diagram.resolveState, diagram.resolveEdge);
-  assert.is(fifth.active, 'dispatching');
-  assert.equal([...fifth.taken], ['parsing#0', 'negotiating#0', 'checkingForgery#0', 'recognizing#0']);
-  assert.is(fifth.last, 'recognizing#0', 'the edge just taken');
+  assert.equal([first.active, [...first.visited], [...first.taken], first.last], ['servingPublic', ['servingPublic'], [], null]);
+  const sixth = traces.viewAt(request!, 5, REQUEST, diagram.resolveState, diagram.resolveEdge);
+  assert.is(sixth.active, 'dispatching');
+  assert.equal([...sixth.taken], ['servingPublic#1', 'parsing#0', 'negotiating#0', 'checkingForgery#0', 'recognizing#0']);
+  assert.is(sixth.last, 'recognizing#0', 'the edge just taken');
   const end = traces.viewAt(request!, undefined, REQUEST, diagram.resolveState, diagram.resolveEdge);
   assert.is(end.active, 'done');
-  assert.is(end.taken.size, 7);
+  assert.is(end.taken.size, 8);
   assert.ok([...end.taken].every((id) => REQUEST.transitions.some((t) => t.id === id)));
 });
 
@@ -98,7 +98,7 @@ test('trace names resolve to graph ids: keys when unique, full ids when nested',
   assert.is(diagram.resolveState(nested, 'nowhere'), null);
   assert.is(diagram.resolveEdge(REQUEST, { from: 'rendering', to: 'notModified', event: 'always', guard: 'isFresh' }), 'rendering#0');
   assert.is(diagram.resolveEdge(REQUEST, { from: 'rendering', to: 'notModified', event: 'always', guard: 'other' }), null);
-  assert.equal(REQUEST.states[0].notes, ['invoke parseRequest'], 'the page draws the notes the graph carries');
+  assert.equal(REQUEST.states[1].notes, ['invoke parseRequest'], 'the page draws the notes the graph carries');
 });
 
 for (const graph of [...exportedGraphs(), machineGraph(nestedMachine)]) {
