@@ -187,8 +187,8 @@ export function createApp(options: CreateAppOptions): App {
       }
       try {
         const out = engine === 'xstate'
-          ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, run.id)
-          : COMPILED.run({ run }, tracer, run.id);
+          ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, tracer.active ? run.id : '')
+          : COMPILED.run({ run }, tracer, tracer.active ? run.id : '');
         if (out instanceof Promise) return out.then((o) => finish(run, o), (e) => crash(run, e));
         return Promise.resolve(finish(run, out));
       } catch (error) {

@@ -40,6 +40,8 @@ interface State {
     /** `xstate.done.actor.<id>` and `xstate.error.actor.<id>`, made once rather than per request. */
     readonly doneType: string;
     readonly errorType: string;
+    /** The done event of an actor that finished with no output: one frozen object, shared, since nothing may change an event. */
+    readonly doneEmpty: Readonly<{ type: string; output: undefined; actorId: string }>;
     readonly creator: (args: { input: unknown }) => unknown;
     readonly input: (args: Args) => unknown;
     readonly onDone: readonly Transition[];
@@ -96,20 +98,25 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
       }
       const invoke = state.invoke!;
       let result: unknown;
+      let next: readonly Transition[];
       try {
         result = invoke.creator({ input: invoke.input(args) });
+        if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+          const from = state;
+          return Promise.resolve(result).then(
+            (output) => this.#settle(args, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
+            (error) => this.#settle(args, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
+          );
+        }
+        // A synchronous answer: the walk goes on in this loop, without a frame or a promise per stage.
+        args.event = result === undefined ? invoke.doneEmpty : { type: invoke.doneType, output: result, actorId: invoke.id };
+        next = invoke.onDone;
       } catch (error) {
         // A synchronous throw is the actor failing, as XState would report it.
-        return this.#settle(args, state, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId);
+        args.event = { type: invoke.errorType, error, actorId: invoke.id };
+        next = invoke.onError;
       }
-      if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
-        const from = state;
-        return Promise.resolve(result).then(
-          (output) => this.#settle(args, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
-          (error) => this.#settle(args, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
-        );
-      }
-      return this.#settle(args, state, { type: invoke.doneType, output: result, actorId: invoke.id }, invoke.onDone, tracer, traceId);
+      state = states[this.#take(state, pick(next, args), args, tracer, traceId)];
     }
   }
 
@@ -120,22 +127,31 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
 
   /** Takes `t` out of `from`, entering its target; returns the target's index. */
   #take(from: State, t: Transition, args: Args, tracer: Tracer | null, traceId: string): number {
-    for (const a of from.exit) a(args);
-    for (const a of t.actions) a(args);
+    // Most states and transitions have no exit or transition actions: they cost a length check.
+    if (from.exit.length !== 0) runActions(from.exit, args);
+    if (t.actions.length !== 0) runActions(t.actions, args);
     const to = this.states[t.target];
-    if (tracer) tracer.emit({ kind: 'transition', id: traceId, from: from.name, to: to.name, event: eventLabel(t.eventType), guard: t.guardName, t: performance.now() });
+    if (tracer !== null) tracer.emit({ kind: 'transition', id: traceId, from: from.name, to: to.name, event: eventLabel(t.eventType), guard: t.guardName, t: performance.now() });
     this.#enter(to, args, tracer, traceId);
     return t.target;
   }
 
   #enter(state: State, args: Args, tracer: Tracer | null, traceId: string): void {
-    for (const a of state.entry) a(args);
-    if (tracer) tracer.emit({ kind: 'state', id: traceId, state: state.name, t: performance.now() });
+    if (state.entry.length !== 0) runActions(state.entry, args);
+    if (tracer !== null) tracer.emit({ kind: 'state', id: traceId, state: state.name, t: performance.now() });
   }
 }
 
+// Indexed loops: these run for every state of every request, and need no iterator.
+function runActions(actions: readonly ActionFn[], args: Args): void {
+  for (let i = 0; i < actions.length; i++) actions[i](args);
+}
+
 function pick(transitions: readonly Transition[], args: Args): Transition {
-  for (const t of transitions) if (t.guard === null || t.guard(args)) return t;
+  for (let i = 0; i < transitions.length; i++) {
+    const t = transitions[i];
+    if (t.guard === null || t.guard(args)) return t;
+  }
   // The compiler requires a guard-free last transition, so this is unreachable for compiled machines.
   throw new Error('no transition enabled');
 }
@@ -210,6 +226,7 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
         id: invoked.id,
         doneType,
         errorType,
+        doneEmpty: Object.freeze({ type: doneType, output: undefined, actorId: invoked.id }),
         creator: logic!.config as (args: { input: unknown }) => unknown,
         input: typeof input === 'function' ? (input as (a: Args) => unknown) : () => input,
         onDone: transitions(`${where} onDone`, onDone),

@@ -95,25 +95,45 @@ export interface RequestRun {
 
 let sequence = 0;
 
-/** A fresh run for one message. */
-export function createRun(app: AppRuntime, message: RequestMessage, id?: string): RequestRun {
-  return {
-    app,
-    message,
-    id: id ?? `req-${(++sequence).toString(36)}`,
-    started: performance.now(),
-    request: null,
-    match: null,
-    allowed: [],
-    forgery: NOT_REQUIRED,
-    response: null,
-    controller: null,
-    error: null,
-    output: null,
-    cache: null,
-    served: null,
-    asset: false,
-  };
+/**
+ * One run. Its id is numbered when the run is made but spelled out only when read (a log line, a
+ * trace): with a silent logger and nobody tracing, no request pays for the string.
+ */
+class Run implements RequestRun {
+  readonly app: AppRuntime;
+  readonly message: RequestMessage;
+  readonly started: number;
+  request: Request | null = null;
+  match: Match | null = null;
+  allowed: readonly string[] = NONE;
+  forgery: ForgeryVerdict = NOT_REQUIRED;
+  response: Response | null = null;
+  controller: Controller | null = null;
+  error: unknown = null;
+  output: ResponseMessage | null = null;
+  cache: CacheStatus | null = null;
+  served: { readonly controller: string | null; readonly action: string | null } | null = null;
+  asset = false;
+  readonly #sequence: number;
+  #id: string | null;
+
+  constructor(app: AppRuntime, message: RequestMessage, id: string | null) {
+    this.app = app;
+    this.message = message;
+    this.#sequence = ++sequence;
+    this.#id = id;
+    this.started = performance.now();
+  }
+
+  get id(): string {
+    return (this.#id ??= `req-${this.#sequence.toString(36)}`);
+  }
 }
 
+/** A fresh run for one message. */
+export function createRun(app: AppRuntime, message: RequestMessage, id?: string): RequestRun {
+  return new Run(app, message, id ?? null);
+}
+
+const NONE: readonly string[] = Object.freeze([]);
 const NOT_REQUIRED: ForgeryVerdict = Object.freeze({ required: false });

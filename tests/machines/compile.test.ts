@@ -13,7 +13,12 @@ const test = suite('compileMachine');
 // Loosely typed on purpose: the tests build machines XState's types would (rightly) reject.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const base: any = setup({
-  actors: { work: fromPromise(({ input }: { input: number }) => (input < 0 ? Promise.reject(new Error('negative')) : (input as unknown as Promise<number>))) },
+  actors: {
+    work: fromPromise(({ input }: { input: number }) => {
+      if (input === 0) throw new Error('zero');
+      return input < 0 ? Promise.reject(new Error('negative')) : (input as unknown as Promise<number>);
+    }),
+  },
   actions: { note: ({ context }: { context: { log: string[] } }) => context.log.push('note') },
   guards: { big: ({ event }: { event: { output?: number } }) => (event.output ?? 0) > 10 },
 } as never);
@@ -63,6 +68,11 @@ test('a promise from an actor is awaited, and its rejection takes onError', asyn
   const rejected = compiled.run({ n: -1, log: [] });
   assert.instance(rejected, Promise);
   assert.is(await rejected, 'note');
+});
+
+test('an actor that throws synchronously takes onError at once, with no promise in between', () => {
+  const compiled = compileMachine<{ n: number; log: string[] }, string>(machine(good));
+  assert.is(compiled.run({ n: 0, log: [] }), 'note', 'the entry note only: onError leads to failed, then done');
 });
 
 const refusals: [string, Record<string, unknown>, Record<string, unknown>?, RegExp?][] = [
