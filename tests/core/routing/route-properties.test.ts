@@ -37,12 +37,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { awkwardValueArb } from '../support/awkward-values.ts';
-import { outcome } from '../support/recognition-outcome.ts';
+import { awkwardValueArb } from '../../support/awkward-values.ts';
+import { outcome } from '../../support/recognition-outcome.ts';
 import {
   DEFAULT_ACTIONS, MethodNotAllowed, NotImplemented, RoutingError, UrlGenerationError, createInflector, draw, escapePathComponent, toParam,
   type Mapper, type Params, type Route, type RouteSet,
-} from '../../core/index.ts';
+} from '../../../core/index.ts';
 
 const RUNS = Number(process.env.SIGNALBOX_PROPERTY_RUNS ?? 0) || undefined;
 const GIVEN_SEED = Number.parseInt(process.env.SIGNALBOX_PROPERTY_SEED ?? '', 10);

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ArgumentError, Controller, draw, memorySessionStore, type RequestMessage, type ResponseMessage } from '../../../core/index.ts';
-import { createApp, type Engine, type TraceEvent } from '../../../machines/index.ts';
-import { appWith, call, messageFor, tempDir } from './support.ts';
+import { ArgumentError, Controller, draw, memorySessionStore, type RequestMessage, type ResponseMessage } from '../../core/index.ts';
+import { createApp, type Engine, type TraceEvent } from '../../machines/index.ts';
+import { appWith, call, messageFor, tempDir } from '../core/pipeline/support.ts';
 
 const test = suite('createApp builds an app whose handle runs the request machine');
 
