@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError, Controller, draw, memorySessionStore, type RequestMessage, type ResponseMessage } from '../../core/index.ts';
 import { createApp, type Engine, type TraceEvent } from '../../machines/index.ts';
-import { appWith, call, messageFor, tempDir } from '../core/pipeline/support.ts';
+import { appWith, call, messageFor, tempDir } from '../support/harness.ts';
 
 const test = suite('createApp builds an app whose handle runs the request machine');
 

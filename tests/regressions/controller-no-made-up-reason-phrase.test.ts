@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
-import { appWith, call } from '../core/pipeline/support.ts';
+import { appWith, call } from '../support/harness.ts';
 
 /**
  * core/controller/base.ts `_setStatus`: a status code with no

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, memorySessionStore } from '../../core/index.ts';
-import { appWith, call, form } from '../core/pipeline/support.ts';
+import { appWith, call, form } from '../support/harness.ts';
 
 /**
  * the session's authenticity token (core/session/token.ts): with

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, memorySessionStore } from '../../core/index.ts';
-import { appWith, call } from '../core/pipeline/support.ts';
+import { appWith, call } from '../support/harness.ts';
 
 /**
  * core/session/store.ts `memorySessionStore().commit`: session

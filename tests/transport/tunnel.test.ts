@@ -19,7 +19,7 @@ import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { attachTunnel, serve, type RunningServer, type ServeOptions, type TunnelOptions } from '../../transport/index.ts';
 import { AdminController, upgradeRequest as handshake, withServer } from './support.ts';
-import { appWith, tempDir } from '../core/pipeline/support.ts';
+import { appWith, tempDir } from '../support/harness.ts';
 
 const test = suite('the request tunnel runs frames through app.handle over one WebSocket');
 

@@ -15,7 +15,7 @@ import { attachTunnel, createTunnel, serve, type RunningServer } from '../../tra
 import { withServer } from './support.ts';
 import { handshake, inspectedApp } from './inspect/support.ts';
 import { Controller } from '../../core/index.ts';
-import { appWith } from '../core/pipeline/support.ts';
+import { appWith } from '../support/harness.ts';
 
 const test = suite('upgrade routing');
 

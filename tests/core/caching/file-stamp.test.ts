@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sameVersion, stampOf } from '../../../core/caching/file-stamp.ts';
-import { tempDir } from '../pipeline/support.ts';
+import { tempDir } from '../../support/harness.ts';
 
 test('a file untouched is the same version; a change in place or a rename over it is not', () => {
   const tmp = tempDir('stamp');

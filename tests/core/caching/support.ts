@@ -10,7 +10,7 @@ import pino from 'pino';
 import { draw, type Mapper } from '../../../core/index.ts';
 import { createApp, type App, type CreateAppOptions } from '../../../machines/index.ts';
 import { serve, tunnel, type RunningServer, type Tunnel } from '../../../transport/index.ts';
-import type { ControllerClass } from '../pipeline/support.ts';
+import type { ControllerClass } from '../../support/harness.ts';
 
 export interface Answer {
   readonly status: number;

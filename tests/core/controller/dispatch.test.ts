@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, RecordNotFound } from '../../../core/index.ts';
 import { hasAction } from '../../../core/controller/dispatch.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('dispatch runs filters around the action and rescues what it throws');
 

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, decodeCredentials, encodeCredentials } from '../../../core/index.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('HTTP Basic authentication checks credentials or challenges for them');
 

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ActionControllerError, Controller, sanitiseLocation } from '../../../core/index.ts';
 import { absoluteLocation, assertTarget, escapeHtml, redirectBody } from '../../../core/controller/redirect.ts';
-import { appWith, call, type CallOptions } from '../pipeline/support.ts';
+import { appWith, call, type CallOptions } from '../../support/harness.ts';
 
 const test = suite('redirect_to answers 302 with a safe, absolute Location on the request site');
 

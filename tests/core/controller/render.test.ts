@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, html, memoryViews, type Template } from '../../../core/index.ts';
-import { appWith, call, type ControllerClass } from '../pipeline/support.ts';
+import { appWith, call, type ControllerClass } from '../../support/harness.ts';
 
 /** One controller whose `go` action runs `body`; with templates when given. */
 function renderer(body: (c: Controller) => void, templates?: Record<string, Template>, extra: Partial<Parameters<typeof appWith>[1]> = {}) {

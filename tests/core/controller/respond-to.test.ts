@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, createMimeRegistry, memoryViews, type RespondBlock, type RespondHandlers } from '../../../core/index.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('respond_to chooses the first declared format the client accepts');
 

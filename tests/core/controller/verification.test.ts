@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, memorySessionStore, type VerifyOptions } from '../../../core/index.ts';
-import { appWith, call, form } from '../pipeline/support.ts';
+import { appWith, call, form } from '../../support/harness.ts';
 
 const test = suite('verify guards an action with prerequisites');
 

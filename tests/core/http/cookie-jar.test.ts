@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError, Controller, Response } from '../../../core/index.ts';
 import { CookieJar } from '../../../core/http/cookie-jar.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('the cookie jar reads request cookies and queues response cookies');
 

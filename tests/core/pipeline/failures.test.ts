@@ -11,7 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, MethodNotAllowed, NotImplemented, RecordInvalid, StaleObjectError } from '../../../core/index.ts';
 import { rescueTemplate } from '../../../core/pipeline/failures.ts';
-import { appWith, call, tempDir } from './support.ts';
+import { appWith, call, tempDir } from '../../support/harness.ts';
 
 const test = suite('failures answer the error status with a public page or local diagnostics');
 

@@ -11,7 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, memorySessionStore, type ForgeryOptions } from '../../../core/index.ts';
 import { exemptContentType } from '../../../core/pipeline/forgery.ts';
-import { appWith, call, form, tempDir, type AppOptions, type Reply } from './support.ts';
+import { appWith, call, form, tempDir, type AppOptions, type Reply } from '../../support/harness.ts';
 
 const test = suite('protect_from_forgery refuses state-changing requests without the session token');
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
-import { appWith, call, form } from './support.ts';
+import { appWith, call, form } from '../../support/harness.ts';
 
 const test = suite('prepareResponse adds ETags and answers 304 to conditional GETs');
 

@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
-import { appWith, call, form, type AppOptions } from './support.ts';
+import { appWith, call, form, type AppOptions } from '../../support/harness.ts';
 
 const test = suite('parseRequest reads the message or ends the request with 400, 403, 413 or 501');
 

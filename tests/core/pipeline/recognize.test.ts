@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller } from '../../../core/index.ts';
-import { appWith, call, tempDir } from './support.ts';
+import { appWith, call, tempDir } from '../../support/harness.ts';
 
 const test = suite('recognize finds the route or says why there is none');
 

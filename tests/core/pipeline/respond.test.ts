@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, memorySessionStore } from '../../../core/index.ts';
-import { appWith, call } from './support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('respond turns the response into the message the transport writes');
 

@@ -16,7 +16,7 @@ import { tunnel, TunnelError, TUNNEL_DEFAULTS, createTunnel, type RunningServer 
 import { fileAnswer, MEMO_MAX_FILE } from '../../../core/public/file-answer.ts';
 import { readSlice, sendFile } from '../../../transport/send-file.ts';
 import { publicAnswer } from './support.ts';
-import { appWith, tempDir } from '../pipeline/support.ts';
+import { appWith, tempDir } from '../../support/harness.ts';
 import { withServer } from '../../transport/support.ts';
 
 const test = suite('public files: byte ranges, and large files sent from disk');

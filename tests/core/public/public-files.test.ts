@@ -15,7 +15,7 @@ import type { App } from '../../../machines/index.ts';
 import { PublicIndex } from '../../../core/index.ts';
 import { serve, type RunningServer } from '../../../transport/index.ts';
 import { publicAnswer } from './support.ts';
-import { appWith, tempDir } from '../pipeline/support.ts';
+import { appWith, tempDir } from '../../support/harness.ts';
 
 const test = suite('static files are served from public/ only');
 

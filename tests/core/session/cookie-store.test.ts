@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import {
   ArgumentError, COOKIE_LIMIT, Controller, CookieOverflow, Request, Response, cookieSessionStore, createMimeRegistry, secure_compare,
 } from '../../../core/index.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('the cookie store signs the whole session into a cookie');
 

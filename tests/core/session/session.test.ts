@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, Request, Response, createMimeRegistry, memorySessionStore, type SessionCommit, type SessionData, type SessionStore } from '../../../core/index.ts';
 import { SessionHandle } from '../../../core/session/session.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('a request session is lazy, committed once, and can be reset');
 

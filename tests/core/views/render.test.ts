@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { Controller, RecordNotFound, memoryViews, type Template } from '../../../core/index.ts';
 import { renderView } from '../../../core/views/render.ts';
 import { viewHost } from '../../../core/controller/render.ts';
-import { appWith, call } from '../pipeline/support.ts';
+import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('renderView runs a template inside its layout');
 

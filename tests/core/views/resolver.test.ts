@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, directoryViews, memoryViews, type Template } from '../../../core/index.ts';
-import { appWith, call, tempDir } from '../pipeline/support.ts';
+import { appWith, call, tempDir } from '../../support/harness.ts';
 
 const test = suite('view resolvers find templates by name');
 

@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
 import { exportedGraphs, toJson, type App, type TraceListener } from '../../../machines/index.ts';
 import { serve, tunnel, type WireTraceEvent } from '../../../transport/index.ts';
-import { appWith } from '../../core/pipeline/support.ts';
+import { appWith } from '../../support/harness.ts';
 import { scratchDir } from '../../support/temp.ts';
 import { withServer } from '../support.ts';
 import { EchoController, get, handshake, inspectedApp, Viewer } from './support.ts';

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
 import type { TraceEvent } from '../../../machines/index.ts';
 import { FILTERED, sanitiseName, sanitisePath, sanitiseTraceEvent } from '../../../transport/inspect/sanitise.ts';
-import { appWith } from '../../core/pipeline/support.ts';
+import { appWith } from '../../support/harness.ts';
 
 const test = suite('trace sanitising');
 

@@ -9,7 +9,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { Controller } from '../../../core/index.ts';
 import type { App, Engine } from '../../../machines/index.ts';
 import type { RunningServer, WireTraceEvent } from '../../../transport/index.ts';
-import { appWith, defaultRoutes, type AppOptions } from '../../core/pipeline/support.ts';
+import { appWith, defaultRoutes, type AppOptions } from '../../support/harness.ts';
 import { upgradeRequest } from '../support.ts';
 
 export class EchoController extends Controller {

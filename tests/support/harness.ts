@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { draw, type Controller, type Mapper, type RequestMessage, type ResponseMessage, type RouteSet } from '../../../core/index.ts';
-import { createApp, type App, type CreateAppOptions } from '../../../machines/index.ts';
+import { draw, type Controller, type Mapper, type RequestMessage, type ResponseMessage, type RouteSet } from '../../core/index.ts';
+import { createApp, type App, type CreateAppOptions } from '../../machines/index.ts';
 
 export type ControllerClass = typeof Controller;
 
