@@ -2,16 +2,16 @@
  * The Rails peer suite for the request layer: every HTTP case of the
  * request corpus, replayed against a fixture app (tests/support/fixture-app.ts)
  * through `app.handle` with both engines and through every other transport
- * of tests/support/transports.ts (a real `serve()` on 127.0.0.1, the
+ * of tests/support/harness.ts (a real `serve()` on 127.0.0.1, the
  * WebSocket tunnel). Ends with `request acceptance: N passed, M failed`.
  * (The corpus's `unit` facts run in request-units.test.ts.)
  */
 import { suite } from 'uvu';
 import type { ResponseMessage } from '../../core/index.ts';
 import type { Engine } from '../../machines/index.ts';
-import { TRANSPORTS, handleTransport, type Transport } from '../support/transports.ts';
 import { loadCorpus, sameValue, show } from '../support/acceptance.ts';
 import { fixtureApp, type RequestCase } from '../support/fixture-app.ts';
+import { TRANSPORTS, handleTransport, type Transport } from '../support/harness.ts';
 
 /** Kinds not yet supported; reported, not run (none at present). */
 const LATER_KINDS: Record<string, string> = {};

@@ -2,7 +2,7 @@
  * The routing peer suite's recognitions, asked as real requests: each case's
  * routes are drawn into an app whose every controller echoes the path
  * parameters it was dispatched with, and each `recognize` expectation is
- * sent through every transport of tests/support/transports.ts. A
+ * sent through every transport of tests/support/harness.ts. A
  * recognition becomes a 200 carrying the expected parameters; a routing
  * error a 404; a method the path does not take a 405 with `Allow`; an
  * unknown method a 501. Two answers belong to the request layer rather than
@@ -15,7 +15,7 @@ import { suite } from 'uvu';
 import { Controller, createMimeRegistry, draw, type Params } from '../../core/index.ts';
 import { createApp, type App } from '../../machines/index.ts';
 import { loadCorpus, replayDraw, sameValue, show, type DrawCall } from '../support/acceptance.ts';
-import { TRANSPORTS, type Client } from '../support/transports.ts';
+import { TRANSPORTS, type Client } from '../support/harness.ts';
 
 interface Recognize { method: string | null; path: string; params?: Params; params_partial?: boolean; error?: string; allowed_methods?: string[]; not_params?: Params }
 interface Case {

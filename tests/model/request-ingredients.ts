@@ -17,9 +17,9 @@
  * transitions. A state or transition of the machine without an entry fails
  * the model test, naming it.
  */
-import type { ClientResponse } from '../support/transports.ts';
 import type { ModelPath } from './machine-model.ts';
 import { PAGES } from './request-fixture.ts';
+import type { ClientResponse } from '../support/harness.ts';
 
 export interface Expectation {
   readonly status?: number;

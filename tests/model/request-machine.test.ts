@@ -24,13 +24,13 @@ import * as assert from 'uvu/assert';
 import { fromPromise, setup } from 'xstate';
 import { createTestModel, getShortestPaths, toDirectedGraph } from 'xstate/graph';
 import { EXPORTED_MACHINES, requestMachine, type App, type Engine, type TraceEvent } from '../../machines/index.ts';
-import { httpTransport, tunnelTransport, type Client, type ClientResponse, type Transport } from '../support/transports.ts';
 import {
   coverageLine, coverageOf, enumeratePaths, eventKind, machineGraph, steer, steeringEvents, tableProblems, transitionKey,
   type MachineGraph, type ModelPath,
 } from './machine-model.ts';
 import { fixtureApp } from './request-fixture.ts';
 import { STATE_INGREDIENTS, TRANSITION_INGREDIENTS, planRequests, type Draft, type PlannedRequest } from './request-ingredients.ts';
+import { httpTransport, tunnelTransport, type Client, type ClientResponse, type Transport } from '../support/harness.ts';
 
 // The machine's context and output functions read `input.run` and `run.output`; nothing else of a run is
 // touched while the graph is walked, since no action or actor runs.

@@ -14,8 +14,7 @@ import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { serve, type RunningServer } from '../../transport/index.ts';
-import { withServer } from './support.ts';
-import { appWith } from '../support/harness.ts';
+import { appWith, withServer } from '../support/harness.ts';
 
 const test = suite('serve answers HTTP requests through app.handle');
 

@@ -13,8 +13,8 @@ import { WebSocket } from 'ws';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { tunnel, TunnelError, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
-import { AdminController, withServer } from './support.ts';
-import { appWith } from '../support/harness.ts';
+import { AdminController } from './support.ts';
+import { appWith, withServer } from '../support/harness.ts';
 
 const test = suite('the tunnel client sends fetch-like requests over one WebSocket');
 

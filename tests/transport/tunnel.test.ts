@@ -18,8 +18,8 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { attachTunnel, serve, type RunningServer, type ServeOptions, type TunnelOptions } from '../../transport/index.ts';
-import { AdminController, upgradeRequest as handshake, withServer } from './support.ts';
-import { appWith, tempDir } from '../support/harness.ts';
+import { AdminController } from './support.ts';
+import { appWith, tempDir, upgradeRequest as handshake, withServer } from '../support/harness.ts';
 
 const test = suite('the request tunnel runs frames through app.handle over one WebSocket');
 

@@ -12,10 +12,9 @@ import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attachTunnel, createTunnel, serve, type RunningServer } from '../../transport/index.ts';
-import { withServer } from './support.ts';
-import { handshake, inspectedApp } from './inspect/support.ts';
+import { inspectedApp } from './inspect/support.ts';
 import { Controller } from '../../core/index.ts';
-import { appWith } from '../support/harness.ts';
+import { appWith, withServer, handshake } from '../support/harness.ts';
 
 const test = suite('upgrade routing');
 

@@ -16,7 +16,7 @@ import { fileStore, memoryStore } from '../../../core/caching/index.ts';
 import { actionCacheKey } from '../../../core/caching/keys.ts';
 import { cacheHost } from '../../../core/controller/cache-host.ts';
 import { scratchDir } from '../../support/temp.ts';
-import { gate, serveApp, withApp, type Served } from './support.ts';
+import { gate, serveApp, withApp, type Served } from '../../support/harness.ts';
 
 const test = suite('caches_action keeps 200 GET responses in the cache store, behind the before filters');
 

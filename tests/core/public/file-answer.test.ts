@@ -15,9 +15,7 @@ import type { App } from '../../../machines/index.ts';
 import { tunnel, TunnelError, TUNNEL_DEFAULTS, createTunnel, type RunningServer } from '../../../transport/index.ts';
 import { fileAnswer, MEMO_MAX_FILE } from '../../../core/public/file-answer.ts';
 import { readSlice, sendFile } from '../../../transport/send-file.ts';
-import { publicAnswer } from './support.ts';
-import { appWith, tempDir } from '../../support/harness.ts';
-import { withServer } from '../../transport/support.ts';
+import { appWith, tempDir, publicAnswer, withServer } from '../../support/harness.ts';
 
 const test = suite('public files: byte ranges, and large files sent from disk');
 

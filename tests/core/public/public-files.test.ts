@@ -14,8 +14,7 @@ import { Controller } from '../../../core/index.ts';
 import type { App } from '../../../machines/index.ts';
 import { PublicIndex } from '../../../core/index.ts';
 import { serve, type RunningServer } from '../../../transport/index.ts';
-import { publicAnswer } from './support.ts';
-import { appWith, tempDir } from '../../support/harness.ts';
+import { appWith, tempDir, publicAnswer } from '../../support/harness.ts';
 
 const test = suite('static files are served from public/ only');
 

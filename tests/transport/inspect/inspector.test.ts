@@ -14,10 +14,9 @@ import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
 import { exportedGraphs, toJson, type App, type TraceListener } from '../../../machines/index.ts';
 import { serve, tunnel, type WireTraceEvent } from '../../../transport/index.ts';
-import { appWith } from '../../support/harness.ts';
+import { appWith, withServer, get, handshake } from '../../support/harness.ts';
 import { scratchDir } from '../../support/temp.ts';
-import { withServer } from '../support.ts';
-import { EchoController, get, handshake, inspectedApp, Viewer } from './support.ts';
+import { EchoController, inspectedApp, Viewer } from './support.ts';
 
 const test = suite('the inspector');
 

@@ -1,16 +1,14 @@
 /**
- * What the inspector suites share: an app whose routes also claim the
- * inspector's paths (so "the app answered" is visible), a WebSocket viewer of
- * the trace channel that collects its frames, a raw upgrade handshake, and a
- * plain GET. Not a test file itself.
+ * What the inspector suites share besides tests/support/harness.ts: an app
+ * whose routes also claim the inspector's paths (so "the app answered" is
+ * visible), and a WebSocket viewer of the trace channel that collects its
+ * frames. Not a test file itself.
  */
-import { request as httpRequest } from 'node:http';
 import { WebSocket, type ClientOptions } from 'ws';
 import { Controller } from '../../../core/index.ts';
 import type { App, Engine } from '../../../machines/index.ts';
 import type { RunningServer, WireTraceEvent } from '../../../transport/index.ts';
 import { appWith, defaultRoutes, type AppOptions } from '../../support/harness.ts';
-import { upgradeRequest } from '../support.ts';
 
 export class EchoController extends Controller {
   /** `wait` answers once this settles: a request held in flight. */
@@ -35,23 +33,6 @@ export function inspectedApp(options: AppOptions & { engine?: Engine } = {}): Ap
     },
     ...options,
   });
-}
-
-export interface Got { status: number; headers: Record<string, string | string[] | undefined>; body: string }
-
-export function get(server: RunningServer, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    httpRequest({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    }).on('error', reject).end();
-  });
-}
-
-/** An upgrade handshake with these headers: the status it gets (101 when accepted). */
-export async function handshake(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<number> {
-  return (await upgradeRequest(server, path, headers)).status;
 }
 
 type Frame = { type: 'hello'; protocol: number; engine: string; machines: string[]; recent: WireTraceEvent[] }

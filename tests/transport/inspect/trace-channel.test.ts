@@ -12,7 +12,8 @@ import { WebSocket } from 'ws';
 import type { App } from '../../../machines/index.ts';
 import { TraceChannel, type TraceChannelLimits } from '../../../transport/inspect/trace-channel.ts';
 import type { RunningServer } from '../../../transport/index.ts';
-import { handshake, inspectedApp, Viewer } from './support.ts';
+import { inspectedApp, Viewer } from './support.ts';
+import { handshake } from '../../support/harness.ts';
 
 const test = suite('the trace channel');
 
