@@ -133,7 +133,7 @@ test('over HTTP: files are served before routing, HEAD without a body, and escap
     for (const target of ESCAPES) {
       const answer = await rawGet(server, target);
       assert.not.match(answer.body, 'SECRET', target);
-      // The app answered (X-Runtime is the app's): with the path as sent, or 400 for an encoding that does not decode.
+      // The app answered, as it answers everything (X-Runtime): with the path as sent, or 400 for an encoding that does not decode.
       assert.match(answer.head, /X-Runtime: /i, target);
       if (target === '/%E0%A4%A') assert.match(answer.head, /^HTTP\/1\.1 400 /);
       else assert.is(answer.body, `app saw ${target}`, target);
