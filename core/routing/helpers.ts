@@ -7,7 +7,7 @@
  * request, and each helper binds itself on first access, so destructuring
  * (`const { post_path } = helpers`) works and unused helpers cost nothing.
  */
-import { ArgumentError, UrlGenerationError } from '../errors.ts';
+import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
 import { generateFromValues, type GenRoute, type Generator } from './generate.ts';
 import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
@@ -230,7 +230,7 @@ function decorate(table: HelperTable, options: UrlOptions, path: string, onlyPat
     }
     const host = options.host;
     if (host === undefined || host === null || host === '') {
-      throw new UrlGenerationError('Missing host to link to! Please provide the :host parameter or set default_url_options[:host]');
+      throw new MissingHost();
     }
     url += String(host);
     if (options.port !== undefined && options.port !== null) url += `:${String(options.port)}`;

@@ -31,10 +31,16 @@ export const INHERITABLE_OPTIONS = Object.freeze(['namespace', 'shallow', 'actio
 /** A method spec for extra actions: `'get'`, `['get', 'post']` or `'any'`. */
 export type MethodSpec = string | readonly string[];
 
+/**
+ * Extra actions: `{ search: 'get' }` by method, or a list of names (`['preview']`), each then routed
+ * for any method, as Rails reads `:collection => [:preview]`.
+ */
+export type ExtraActions = Readonly<Record<string, MethodSpec>> | readonly string[] | string;
+
 export interface ResourceOptions {
-  collection?: Readonly<Record<string, MethodSpec>>;
-  member?: Readonly<Record<string, MethodSpec>>;
-  new?: Readonly<Record<string, MethodSpec>>;
+  collection?: ExtraActions;
+  member?: ExtraActions;
+  new?: ExtraActions;
   controller?: string;
   singular?: string;
   plural?: string;
@@ -215,9 +221,9 @@ function namespaceName(namespace: string | undefined): string {
   return namespace ? namespace.replace(/\//g, '_') : '';
 }
 
-function arrangeByMethod(actions: Readonly<Record<string, MethodSpec>> | undefined): MethodGroups {
+function arrangeByMethod(actions: ExtraActions | undefined | null): MethodGroups {
   const groups: MethodGroups = [];
-  for (const [action, method] of Object.entries(actions ?? {})) {
+  for (const [action, method] of extraActionEntries(actions)) {
     validateMethodSpec(action, method);
     const key = methodKey(method);
     let group = groups.find((g) => methodKey(g.method) === key);
@@ -225,6 +231,20 @@ function arrangeByMethod(actions: Readonly<Record<string, MethodSpec>> | undefin
     group.actions.push(action);
   }
   return groups;
+}
+
+/** `[action, method]` pairs; a name given in a list has no method (null: any method). */
+function extraActionEntries(actions: ExtraActions | undefined | null): [string, MethodSpec | null][] {
+  if (actions === undefined || actions === null) return [];
+  if (typeof actions === 'string') return [[actions, null]];
+  if (Array.isArray(actions)) {
+    return actions.map((name: unknown) => {
+      if (typeof name !== 'string' || name === '') throw new ArgumentError(`Extra action names in a list must be strings, got ${JSON.stringify(name)}`);
+      return [name, null];
+    });
+  }
+  if (typeof actions !== 'object') throw new ArgumentError(`Extra actions must be a hash of action => method or a list of names, got ${JSON.stringify(actions)}`);
+  return Object.entries(actions as Readonly<Record<string, MethodSpec>>);
 }
 
 function methodKey(method: MethodSpec | null): string {

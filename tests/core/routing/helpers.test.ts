@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ArgumentError, createInflector, draw, isNewRecord, modelName, polymorphicCall, UrlGenerationError } from '../../../core/index.ts';
+import { ArgumentError, createInflector, draw, isNewRecord, MissingHost, modelName, polymorphicCall, RoutingError, UrlGenerationError } from '../../../core/index.ts';
 import { throwsA } from './support.ts';
 
 const routes = draw((map) => {
@@ -142,10 +142,12 @@ test('too many positional arguments is an ArgumentError', () => {
   throwsA(() => h.login_path(1, 2), ArgumentError, 'login_path takes at most 0 positional argument(s) (), got 2');
 });
 
-test('a _url helper without a host is a UrlGenerationError', () => {
+test('a _url helper without a host raises MissingHost, which is not a routing error', () => {
   const noHost = routes.helpers();
-  throwsA(() => noHost.post_url(1), UrlGenerationError, 'Missing host to link to! Please provide the :host parameter or set default_url_options[:host]');
-  throwsA(() => noHost.url_for({ controller: 'posts' }), UrlGenerationError);
+  const error = throwsA(() => noHost.post_url(1), MissingHost, 'Missing host to link to! Please provide the :host parameter or set default_url_options[:host]');
+  assert.not.instance(error, RoutingError);
+  assert.is(error.status, 500);
+  throwsA(() => noHost.url_for({ controller: 'posts' }), MissingHost);
   assert.is(noHost.post_path(1), '/posts/1');
   assert.is(noHost.post_url(1, { host: 'h.example' }), 'http://h.example/posts/1');
 });

@@ -154,11 +154,18 @@ test('head or an unknown method in conditions is refused', () => {
   throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: 'patch' } })), ArgumentError, 'Invalid HTTP method specified in route conditions: {"method":"patch"}');
 });
 
-test('a duplicate route name is refused', () => {
-  throwsA(() => draw((map) => {
+test('a route name declared again names the later route, and both routes stay', () => {
+  const set = draw((map) => {
     map.named('home', 'home', { controller: 'a' });
     map.named('home', 'other', { controller: 'b' });
-  }), ArgumentError, 'Route name "home" is already taken by /home');
+  });
+  assert.is(set.routes.length, 2);
+  assert.is(set.named.home.path, '/other');
+  assert.is(set.named.home.index, 1);
+  assert.is(set.routes[0].name, null);
+  assert.is(set.helpers().home_path(), '/other');
+  assertRouting(set, 'GET /home', { controller: 'a', action: 'index' });
+  assertRecognizes(set, 'GET /other', { controller: 'b', action: 'index' });
 });
 
 test('a route name that would clash with a built-in polymorphic helper is refused', () => {

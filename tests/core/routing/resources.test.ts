@@ -383,4 +383,25 @@ test('the deprecated resource_action_separator ";" warns once and routes /messag
   assert.is(set.helpers().mark_message_path(1), '/messages/1;mark');
 });
 
+test('collection, member and new given as lists route each action for any method', () => {
+  const set = draw((map) => map.resources('posts', { collection: ['preview'], member: ['approve', 'flag'], new: ['draft'] }));
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
+    assertRecognizes(set, `${method} /posts/preview`, { controller: 'posts', action: 'preview' });
+    assertRecognizes(set, `${method} /posts/1/approve`, { controller: 'posts', action: 'approve', id: '1' });
+    assertRecognizes(set, `${method} /posts/new/draft`, { controller: 'posts', action: 'draft' });
+  }
+  assert.is(set.named.preview_posts.methods, null);
+  assert.is(set.named.flag_post.methods, null);
+  assert.is(set.helpers().draft_new_post_path(), '/posts/new/draft');
+  assertRouting(set, 'GET /posts/1/edit', { controller: 'posts', action: 'edit', id: '1' });
+  assert.equal(set.named.edit_post.methods, ['GET']);
+});
+
+test('a single extra action name reads as a list of one; other list entries are refused', () => {
+  const set = draw((map) => map.resource('account', { member: 'preview' }));
+  assertRecognizes(set, 'POST /account/preview', { controller: 'accounts', action: 'preview' });
+  throwsA(() => draw((map) => map.resources('posts', { collection: [3] as unknown as string[] })), ArgumentError, 'Extra action names in a list must be strings, got 3');
+  throwsA(() => draw((map) => map.resources('posts', { member: 7 as unknown as string[] })), ArgumentError);
+});
+
 test.run();

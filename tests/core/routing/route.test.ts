@@ -115,11 +115,17 @@ test('an optional segment before a required one is made required, with a warning
   assert.equal(ours.map((w) => w.message), ['Route segment ":x" cannot be optional because it precedes a required segment. This segment will be required.']);
 });
 
-test('options that name no segment become fixed requirements; patterns stay patterns', () => {
+test('options that name no segment become fixed requirements; patterns stay patterns; nil stays nil', () => {
   const r = build('x', { controller: 'c', lang: /en|fr/i, count: 3, flag: null });
-  assert.equal(r.requirements, { controller: 'c', lang: { source: 'en|fr', flags: 'i' }, count: '3', action: 'index' });
+  assert.equal(r.requirements, { controller: 'c', lang: { source: 'en|fr', flags: 'i' }, count: '3', flag: null, action: 'index' });
+  // Rails' Route#defaults leaves nil out; the parameter shell (what recognition returns) keeps it.
   assert.equal(r.defaults, { controller: 'c', count: '3', action: 'index' });
-  assert.equal(r.significantKeys, ['controller', 'lang', 'count', 'action']);
+  assert.equal(r.significantKeys, ['controller', 'lang', 'count', 'flag', 'action']);
+});
+
+test('a nil action or controller option reads as none given', () => {
+  assert.equal(build('x', { controller: 'c', action: null }).requirements, { controller: 'c', action: 'index' });
+  throwsA(() => build('x', { controller: null }), RoutingError);
 });
 
 test('a requirement descriptor given as an option on a path key is that segment\'s pattern', () => {
