@@ -65,6 +65,13 @@ export type RenderArgument = RenderOptions | string | undefined;
 // `method_missing` is the catch-all for unknown actions, never an action itself.
 const NOT_ACTIONS = new Set(['constructor', 'method_missing']);
 
+/**
+ * Names public in every controller (Controller's own API and Object's), read once the class below is
+ * defined. As in Rails, where Base's public methods are hidden actions, a subclass that overrides one
+ * (`render`, `toString`) does not make it an action.
+ */
+let INHERITED_NAMES: ReadonlySet<string> | null = null;
+
 export class Controller {
   // ---- class-level declarations -------------------------------------------------------------
 
@@ -276,10 +283,20 @@ export class Controller {
 
   /**
    * Redirects to a URL, a path, a route hash, a record (or `[parent, child]`), or `'back'`.
+   * A `status` inside a route hash is the response status, not a query parameter, and wins over the second argument's.
    * @example this.redirect_to(post, { status: 'see_other' })
+   * @example this.redirect_to({ action: 'show', id: 1, status: 301 })
    */
   redirect_to(target: unknown, options: { status?: number | string } = {}): void {
     assertTarget(target);
+    let status = options.status ?? 302;
+    if (isPlainObject(target) && target.status !== undefined && target.status !== null && target.status !== false) {
+      // Checked before the copy: a hash from the request's own parameters can name any host.
+      if (isRequestParams(this.params, target)) throw new UnsafeUrlOptions();
+      const { status: given, ...rest } = target;
+      status = given as number | string;
+      target = rest;
+    }
     let location: string;
     if (target === 'back' || target === ':back') {
       const referer = this.request.referer;
@@ -291,7 +308,7 @@ export class Controller {
       location = absoluteLocation(this.url_for(target), this.request.protocol, this.request.host_with_port);
     }
     this._claimRender();
-    this._setStatus(options.status ?? 302);
+    this._setStatus(status);
     this.response.location = location;
     this.response.redirected_to = target;
     this.response.content_type ??= 'text/html';
@@ -403,13 +420,19 @@ export class Controller {
     return sanitiseLocation(this.url_for(location));
   }
 
-  /** Whether `name` is an action of this controller: a public method below `Controller`, not hidden or private. */
+  /**
+   * The actions of this controller: its public methods below `Controller`, except those hidden with
+   * `hide_action`, those named with a leading `_`, `#private` ones (never properties at all), and any
+   * name `Controller` or `Object` already has. TypeScript's `private` is compile-time only: such a
+   * method is public at run time, so hide it, prefix it with `_`, or make it `#private`.
+   */
   static action_methods(): Set<string> {
     const names = new Set<string>();
     const hidden = declarationsOf(this).hidden;
+    const inherited = (INHERITED_NAMES ??= new Set([...Object.getOwnPropertyNames(Controller.prototype), ...Object.getOwnPropertyNames(Object.prototype)]));
     for (let proto = this.prototype; proto && proto !== Controller.prototype; proto = Object.getPrototypeOf(proto)) {
       for (const name of Object.getOwnPropertyNames(proto)) {
-        if (NOT_ACTIONS.has(name) || name.startsWith('_') || hidden.has(name)) continue;
+        if (NOT_ACTIONS.has(name) || name.startsWith('_') || hidden.has(name) || inherited.has(name)) continue;
         const desc = Object.getOwnPropertyDescriptor(proto, name);
         if (desc && typeof desc.value === 'function') names.add(name);
       }

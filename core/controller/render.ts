@@ -3,7 +3,7 @@
  * renders finish at once; template renders return a promise that dispatch
  * awaits after the action (so actions need not `await this.render(...)`).
  */
-import { MissingTemplate } from '../errors.ts';
+import { BadRequest, MissingTemplate } from '../errors.ts';
 import { toXml } from './xml.ts';
 import { renderView } from '../views/render.ts';
 import type { Controller } from './base.ts';
@@ -11,8 +11,11 @@ import type { Controller } from './base.ts';
 export interface RenderOptions {
   readonly text?: unknown;
   readonly json?: unknown;
-  /** JSONP: wraps the JSON in a call to this function name (letters, digits, `_`, `.`, `$` only). */
-  readonly callback?: string;
+  /**
+   * JSONP: wraps the JSON in a call to this function name (letters, digits, `_`, `$`, dot-separated;
+   * anything else is a 400). Blank means no wrapping.
+   */
+  readonly callback?: string | null;
   readonly xml?: unknown;
   readonly html?: unknown;
   readonly js?: unknown;
@@ -29,21 +32,30 @@ export interface RenderOptions {
   readonly format?: string;
 }
 
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const MAX_CALLBACK = 128;
+
 /** Fills the response for `options`; a promise when a template has to be loaded and run. */
 export function renderBody(c: Controller, options: RenderOptions): void | Promise<void> {
   const res = c.response;
   if (options.content_type !== undefined) res.content_type = options.content_type;
   if ('text' in options) {
-    res.body = options.text === null || options.text === undefined ? '' : String(options.text);
+    // Rails answers nil text with a single space, as it does `nothing`, so that every client sees a body.
+    res.body = options.text === null || options.text === undefined ? ' ' : String(options.text);
     return;
   }
   if ('json' in options) {
     let body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json) ?? 'null';
-    if (options.callback !== undefined) {
-      if (!/^[A-Za-z_$][\w$.]*$/.test(options.callback)) throw new TypeError(`Invalid JSONP callback name ${JSON.stringify(options.callback)}`);
-      body = `${options.callback}(${body})`;
-      res.content_type ??= 'text/javascript';
+    const callback = options.callback;
+    if (callback !== undefined && callback !== null && callback !== '') {
+      // The name usually comes from a parameter: only a plain (dotted) name may reach the body, so it cannot inject script.
+      if (typeof callback !== 'string' || callback.length > MAX_CALLBACK || !CALLBACK.test(callback)) {
+        // The message never repeats the name: the client chose it.
+        throw new BadRequest(`Invalid JSONP callback name: up to ${MAX_CALLBACK} letters, digits, _ and $, dot-separated, not starting with a digit`);
+      }
+      body = `${callback}(${body})`;
     }
+    // JSONP keeps application/json, as Rails 2.1 does (README: "JSONP").
     res.content_type ??= 'application/json';
     res.body = body;
     return;

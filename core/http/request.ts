@@ -57,6 +57,8 @@ export class Request {
   #method: string | null = null;
   #accepts: readonly MimeType[] | null = null;
   #format: MimeType | null | undefined = undefined;
+  /** The format an action set (`request.format = 'xml'`): kept as the `format` parameter through any re-merge. */
+  #forcedFormat: string | null = null;
   #env: env.RequestEnv | null = null;
   readonly #settings: RequestSettings;
 
@@ -118,6 +120,7 @@ export class Request {
       const query = this.query_parameters;
       // Most requests carry path parameters alone; one spread of them costs half of three.
       this.#parameters = isEmpty(body) && isEmpty(query) ? { ...this.#path_parameters } : { ...body, ...query, ...this.#path_parameters };
+      if (this.#forcedFormat !== null) this.#parameters.format = this.#forcedFormat;
     }
     return this.#parameters;
   }
@@ -178,14 +181,35 @@ export class Request {
     return this.#format;
   }
 
+  /**
+   * Forces the format, as Rails' `request.format = :xml` does: it becomes the `format` parameter, so
+   * `respond_to` and the template format follow it over both a `?format=` given and the Accept header.
+   * Takes a format symbol or extension (`'xml'`, a registered alias such as `'iphone'`) or a registered
+   * MimeType; null returns to negotiation (and drops the `format` parameter).
+   * @example static { this.before_filter((c) => { if (c.request.headers['user-agent']?.includes('iPhone')) c.request.format = 'iphone' }) }
+   */
   set format(value: MimeType | string | null) {
-    if (typeof value === 'string') {
-      const type = this.mime.get(value) ?? this.mime.lookup_by_extension(value);
-      if (!type) throw new ArgumentError(`Unknown format ${JSON.stringify(value)}`);
-      this.#format = type;
-    } else {
-      this.#format = value;
+    if (value === null) {
+      this.#forcedFormat = null;
+      delete this.parameters.format;
+      this.#format = undefined;
+      return;
     }
+    let type: MimeType | undefined;
+    let ext: string | null;
+    if (typeof value === 'string') {
+      type = this.mime.lookup_by_extension(value) ?? this.mime.get(value);
+      ext = value;
+    } else {
+      type = value;
+      ext = value.symbol;
+    }
+    if (!type || ext === null || this.mime.lookup_by_extension(ext) === undefined) {
+      throw new ArgumentError(`Unknown format ${JSON.stringify(typeof value === 'string' ? value : value.string)}: register it on the app's MIME registry first`);
+    }
+    this.#forcedFormat = ext;
+    this.parameters.format = ext;
+    this.#format = type;
   }
 
   /**

@@ -266,11 +266,15 @@ export interface PolymorphicCall {
  * singleton resources; a new record as last element names the collection.
  * @example polymorphicCall([post, comment], {}, inflector) // { name: 'post_comment_url', args: [post, comment] }
  */
-export function polymorphicCall(target: unknown, options: UrlOptions, inflector: Inflector): PolymorphicCall {
+export function polymorphicCall(given: unknown, options: UrlOptions, inflector: Inflector): PolymorphicCall {
+  // Rails drops nils from an array, and reads an array of one as that one target.
+  const compacted = Array.isArray(given) ? given.filter((x) => x !== null && x !== undefined) : null;
+  const target = compacted !== null && compacted.length === 1 ? compacted[0] : (compacted ?? given);
   const list = Array.isArray(target) ? [...target] : null;
   const action = options.action === undefined || options.action === null ? null : String(options.action);
   const routingType = String(options.routing_type ?? 'url');
-  const record = list ? list[list.length - 1] : target;
+  // A hash target (`{ id: post, format: 'pdf' }`) takes its record from `id` and is passed on whole.
+  const record = list ? list[list.length - 1] : isPlainObject(target) ? target.id : target;
   let format: unknown = null;
   if (action === 'formatted' && list) format = list.pop();
   else if (options.format !== undefined && options.format !== null) format = options.format;

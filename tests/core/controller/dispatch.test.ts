@@ -306,6 +306,24 @@ test('hide_action keeps a public method from being an action', async () => {
   assert.ok(hasAction(Pages, 'go'));
 });
 
+test('a subclass that overrides a Controller or Object method does not make it an action; #private methods never are', async () => {
+  class Pages extends Controller {
+    go(): void { this.render({ text: 'go' }); }
+    override render(...args: Parameters<Controller['render']>): void { super.render(...args); }
+    override toString(): string { return 'pages'; }
+    override valueOf(): number { return 1; }
+    override hasOwnProperty(): boolean { return true; }
+    #secret(): void { this.render({ text: 'secret' }); }
+    reveal(): void { this.#secret(); }
+  }
+  const app = appWith({ pages: Pages });
+  for (const name of ['render', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'toLocaleString', '__proto__', '__defineGetter__', 'secret', '#secret']) {
+    assert.is((await call(app, `GET /pages/${encodeURIComponent(name)}`)).status, 404, name);
+  }
+  assert.equal([...Pages.action_methods()].sort(), ['go', 'reveal']);
+  assert.is((await call(app, 'GET /pages/reveal')).body, 'secret');
+});
+
 test('method_missing answers every unknown action with its name', async () => {
   class Pages extends Controller {
     method_missing(name: string): void { this.render({ text: `missing ${name}` }); }

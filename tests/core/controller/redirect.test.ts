@@ -77,6 +77,17 @@ test('the status option takes a code, a symbol or a custom line', async () => {
   assert.is(res.reason, 'Elsewhere');
 });
 
+test('a status inside the route hash is the response status, not a query parameter', async () => {
+  let res = await call(redirecting(() => ({ action: 'index', status: 301 })), 'GET /pages/go');
+  assert.is(res.status, 301);
+  assert.is(res.header('location'), 'http://test.host/pages');
+  res = await call(redirecting(() => ({ action: 'index', status: 'see_other' }), { status: 307 }), 'GET /pages/go');
+  assert.is(res.status, 303, 'the hash status wins over the second argument');
+  res = await call(redirecting(() => ({ action: 'index' }), { status: 301 }), 'GET /pages/go');
+  assert.is(res.status, 301);
+  assert.is(res.header('location'), 'http://test.host/pages');
+});
+
 test('a route hash, a record and a [parent, child] pair become full URLs', async () => {
   assert.is(await locationOf(() => ({ action: 'index' })), 'http://test.host/pages');
   assert.is(await locationOf(() => ({ controller: 'posts', action: 'show', id: 3 })), 'http://test.host/posts/3');

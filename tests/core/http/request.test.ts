@@ -124,7 +124,7 @@ test('format: a format parameter naming a registered extension, else the first a
 });
 
 test('format can be set by symbol, extension, type or null; an unknown name is an ArgumentError', () => {
-  const r = request();
+  const r = request({ headers: { accept: 'application/json' } });
   r.format = 'xml';
   assert.is(r.format?.symbol, 'xml');
   r.format = 'txt';
@@ -132,8 +132,19 @@ test('format can be set by symbol, extension, type or null; an unknown name is a
   r.format = mime.get('json')!;
   assert.is(r.format?.symbol, 'json');
   r.format = null;
-  assert.is(r.format, null);
-  assert.throws(() => { r.format = 'nope'; }, (e: unknown) => e instanceof ArgumentError && e.message === 'Unknown format "nope"');
+  assert.is(r.parameters.format, undefined, 'null drops the forced format');
+  assert.is((r as { format: { symbol: string | null } | null }).format?.symbol, 'json', 'and negotiation decides again');
+  assert.throws(() => { r.format = 'nope'; }, (e: unknown) => e instanceof ArgumentError && e.message.startsWith('Unknown format "nope"'));
+});
+
+test('setting the format sets the format parameter, over a format given and the Accept header, through re-merges', () => {
+  const r = request({ url: '/x?format=html', headers: { accept: 'text/html' } });
+  r.format = 'xml';
+  assert.is(r.parameters.format, 'xml');
+  assert.is(r.template_format, 'xml');
+  r.path_parameters = { controller: 'posts', action: 'index', format: 'html' };
+  assert.is(r.parameters.format, 'xml', 'path parameters arriving later do not undo it');
+  assert.is(r.format?.symbol, 'xml');
 });
 
 test('template_format: the format parameter, else js when JavaScript comes first, else html', () => {

@@ -238,6 +238,23 @@ test('polymorphic_url and polymorphic_path name the helper from the record\'s mo
   assert.is(h.polymorphic_path(new Post(1), { format: 'json' }), '/posts/1.json');
 });
 
+test('a hash target takes its record from :id and is handed to the helper whole', () => {
+  const inflector = createInflector();
+  const post = new Post(1);
+  assert.equal(polymorphicCall({ id: post, format: 'pdf' }, {}, inflector), { name: 'post_url', args: [{ id: post, format: 'pdf' }] });
+  assert.equal(polymorphicCall({ id: post }, { routing_type: 'path' }, inflector), { name: 'post_path', args: [{ id: post }] });
+  assert.is(h.polymorphic_url({ id: post, format: 'pdf' }), h.post_url({ id: post, format: 'pdf' }));
+  assert.is(h.polymorphic_path({ id: post }), '/posts/1');
+  assert.equal(polymorphicCall({ id: new Post(null) }, {}, inflector), { name: 'posts_url', args: [] }, 'a new record names the collection');
+});
+
+test('nils in an array are dropped, and an array of one is that one target', () => {
+  const inflector = createInflector();
+  const post = new Post(1);
+  assert.equal(polymorphicCall([null, post], {}, inflector), { name: 'post_url', args: [post] });
+  assert.equal(polymorphicCall([post], { format: 'xml' }, inflector), { name: 'post_url', args: [post, 'xml'] });
+});
+
 test('a new record names the collection', () => {
   assert.is(h.polymorphic_path(new Post(null)), '/posts');
   assert.is(h.polymorphic_path([new Post(1), new Comment(null)]), '/posts/1/comments');
