@@ -71,6 +71,8 @@ const NOT_ACTIONS = new Set(['constructor', 'method_missing']);
  * (`render`, `toString`) does not make it an action.
  */
 let INHERITED_NAMES: ReadonlySet<string> | null = null;
+// The per-request properties dispatch wires in: a method of one of these names would be shadowed by it.
+const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controller_path', 'views', 'services'];
 
 export class Controller {
   // ---- class-level declarations -------------------------------------------------------------
@@ -429,7 +431,7 @@ export class Controller {
   static action_methods(): Set<string> {
     const names = new Set<string>();
     const hidden = declarationsOf(this).hidden;
-    const inherited = (INHERITED_NAMES ??= new Set([...Object.getOwnPropertyNames(Controller.prototype), ...Object.getOwnPropertyNames(Object.prototype)]));
+    const inherited = (INHERITED_NAMES ??= new Set([...Object.getOwnPropertyNames(Controller.prototype), ...Object.getOwnPropertyNames(Object.prototype), ...REQUEST_STATE]));
     for (let proto = this.prototype; proto && proto !== Controller.prototype; proto = Object.getPrototypeOf(proto)) {
       for (const name of Object.getOwnPropertyNames(proto)) {
         if (NOT_ACTIONS.has(name) || name.startsWith('_') || hidden.has(name) || inherited.has(name)) continue;

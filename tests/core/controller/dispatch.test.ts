@@ -306,7 +306,7 @@ test('hide_action keeps a public method from being an action', async () => {
   assert.ok(hasAction(Pages, 'go'));
 });
 
-test('a subclass that overrides a Controller or Object method does not make it an action; #private methods never are', async () => {
+test('a subclass that overrides a Controller or Object method does not make it an action; #private methods and request state never are', async () => {
   class Pages extends Controller {
     go(): void { this.render({ text: 'go' }); }
     override render(...args: Parameters<Controller['render']>): void { super.render(...args); }
@@ -315,12 +315,13 @@ test('a subclass that overrides a Controller or Object method does not make it a
     override hasOwnProperty(): boolean { return true; }
     #secret(): void { this.render({ text: 'secret' }); }
     reveal(): void { this.#secret(); }
+    params_list(): void { this.render({ text: 'listed' }); }
   }
   const app = appWith({ pages: Pages });
-  for (const name of ['render', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'toLocaleString', '__proto__', '__defineGetter__', 'secret', '#secret']) {
+  for (const name of ['render', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'toLocaleString', '__proto__', '__defineGetter__', 'secret', '#secret', 'params', 'request', 'session']) {
     assert.is((await call(app, `GET /pages/${encodeURIComponent(name)}`)).status, 404, name);
   }
-  assert.equal([...Pages.action_methods()].sort(), ['go', 'reveal']);
+  assert.equal([...Pages.action_methods()].sort(), ['go', 'params_list', 'reveal']);
   assert.is((await call(app, 'GET /pages/reveal')).body, 'secret');
 });
 
