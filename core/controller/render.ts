@@ -38,6 +38,9 @@ const MAX_CALLBACK = 128;
 /** Fills the response for `options`; a promise when a template has to be loaded and run. */
 export function renderBody(c: Controller, options: RenderOptions): void | Promise<void> {
   const res = c.response;
+  // Rails fills a blank charset in at render time: null set before rendering means the default, and
+  // only one set after rendering (or an app default of null) leaves the charset off.
+  res.charset ??= res.default_charset;
   if (options.content_type !== undefined) res.content_type = options.content_type;
   if ('text' in options) {
     // Rails answers nil text with a single space, as it does `nothing`, so that every client sees a body.

@@ -22,8 +22,12 @@ export class Response {
   /** Cookies to send, already serialised for `Set-Cookie`. */
   readonly cookies: string[] = [];
 
-  constructor(defaultCharset = 'utf-8') {
+  /** The app's charset: what a render puts back when the charset was set to null before it, as Rails does. */
+  readonly default_charset: string | null;
+
+  constructor(defaultCharset: string | null = 'utf-8') {
     this.charset = defaultCharset;
+    this.default_charset = defaultCharset;
   }
 
   /** Reads a header by any case. */

@@ -23,7 +23,8 @@ export type ControllerClass = typeof Controller;
 
 export interface AppConfig {
   readonly environment: 'development' | 'test' | 'production';
-  readonly default_charset: string;
+  /** The charset of every text response (`utf-8`); null sends none. */
+  readonly default_charset: string | null;
   /** Show diagnostics (error class, message, backtrace) instead of the public error page. */
   readonly consider_all_requests_local: boolean;
   /** Off turns forgery protection off for the whole app (default: off in test, on otherwise). */

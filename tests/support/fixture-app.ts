@@ -73,7 +73,7 @@ export function publicPage(status: number | string): string {
 }
 
 /** Rails' class name for a controller path: `module_test/module_redirect` → `ModuleTest::ModuleRedirectController`. */
-function controllerClassName(path: string): string {
+export function controllerClassName(path: string): string {
   return `${path.split('/').map(modelOf).join('::')}Controller`;
 }
 

@@ -3,12 +3,13 @@
  * transport on one engine (`runCase`), and every expectation the format
  * documents checked against what came back (`checkCase`). The request
  * acceptance suites (the peer corpus, the project's own extra cases, and the
- * transformed copy that proves the fixture general) all use these. Not a test
- * file itself.
+ * transformed copy that proves the fixture general) all use these, most
+ * through `requestSuite`. Not a test file itself.
  */
+import { suite } from 'uvu';
 import { ERROR_STATUS, type ResponseMessage } from '../../core/index.ts';
 import type { Engine } from '../../machines/index.ts';
-import type { Transport } from './transports.ts';
+import { TRANSPORTS, handleTransport, type Transport } from './transports.ts';
 import { sameValue, show } from './acceptance.ts';
 import { caseTarget, fixtureApp, publicPage, type RequestCase } from './fixture-app.ts';
 
@@ -180,4 +181,55 @@ export function checkCase(c: RequestCase, seen: Observed): string[] {
     }
   }
   return problems;
+}
+
+export interface Run {
+  readonly name: string;
+  readonly engine: Engine;
+  readonly transport: Transport;
+}
+
+/** Both engines in-process; every other transport on the default engine (engines.test.ts proves the engines agree). */
+export const ALL_RUNS: readonly Run[] = [
+  { name: 'handle/compiled', engine: 'compiled', transport: handleTransport },
+  { name: 'handle/xstate', engine: 'xstate', transport: handleTransport },
+  ...TRANSPORTS.filter((t) => t !== handleTransport).map((transport) => ({ name: transport.name, engine: 'compiled' as Engine, transport })),
+];
+
+/**
+ * Defines and runs a suite replaying every case of `corpus` (files of `{ cases }`) through each run.
+ * Ends with `<name>: N passed, M failed`, and fails the process when anything failed or nothing passed.
+ */
+export function requestSuite(name: string, corpus: readonly { file: string; data: { cases?: RequestCase[] } }[], runs: readonly Run[] = ALL_RUNS): void {
+  let passed = 0;
+  let failed = 0;
+  const failures: string[] = [];
+  const test = suite(name);
+  for (const { file, data } of corpus) {
+    for (const c of data.cases ?? []) {
+      for (const r of runs) {
+        if (!canRun(c, r.transport)) continue;
+        test(`[${r.name}] ${file} ${c.id}`, async () => {
+          let problems: string[];
+          try {
+            problems = checkCase(c, await runCase(c, r.engine, r.transport));
+          } catch (error) {
+            problems = [`the request failed: ${String(error)}`];
+          }
+          if (problems.length === 0) passed++;
+          else {
+            failed++;
+            failures.push(`[${r.name}] ${c.id}: ${problems.join('; ')}`);
+            throw new Error(problems.join('\n'));
+          }
+        });
+      }
+    }
+  }
+  test.after(() => {
+    for (const f of failures.slice(0, 80)) console.log(`  FAIL ${f}`);
+    console.log(`${name}: ${passed} passed, ${failed} failed`);
+    if (failed > 0 || passed === 0) process.exitCode = 1;
+  });
+  test.run();
 }

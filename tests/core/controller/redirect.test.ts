@@ -57,6 +57,13 @@ test('a URL is kept; a path lands on the request own scheme, host and port', asy
   assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trust_proxy');
 });
 
+test('a URL of any scheme but a script one is kept as given', async () => {
+  assert.is(await locationOf(() => 'x-test+scheme.complex:redirect'), 'x-test+scheme.complex:redirect');
+  assert.is(await locationOf(() => 'mailto:someone@example.com'), 'mailto:someone@example.com');
+  assert.is(await locationOf(() => 'JavaScript:alert(1)'), 'http://test.host/JavaScript:alert(1)');
+  assert.is(await locationOf(() => 'vbscript:msgbox'), 'http://test.host/vbscript:msgbox');
+});
+
 test('the answer is 302 Found with an HTML body linking to the URL, escaped', async () => {
   const res = await call(redirecting(() => '/a?x="<b>"&y=\'1\''), 'GET /pages/go');
   assert.is(res.status, 302);

@@ -161,11 +161,21 @@ test('content_type replaces the type the body would have had', async () => {
   assert.is(res.header('content-type'), 'application/vnd.api+json; charset=utf-8');
 });
 
-test('a response charset of null leaves the charset off the Content-Type', async () => {
-  const res = await call(renderer((c) => {
+test('a charset set to null before rendering takes the default again, as in Rails; set after, it stays off', async () => {
+  let res = await call(renderer((c) => {
     c.response.charset = null;
     c.render({ text: 'x' });
   }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+  res = await call(renderer((c) => {
+    c.render({ text: 'x' });
+    c.response.charset = null;
+  }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/html');
+});
+
+test('an app default charset of null sends no charset', async () => {
+  const res = await call(renderer((c) => c.render({ text: 'x' }), undefined, { config: { default_charset: null } }), 'GET /pages/go');
   assert.is(res.header('content-type'), 'text/html');
 });
 
