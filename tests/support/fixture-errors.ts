@@ -22,6 +22,11 @@ export interface RaiseSpec {
 
 const FRAMEWORK = /^Action(?:Controller|View)::/;
 
+/** How a name is looked up: the test's own classes without their Ruby module path. */
+function key(name: string): string {
+  return FRAMEWORK.test(name) ? name : name.replace(/^.*::/, '');
+}
+
 /** The framework's own class for an `ActionController::X` name. */
 function frameworkClass(name: string): ErrorClass {
   const bare = name.replace(FRAMEWORK, '');
@@ -61,16 +66,16 @@ export class CaseErrors {
   }
 
   #define(name: string, parent: ErrorClass): ErrorClass {
-    const known = this.#classes.get(name);
+    const known = this.#classes.get(key(name));
     if (known) return known;
     const made = FRAMEWORK.test(name) ? frameworkClass(name) : name === 'RuntimeError' ? Error : ownClass(name, parent);
-    this.#classes.set(name, made);
+    this.#classes.set(key(name), made);
     return made;
   }
 
-  /** The class a case names. */
+  /** The class a case names (a qualified name finds the same class as an unqualified one). */
   get(name: string): ErrorClass {
-    const found = this.#classes.get(name);
+    const found = this.#classes.get(key(name));
     if (!found) throw new Error(`the case names no error class ${JSON.stringify(name)}`);
     return found;
   }
