@@ -140,8 +140,9 @@ export function checkCase(c: RequestCase, seen: Observed): string[] {
   }
   if ('status' in e && res.status !== e.status) fail('status', e.status, res.status);
   if ('reason' in e && (res.reason ?? '') !== e.reason) fail('reason', e.reason, res.reason);
-  for (const [name, value] of Object.entries((e.headers ?? {}) as Record<string, string>)) {
-    if (header(res, name) !== value) fail(`header ${name}`, value, header(res, name));
+  // A null value expects the header to be absent.
+  for (const [name, value] of Object.entries((e.headers ?? {}) as Record<string, string | null>)) {
+    if ((header(res, name) ?? null) !== value) fail(`header ${name}`, value, header(res, name));
   }
   const [type, ...params] = (header(res, 'Content-Type') ?? '').split(';').map((s) => s.trim());
   if ('content_type' in e && type !== e.content_type) fail('content_type', e.content_type, type);
