@@ -21,25 +21,26 @@ import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
+import { checkOptionNames } from './option-names.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
 export interface ServeOptions {
   readonly port?: number;
   readonly host?: string;
   /** Largest request body accepted, in bytes (413 beyond). Default 10 MB. */
-  readonly max_body_bytes?: number;
+  readonly maxBodyBytes?: number;
   /** Most header lines accepted (431 beyond). Default 100. */
-  readonly max_headers?: number;
+  readonly maxHeaders?: number;
   /** Largest header block, in bytes (431 beyond). Default 16 KB. */
-  readonly max_header_bytes?: number;
+  readonly maxHeaderBytes?: number;
   /** Time allowed to receive the headers, and the whole request, in ms. */
-  readonly headers_timeout_ms?: number;
-  readonly request_timeout_ms?: number;
-  readonly keep_alive_timeout_ms?: number;
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly keepAliveTimeoutMs?: number;
   /** Stop gracefully on SIGTERM/SIGINT (default false; `npm start` turns it on). */
-  readonly handle_signals?: boolean;
+  readonly handleSignals?: boolean;
   /** Serve files under the app's public directory before routing (default true). */
-  readonly static_files?: boolean;
+  readonly staticFiles?: boolean;
   /** The WebSocket request tunnel on the same port (default on, at `/_tunnel`); `false` for none. */
   readonly tunnel?: false | TunnelOptions;
   /**
@@ -51,7 +52,7 @@ export interface ServeOptions {
    * Hold answers until the event loop has read every request that is ready, then write them back to back
    * (at most 64 at a time): more requests per second and a lower p99 under load (default true; bench/RESULTS.md).
    */
-  readonly batch_writes?: boolean;
+  readonly batchWrites?: boolean;
 }
 
 export interface RunningServer {
@@ -69,9 +70,19 @@ export interface RunningServer {
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
+const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ServeOptions>([
+  'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
+  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites',
+]);
+
 export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
-  const maxBody = options.max_body_bytes ?? 10 * 1024 * 1024;
-  const maxHeaders = options.max_headers ?? 100;
+  try {
+    checkOptionNames('serve()', options, SERVE_OPTIONS);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024;
+  const maxHeaders = options.maxHeaders ?? 100;
   const sendNow = (res: ServerResponse, response: StaticResponse): void => {
     try {
       write(res, response);
@@ -79,10 +90,10 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
       transportFailed(app, res, error);
     }
   };
-  const batch = options.batch_writes === false ? null : new WriteBatch(sendNow);
+  const batch = options.batchWrites === false ? null : new WriteBatch(sendNow);
   const send = batch === null ? sendNow : (res: ServerResponse, response: StaticResponse) => batch.add(res, response);
   const handling: Handling = {
-    maxBody, maxHeaders, staticFiles: options.static_files !== false, send, failed: (res, error) => transportFailed(app, res, error),
+    maxBody, maxHeaders, staticFiles: options.staticFiles !== false, send, failed: (res, error) => transportFailed(app, res, error),
   };
   // `inspector` is set below, before the server listens.
   const onRequest = (req: IncomingMessage, res: ServerResponse, body: Readable = req): void => {
@@ -94,13 +105,13 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     }
   };
   const server = createServer({
-    maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
-    requestTimeout: options.request_timeout_ms ?? 30_000,
-    headersTimeout: options.headers_timeout_ms ?? 10_000,
+    maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    headersTimeout: options.headersTimeoutMs ?? 10_000,
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
     connectionsCheckingInterval: 1_000,
   }, onRequest);
-  server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Malformed or slow requests never reach the app, so this line is their only record.
@@ -117,7 +128,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   let tunnel: TunnelServer | null;
   let inspector: Inspector | null;
   try {
-    tunnel = options.tunnel === false ? null : createTunnel(app, { max_headers: maxHeaders, static_files: options.static_files !== false, ...options.tunnel });
+    tunnel = options.tunnel === false ? null : createTunnel(app, { maxHeaders, staticFiles: options.staticFiles !== false, ...options.tunnel });
     const inspect = inspectSettings(app, options.inspect);
     inspector = inspect === null ? null : createInspector(app, inspect);
     if (tunnel !== null && inspector !== null && tunnel.path === inspector.trace_path) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);
@@ -129,7 +140,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   if (tunnel !== null) upgrades.set(tunnel.path, tunnel.handleUpgrade);
   if (inspector !== null) upgrades.set(inspector.trace_path, inspector.handleUpgrade);
   // Other upgrades (h2c from `curl --http2`, say) are plain requests to the app, as without the listener.
-  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.request_timeout_ms ?? 30_000);
+  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.requestTimeoutMs ?? 30_000);
   if (upgrades.size > 0) routeUpgrades(server, app, upgrades, plain);
 
   let closing: Promise<void> | null = null;
@@ -145,7 +156,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     ]).then(() => undefined);
     return closing;
   };
-  if (options.handle_signals) {
+  if (options.handleSignals) {
     const stop = (signal: NodeJS.Signals) => {
       app.log.info({ signal }, 'shutting down');
       void close().then(() => process.exit(0));
