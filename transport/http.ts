@@ -8,7 +8,7 @@
  *
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
@@ -112,17 +112,12 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     connectionsCheckingInterval: 1_000,
   }, onRequest);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  // Node answers malformed requests itself; make sure the answer is a clean 4xx and the socket goes away.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Malformed or slow requests never reach the app, so this line is their only record.
     app.log.info({ code: error.code ?? null, remote: (socket as Socket).remoteAddress ?? null, transport: 'http' }, 'request refused by the HTTP parser');
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
-      // A method HTTP's parser does not know is a method this server does not implement.
-        : error.code === 'HPE_INVALID_METHOD' ? '501 Not Implemented'
-          : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.end(`HTTP/1.1 ${refusalStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
   let tunnel: TunnelServer | null;
@@ -176,6 +171,35 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   });
 }
 
+/**
+ * The status line for what Node's parser refused. 501 only for a request line whose method the parser
+ * does not know: the same parser error also comes from bytes left after a request's body that are no
+ * request at all (a chunk extension that smuggles a second "request", say), and that is a framing error.
+ */
+function refusalStatus(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return '431 Request Header Fields Too Large';
+    // As Node's own answer to the chunk-extension flood of CVE-2024-22019.
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return '413 Payload Too Large';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return '408 Request Timeout';
+    case 'HPE_INVALID_METHOD':
+      return unknownMethodLine(error.rawPacket) ? '501 Not Implemented' : '400 Bad Request';
+    default:
+      return '400 Bad Request';
+  }
+}
+
+/** Whether `packet` opens with `TOKEN SP target SP HTTP/d.d`, TOKEN being no method the parser knows. */
+function unknownMethodLine(packet: Buffer | undefined): boolean {
+  if (packet === undefined) return false;
+  // Bounded: a request line longer than this is refused as a bad request anyway.
+  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) [!-~]{1,8192} HTTP\/\d\.\d\r?\n/.exec(packet.toString('latin1', 0, 8300));
+  return line !== null && !METHODS.includes(line[1]);
+}
+
 interface Handling {
   readonly maxBody: number;
   readonly maxHeaders: number;
@@ -193,11 +217,12 @@ interface Handling {
  */
 function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable): void {
   const { maxBody, maxHeaders, staticFiles, send } = handling;
-  if (req.rawHeaders.length / 2 > maxHeaders) {
-    res.writeHead(431, { ...TEXT, Connection: 'close' });
-    res.end('Too many request headers');
-    return;
+  // Node's parser takes `GET /` with no version as HTTP/0.9, and any HTTP/d.d; this server speaks HTTP/1.x.
+  if (req.httpVersionMajor !== 1) {
+    const [status, message] = req.httpVersionMajor === 0 ? BAD_VERSION : OTHER_VERSION;
+    return refuse(res, status, message);
   }
+  if (req.rawHeaders.length / 2 > maxHeaders) return refuse(res, 431, 'Too many request headers');
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBody) return refuseBody(body, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -239,9 +264,17 @@ function transportFailed(app: App, res: ServerResponse, error: unknown): void {
 
 const FAILED = 'Internal Server Error';
 
+const BAD_VERSION = [400, 'A request line needs an HTTP version'] as const;
+const OTHER_VERSION = [505, 'This server speaks HTTP/1.1'] as const;
+
+/** A transport-level refusal, on a connection that closes after it. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { ...TEXT, Connection: 'close' });
+  res.end(message);
+}
+
 function refuseBody(body: Readable, res: ServerResponse): void {
-  res.writeHead(413, { ...TEXT, Connection: 'close' });
-  res.end('Request body too large');
+  refuse(res, 413, 'Request body too large');
   // Stop reading what the client still sends; the connection closes after the answer.
   body.resume();
 }

@@ -182,6 +182,41 @@ test('a method token the parser does not know is 501; a known one the app does n
   });
 });
 
+test('a request line without an HTTP version is 400, another major version 505, and the connection closes', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    assert.match(await raw(server, 'GET /echo/show\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n[^]*Connection: close\r\n[^]*\r\n\r\nA request line needs an HTTP version$/);
+    assert.match(await raw(server, 'GET /echo/show HTTP/2.0\r\nHost: x\r\n\r\n'), /^HTTP\/1\.1 505 HTTP Version Not Supported\r\n[^]*Connection: close\r\n/);
+    assert.match(await raw(server, 'GET /echo/show HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 OK\r\n/);
+  });
+});
+
+test('oversized chunk extensions are 413, as Node itself answers them, and the connection closes', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const head = 'POST /echo/show HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n';
+    for (const body of [`5;${'a'.repeat(20_000)}\r\nhello\r\n0\r\n\r\n`, `0;name=${'v'.repeat(20_000)}\r\n\r\n`]) {
+      const out = await raw(server, head + body);
+      assert.match(out, /^HTTP\/1\.1 413 Payload Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n$/);
+    }
+  });
+});
+
+test('malformed chunk extensions, and bytes after a chunked body that are no request, are 400 (never 501) and close the connection', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const head = 'POST /echo/show HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n';
+    for (const body of [
+      '5;a="unterminated\r\nhello\r\n0\r\n\r\n',
+      '5;a\x00b\r\nhello\r\n0\r\n\r\n',
+      '5 ;a=b\r\nhello\r\n0\r\n\r\n',
+      '5;a=b\r\nhello\r\n0\r\n\r\nGARBAGE',
+      `5;a=b\r\nhello\r\n0;${'x'.repeat(100)}\r\n\r\n${'y'.repeat(20_000)}`,
+    ]) {
+      const out = await raw(server, head + body);
+      assert.match(out, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n/, JSON.stringify(body.slice(0, 60)));
+    }
+    assert.is((await send(server, 'GET', '/echo/show')).status, 200);
+  });
+});
+
 test('a multipart body whose file part is cut off is a 400, and the server goes on answering', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const body = '--AaB03x\r\nContent-Disposition: form-data; name="f"; filename="x.txt"\r\n\r\nabc';
