@@ -9,7 +9,8 @@
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
  */
 import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage } from '../core/http/message.ts';
@@ -22,6 +23,7 @@ import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.t
 import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { checkOptionNames } from './option-names.ts';
+import { Connections } from './connections.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
 export interface ServeOptions {
@@ -53,6 +55,16 @@ export interface ServeOptions {
    * (at most 64 at a time): more requests per second and a lower p99 under load (default true; bench/RESULTS.md).
    */
   readonly batchWrites?: boolean;
+  /**
+   * Requests of one connection that run at once; a client that pipelines more waits, and its socket is
+   * not read until they have started (default 16).
+   */
+  readonly maxPipelined?: number;
+  /**
+   * How long `close()` (and a SIGTERM/SIGINT with `handleSignals`) lets requests already received finish,
+   * in ms, before cutting the connections left (default 10 s, or `SIGNALBOX_SHUTDOWN_TIMEOUT` seconds).
+   */
+  readonly shutdownTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -64,7 +76,11 @@ export interface RunningServer {
   readonly tunnel: TunnelServer | null;
   /** The inspector, or null when it is off. */
   readonly inspector: Inspector | null;
-  /** Stops accepting, lets in-flight requests finish (tunnelled ones too, then closes their sockets with 1001), then closes. */
+  /**
+   * Stops accepting and drains: requests already received are answered (the last on each connection with
+   * `Connection: close`), idle connections close, tunnel sockets close with 1001 once their requests are
+   * answered, half-sent requests get 408 at their timeouts; at `shutdownTimeoutMs` whatever is left is cut.
+   */
   close(): Promise<void>;
 }
 
@@ -72,12 +88,31 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
 const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ServeOptions>([
   'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
-  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites',
+  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs',
 ]);
 
+/** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
+function shutdownTimeout(options: ServeOptions): number {
+  const env = process.env.SIGNALBOX_SHUTDOWN_TIMEOUT;
+  const ms = options.shutdownTimeoutMs ?? (env === undefined || env === '' ? 10_000 : Number(env) * 1000);
+  if (!(ms >= 0) || !Number.isFinite(ms)) {
+    throw new ArgumentError(`The shutdown timeout must be a number of ${options.shutdownTimeoutMs === undefined ? 'seconds (SIGNALBOX_SHUTDOWN_TIMEOUT)' : 'ms'}, not ${JSON.stringify(options.shutdownTimeoutMs ?? env)}`);
+  }
+  return ms;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`serve() option ${name} must be a positive integer, not ${String(value)}`);
+  return value;
+}
+
 export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
+  let shutdownMs: number;
+  let maxPipelined: number;
   try {
     checkOptionNames('serve()', options, SERVE_OPTIONS);
+    shutdownMs = shutdownTimeout(options);
+    maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -85,7 +120,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   const maxHeaders = options.maxHeaders ?? 100;
   const sendNow = (res: ServerResponse, response: StaticResponse): void => {
     try {
-      write(res, response);
+      write(res, response, connections.closesAfter(res));
     } catch (error) {
       transportFailed(app, res, error);
     }
@@ -98,11 +133,13 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   // `inspector` is set below, before the server listens.
   const onRequest = (req: IncomingMessage, res: ServerResponse, body: Readable = req): void => {
     if (inspector !== null && inspector.handleRequest(req, res)) return;
-    try {
-      handleRequest(app, req, res, handling, body);
-    } catch (error) {
-      transportFailed(app, res, error);
-    }
+    connections.received(req, res, () => {
+      try {
+        handleRequest(app, req, res, handling, body);
+      } catch (error) {
+        transportFailed(app, res, error);
+      }
+    });
   };
   const server = createServer({
     maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024,
@@ -112,11 +149,13 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     connectionsCheckingInterval: 1_000,
   }, onRequest);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  const connections = new Connections(server, maxPipelined);
   // Node answers malformed requests itself; make sure the answer is a clean 4xx and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Malformed or slow requests never reach the app, so this line is their only record.
     app.log.info({ code: error.code ?? null, remote: (socket as Socket).remoteAddress ?? null, transport: 'http' }, 'request refused by the HTTP parser');
-    if (!socket.writable) return socket.destroy();
+    // Inside an answer already on its way, a status line would corrupt it: only closing is left.
+    if (!socket.writable || connections.answering(socket as Socket)) return socket.destroy();
     socket.end(`HTTP/1.1 ${refusalStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
@@ -140,25 +179,30 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
-    // The server's close waits for every socket, upgraded ones included; the tunnel's close ends those.
-    closing ??= Promise.all([
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeIdleConnections();
-      }),
-      tunnel?.close(1001),
-      inspector?.close(1001),
-    ]).then(() => undefined);
+    closing ??= new Promise<void>((resolveClose) => {
+      signals.off();
+      const started = performance.now();
+      // Not `server.close()`: that also closes idle connections at once (racing a client's next request into
+      // a reset) and stops Node enforcing the header and request timeouts, leaving half-sent requests to
+      // hang the drain. The net server's close only stops accepting; the drain does the rest.
+      const drained = new Promise<void>((resolveDrained) => net.Server.prototype.close.call(server, () => resolveDrained()));
+      connections.drain();
+      const tunnelled = tunnel?.close(1001);
+      const deadline = setTimeout(() => {
+        const cut = connections.cut() + (tunnel?.terminate() ?? 0);
+        app.log.warn({ requests_cut: cut, timeout_ms: shutdownMs }, `shutdown timeout: cut ${cut} requests`);
+      }, shutdownMs);
+      void Promise.all([drained, tunnelled, inspector?.close(1001)]).then(() => {
+        clearTimeout(deadline);
+        // Now with no connection left: stops Node's timeout checks for good.
+        server.close();
+        app.log.info({ ms: Math.round(performance.now() - started) }, 'server closed');
+        resolveClose();
+      });
+    });
     return closing;
   };
-  if (options.handleSignals) {
-    const stop = (signal: NodeJS.Signals) => {
-      app.log.info({ signal }, 'shutting down');
-      void close().then(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  }
+  const signals = handleSignals(app, options.handleSignals === true, close, connections);
 
   return new Promise((resolveServe, reject) => {
     server.once('error', reject);
@@ -198,6 +242,34 @@ function unknownMethodLine(packet: Buffer | undefined): boolean {
   // Bounded: a request line longer than this is refused as a bad request anyway.
   const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) [!-~]{1,8192} HTTP\/\d\.\d\r?\n/.exec(packet.toString('latin1', 0, 8300));
   return line !== null && !METHODS.includes(line[1]);
+}
+
+/**
+ * SIGTERM and SIGINT (when `on`): the first drains and exits 0 once closed (or cut at the shutdown timeout);
+ * a second exits at once, with the status a process killed by that signal has (143, 130).
+ */
+function handleSignals(app: App, on: boolean, close: () => Promise<void>, connections: Connections): { off(): void } {
+  if (!on) return { off() {} };
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      app.log.warn({ signal, requests_cut: connections.unanswered }, 'second signal: exiting now');
+      process.exit(128 + (osConstants.signals[signal] ?? 0));
+    }
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    void close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return {
+    off() {
+      // After a signal they stay for the drain: a second signal still means now.
+      if (stopping) return;
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    },
+  };
 }
 
 interface Handling {
@@ -304,7 +376,9 @@ function readBody(req: Readable, max: number): Promise<Buffer | null> {
   });
 }
 
-function write(res: ServerResponse, response: StaticResponse): void {
+function write(res: ServerResponse, response: StaticResponse, closes: boolean): void {
+  // Setting it is what makes Node close the connection after this answer.
+  if (closes) res.setHeader('Connection', 'close');
   if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
   else res.writeHead(response.status, response.headers);
   // A large public file comes from disk; for HEAD, Node sends no body anyway.

@@ -74,6 +74,8 @@ export interface TunnelServer {
    * closes the sockets with `code` (default 1001, going away).
    */
   close(code?: number): Promise<void>;
+  /** Cuts every socket now (a shutdown past its deadline); returns how many requests were still in flight. */
+  terminate(): number;
 }
 
 export const TUNNEL_DEFAULTS = Object.freeze({
@@ -161,6 +163,11 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
         wss.close();
       });
       return closing;
+    },
+    terminate() {
+      let cut = 0;
+      for (const connection of live) cut += connection.terminate();
+      return cut;
     },
   };
 }
@@ -312,6 +319,13 @@ class TunnelConnection {
       else this.#drained = finish;
     }
     return this.#closed;
+  }
+
+  /** Cuts the socket now; returns how many requests were in flight on it. */
+  terminate(): number {
+    const cut = this.#inFlight.size;
+    this.#ws.terminate();
+    return cut;
   }
 
   #onMessage(data: Buffer, isBinary: boolean): void {
