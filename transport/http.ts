@@ -14,6 +14,7 @@ import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage } from '../core/http/message.ts';
+import { ACCEPTED_METHODS } from '../core/http/request.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
 import type { StaticResponse } from './public-file.ts';
@@ -295,6 +296,11 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
     return refuse(res, status, message);
   }
   if (req.rawHeaders.length / 2 > maxHeaders) return refuse(res, 431, 'Too many request headers');
+  // The asterisk form names the server itself, not a resource (RFC 9112 §3.2.4): no route, no forgery check.
+  if (req.url === '*') {
+    if (req.method !== 'OPTIONS') return refuse(res, 400, 'Only OPTIONS may name the server as "*"');
+    return send(res, { status: 200, headers: { Allow: SERVER_METHODS, 'Content-Length': '0' }, body: '' });
+  }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBody) return refuseBody(body, res);
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -335,6 +341,9 @@ function transportFailed(app: App, res: ServerResponse, error: unknown): void {
 }
 
 const FAILED = 'Internal Server Error';
+
+/** The methods a Signalbox app implements, as `OPTIONS *` states them. */
+const SERVER_METHODS = [...ACCEPTED_METHODS].map((m) => m.toUpperCase()).join(', ');
 
 const BAD_VERSION = [400, 'A request line needs an HTTP version'] as const;
 const OTHER_VERSION = [505, 'This server speaks HTTP/1.1'] as const;

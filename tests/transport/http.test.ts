@@ -190,6 +190,15 @@ test('a request line without an HTTP version is 400, another major version 505, 
   });
 });
 
+test('OPTIONS * asks about the server: 200 with Allow, before routing or any forgery check; another method with * is 400', async () => {
+  await withServer(appWith({ echo: EchoController }, { config: { allow_forgery_protection: true } }), {}, async (server) => {
+    const out = await raw(server, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(out, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(out, /\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n/);
+    assert.match(await raw(server, 'GET * HTTP/1.1\r\nHost: x\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+});
+
 test('oversized chunk extensions are 413, as Node itself answers them, and the connection closes', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const head = 'POST /echo/show HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n';
