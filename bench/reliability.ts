@@ -27,10 +27,12 @@ interface Running { child: ChildProcess; port: number; rss(): Promise<number>; e
 function start(env: Record<string, string> = {}): Promise<Running> {
   const child = fork(SERVER, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const exit = new Promise<{ code: number | null; at: number }>((r) => child.once('exit', (code) => r({ code, at: performance.now() })));
-  const rss = () => new Promise<number>((resolve) => {
+  // One question at a time, so each answer goes to its own asker.
+  let asked: Promise<number> = Promise.resolve(0);
+  const rss = () => (asked = asked.then(() => new Promise<number>((resolve) => {
     child.once('message', (m) => resolve((m as { rss: number }).rss));
     child.send('rss');
-  });
+  })));
   return new Promise((resolve) => {
     child.stdout!.once('data', (d: Buffer) => resolve({ child, port: (JSON.parse(String(d)) as { port: number }).port, rss, exit }));
   });
