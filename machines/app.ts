@@ -80,6 +80,21 @@ export interface App {
 
 const COMPILED = compileMachine<{ run: RequestRun }, ResponseMessage>(requestMachine);
 
+/** An IPv4 address or a bracketed IPv6 one, as a Host header names it. */
+const IP_ADDRESS = /\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]/;
+
+/**
+ * Rails 6's default against DNS rebinding: in development only local names and IP addresses, in test any
+ * host; `SIGNALBOX_HOSTS` (comma-separated) adds names in any environment, and is the way to name a
+ * production app's hosts without code. Hosts given in `config.hosts` are kept, with `SIGNALBOX_HOSTS`'s.
+ */
+function defaultHosts(environment: AppConfig['environment'], configured: readonly (string | RegExp)[] | undefined): readonly (string | RegExp)[] {
+  const fromEnv = (process.env.SIGNALBOX_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+  if (configured !== undefined) return [...configured, ...fromEnv];
+  if (environment === 'development') return ['localhost', '.localhost', IP_ADDRESS, ...fromEnv];
+  return fromEnv;
+}
+
 function defaultEnvironment(): AppConfig['environment'] {
   const env = process.env.NODE_ENV;
   return env === 'production' || env === 'test' ? env : 'development';
@@ -88,6 +103,7 @@ function defaultEnvironment(): AppConfig['environment'] {
 export function createApp(options: CreateAppOptions): App {
   if (!options || typeof options.routes?.match !== 'function') throw new ArgumentError('createApp needs { routes } drawn with draw()');
   const environment = options.environment ?? defaultEnvironment();
+  const earlyWarnings: string[] = [];
   const config: AppConfig = Object.freeze({
     environment,
     default_charset: 'utf-8',
@@ -98,14 +114,18 @@ export function createApp(options: CreateAppOptions): App {
     // API bodies a cross-site form cannot send (browsers preflight them): exact essences only.
     forgery_exempt_types: ['application/json', 'application/xml'],
     trust_proxy: false,
-    hosts: [],
     perform_caching: true,
     cache_header: true,
     ...options.config,
+    hosts: defaultHosts(environment, options.config?.hosts),
   });
+  if (environment === 'production' && config.hosts.length === 0) {
+    earlyWarnings.push('config.hosts is empty, so any Host header is answered: name the hosts in SIGNALBOX_HOSTS or config.hosts');
+  }
   const log = options.logger === false
     ? pino({ level: 'silent' })
     : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info', base: undefined }));
+  for (const warning of earlyWarnings) log.warn(warning);
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));

@@ -126,7 +126,7 @@ export class PageCache {
     this.directory = resolve(settings.directory);
     this.#mime = settings.mime;
     this.#log = settings.log;
-    this.#root = (settings.relative_url_root ?? '').replace(/\/+$/, '');
+    this.#root = (settings.relative_url_root ?? '').replace(/(?<!\/)\/+$/, '');
   }
 
   /** Pages written and not expired. */

@@ -36,10 +36,13 @@ export interface AppConfig {
   /** Believe X-Forwarded-Host/-Proto/-For and Client-IP; turn on only behind a proxy you control (default off). */
   readonly trust_proxy: boolean;
   /**
-   * Host names this app answers to (with or without a port; a leading `.` admits subdomains).
-   * Empty admits any host; otherwise any other Host gets 403, so links and redirects never name a forged host.
+   * Host names this app answers to (with or without a port; a leading `.` admits subdomains; a RegExp
+   * matches the whole name). Empty admits any host; otherwise any other Host gets 403, so links and
+   * redirects never name a forged host, and a rebound domain name (DNS rebinding) reaches nothing.
+   * Default: `localhost`, `*.localhost` and IP addresses in development, none (any host) in test, and in
+   * every environment the names in `SIGNALBOX_HOSTS` (comma-separated).
    */
-  readonly hosts: readonly string[];
+  readonly hosts: readonly (string | RegExp)[];
   /** Rails' `perform_caching`: false turns page and action caching off (default on). */
   readonly perform_caching: boolean;
   /** Whether responses of cached actions carry `X-Cache: hit` or `miss` (default on). */

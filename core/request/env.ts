@@ -177,7 +177,7 @@ export function requestUriAndPath(target: string, relativeUrlRoot = ''): { reque
   const q = requestUri.indexOf('?');
   let path = q < 0 ? requestUri : requestUri.slice(0, q);
   if (relativeUrlRoot === '') return { request_uri: requestUri, path: path || '/' };
-  const root = relativeUrlRoot.replace(/\/+$/, '');
+  const root = relativeUrlRoot.replace(/(?<!\/)\/+$/, '');
   if (root !== '' && (path === root || path.startsWith(`${root}/`))) path = path.slice(root.length);
   return { request_uri: requestUri, path: path || '/' };
 }
@@ -229,7 +229,8 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
   }
   const raw = headers['content-type'];
   if (raw === undefined) return null;
-  // Only the ends are trimmed: `application/json\ta` is not JSON.
-  const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase();
+  // Only the ends are trimmed: `application/json\ta` is not JSON. (Each end on its own: one alternation
+  // over both ends retries a long inner run of blanks from every position in it.)
+  const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+/, '').replace(/(?<![ \t])[ \t]+$/, '').toLowerCase();
   return essence === '' ? null : registry.lookup(essence);
 }

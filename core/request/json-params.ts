@@ -3,6 +3,7 @@
  * parameters, anything else (array, string, number, null) goes under `_json`.
  */
 import { BodyParseError, ParamsParseError, PayloadTooLarge } from '../errors.ts';
+import { prescanJson } from './prescan.ts';
 import { resolveParamLimits, type ParamLimits, type ResolvedParamLimits } from './limits.ts';
 import { setParam, type ParamObject, type ParamValue, type Params } from './param-values.ts';
 
@@ -19,6 +20,8 @@ export function parseJsonParams(body: string, limits?: ParamLimits): Params {
     throw new PayloadTooLarge('body_bytes', resolved.body_bytes);
   }
   if (body.trim() === '') return {};
+  // Over a count or depth limit: refused where the count is crossed, before JSON.parse reads the rest.
+  prescanJson(body, resolved);
   let data: unknown;
   try {
     data = JSON.parse(body);

@@ -8,6 +8,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BodyParseError, ParamsParseError, PayloadTooLarge } from '../errors.ts';
+import { prescanXml } from './prescan.ts';
 import { resolveParamLimits, type ParamLimits, type ResolvedParamLimits } from './limits.ts';
 import { UploadedFile, bytesToText, isUnsafeKey, originalFilename, ownParam, setParam, type ParamObject, type ParamValue, type Params } from './param-values.ts';
 
@@ -32,6 +33,8 @@ export function parseXmlParams(body: string, limits?: ParamLimits): Params {
   if (body.trim() === '') return {};
   // No DTDs, so no entity definitions to expand: only XML's five entities and character references.
   if (/<!DOCTYPE/i.test(body)) throw xmlError('DOCTYPE declarations are not accepted');
+  // Over a count or depth limit: refused where the count is crossed, before validating or building a tree.
+  prescanXml(body, resolved);
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw xmlError(`${valid.err.msg} (line ${valid.err.line})`);
 

@@ -92,7 +92,7 @@ export function viewHelpers(c: Controller, content: Record<string, SafeString>):
 }
 
 function fieldId(name: string): string {
-  return name.replace(/\]\[|[[\]]/g, '_').replace(/_+$/, '');
+  return name.replace(/\]\[|[[\]]/g, '_').replace(/(?<!_)_+$/, '');
 }
 
 function humanize(name: string): string {

@@ -33,7 +33,7 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const server = await serve(app, { port, host: process.env.HOST || '127.0.0.1', handle_signals: true });
+const server = await serve(app, { port, host: process.env.HOST || '127.0.0.1', handleSignals: true });
 console.log(`Signalbox blog (${app.config.environment}) listening on ${server.url}/ - press Ctrl-C to stop`);
 if (server.inspector) console.log(`Inspector (development only): ${server.url}${server.inspector.path}`);
 console.log(admin ? `Admin area: ${server.url}/admin (user ${admin.user})` : 'Admin area disabled: set BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD');

@@ -75,7 +75,7 @@ export const httpTransport: Transport = {
   name: 'http',
   chooses_remote_address: false,
   async open(app) {
-    const server: RunningServer = await serve(app, { port: 0, host: '127.0.0.1', static_files: false });
+    const server: RunningServer = await serve(app, { port: 0, host: '127.0.0.1', staticFiles: false });
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
     return {
       request(req) {
@@ -109,7 +109,7 @@ export const tunnelTransport: Transport = {
   name: 'tunnel',
   chooses_remote_address: false,
   async open(app) {
-    const server: RunningServer = await serve(app, { port: 0, host: '127.0.0.1', static_files: false });
+    const server: RunningServer = await serve(app, { port: 0, host: '127.0.0.1', staticFiles: false });
     const t = await tunnel(`ws://127.0.0.1:${server.port}${server.tunnel!.path}`, { cookies: false, reconnect: false });
     return {
       async request(req) {

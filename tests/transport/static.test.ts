@@ -142,8 +142,8 @@ test('over HTTP: files are served before routing, HEAD without a body, and escap
   }
 });
 
-test('POST to a file path, and static_files: false, go to the app', async () => {
-  for (const [options, method] of [[{}, 'POST'], [{ static_files: false }, 'GET']] as const) {
+test('POST to a file path, and staticFiles: false, go to the app', async () => {
+  for (const [options, method] of [[{}, 'POST'], [{ staticFiles: false }, 'GET']] as const) {
     const server = await serve(appOver(pub), { port: 0, host: '127.0.0.1', ...options });
     try {
       const body = await new Promise<string>((resolve, reject) => {

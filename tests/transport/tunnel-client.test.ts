@@ -199,7 +199,7 @@ test('an error frame rejects its request with the code, status and message; the 
 });
 
 test('an oversized request is rejected frame_too_large, matched by its id', async () => {
-  await withServer(echoApp(), { tunnel: { max_frame_bytes: 2048 } }, async (server) => {
+  await withServer(echoApp(), { tunnel: { maxFrameBytes: 2048 } }, async (server) => {
     await withClient(urlOf(server.port), {}, async (t) => {
       const error = await rejection(t.request({ method: 'POST', path: '/echo/show', body: 'x'.repeat(5000) }));
       assert.is(error.code, 'frame_too_large');
@@ -365,7 +365,7 @@ test('once retries are exhausted, waiting requests are rejected and the tunnel c
 });
 
 test('when the server closes an idle socket, the next request reconnects', async () => {
-  await withServer(echoApp(), { tunnel: { idle_timeout_ms: 50 } }, async (server) => {
+  await withServer(echoApp(), { tunnel: { idleTimeoutMs: 50 } }, async (server) => {
     await withClient(urlOf(server.port), {}, async (t) => {
       const disconnected = new Promise<Record<string, unknown>>((r) => t.on('disconnect', r));
       assert.is((await disconnected).code, 1000);

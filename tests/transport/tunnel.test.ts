@@ -233,7 +233,7 @@ test('files under the public directory are served before routing, as over HTTP; 
       assert.is((await raw.call({ id: 4, method: 'GET', path: '/..%2F..%2Fetc%2Fpasswd' })).status, 404);
       assert.is((await raw.call({ id: 5, method: 'POST', path: '/robots.txt' })).status, 404, 'only GET and HEAD');
     });
-    await withServer(echoApp({ public_dir: pub.path }), { static_files: false }, async (server) => {
+    await withServer(echoApp({ public_dir: pub.path }), { staticFiles: false }, async (server) => {
       assert.is((await (await Raw.open(server)).call({ id: 1, method: 'GET', path: '/robots.txt' })).status, 404);
     });
   } finally {
@@ -325,8 +325,8 @@ test('a binary frame is refused with binary_frame; the socket stays usable', asy
   });
 });
 
-test('a frame over max_frame_bytes is frame_too_large (413) with its id, unparsed; the socket stays usable', async () => {
-  await withServer(echoApp(), tunnelOptions({ max_frame_bytes: 1024 }), async (server) => {
+test('a frame over maxFrameBytes is frame_too_large (413) with its id, unparsed; the socket stays usable', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxFrameBytes: 1024 }), async (server) => {
     const raw = await Raw.open(server);
     const error = await raw.call({ id: 'big', method: 'POST', path: '/echo/show', body: 'x'.repeat(2000) });
     assert.is(error.error.code, 'frame_too_large');
@@ -381,8 +381,8 @@ test('a request id already in flight is duplicate_id; the id is free again once 
   });
 });
 
-test('beyond max_in_flight a request is too_many_requests (429); the others are answered', async () => {
-  await withServer(echoApp(), tunnelOptions({ max_in_flight: 2 }), async (server) => {
+test('beyond maxInFlight a request is too_many_requests (429); the others are answered', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxInFlight: 2 }), async (server) => {
     const raw = await Raw.open(server);
     raw.send({ id: 1, method: 'GET', path: '/echo/slow/1?ms=100' });
     raw.send({ id: 2, method: 'GET', path: '/echo/slow/2?ms=100' });
@@ -422,7 +422,7 @@ test('answers arrive in completion order: a fast request overtakes a slow one', 
 });
 
 test('the heartbeat drops a peer that stops answering pings, and keeps one that answers', async () => {
-  await withServer(echoApp(), tunnelOptions({ heartbeat_ms: 40 }), async (server) => {
+  await withServer(echoApp(), tunnelOptions({ heartbeatMs: 40 }), async (server) => {
     const silent = await Raw.open(server, { autoPong: false });
     const alive = await Raw.open(server);
     const started = performance.now();
@@ -436,8 +436,8 @@ test('the heartbeat drops a peer that stops answering pings, and keeps one that 
   });
 });
 
-test('a socket idle for idle_timeout_ms is closed with 1000, but not while a request is in flight', async () => {
-  await withServer(echoApp(), tunnelOptions({ idle_timeout_ms: 80 }), async (server) => {
+test('a socket idle for idleTimeoutMs is closed with 1000, but not while a request is in flight', async () => {
+  await withServer(echoApp(), tunnelOptions({ idleTimeoutMs: 80 }), async (server) => {
     const idle = await Raw.open(server);
     const started = performance.now();
     assert.is((await idle.closedWithin()).code, 1000);
@@ -454,7 +454,7 @@ test('a socket idle for idle_timeout_ms is closed with 1000, but not while a req
 
 test('back-pressure: while a client leaves its answers unread, the server stops reading its requests', async () => {
   counted = 0;
-  await withServer(echoApp(), tunnelOptions({ backpressure_bytes: 1024 }), async (server) => {
+  await withServer(echoApp(), tunnelOptions({ backpressureBytes: 1024 }), async (server) => {
     const raw = await Raw.open(server);
     const socket = (raw.ws as unknown as { _socket: Socket })._socket;
     // The client stops reading: the kernel buffers fill, then the server's own send buffer.
@@ -527,7 +527,7 @@ test('with origins listed, exactly those are accepted', async () => {
 });
 
 test('an upgrade elsewhere is 404, a non-WebSocket upgrade is 400, too many header lines are 431; each socket is closed', async () => {
-  await withServer(echoApp(), { max_headers: 10 }, async (server) => {
+  await withServer(echoApp(), { maxHeaders: 10 }, async (server) => {
     assert.is((await handshake(server, '/elsewhere', {})).status, 404);
     assert.is((await handshake(server, '/_tunnel/x', {})).status, 404);
     assert.is((await handshake(server, '/_tunnel?token=1', {})).status, 101, 'a query string is not part of the path');
@@ -631,9 +631,9 @@ test('the tunnel path is configurable', async () => {
     () => assert.unreachable('a path without a slash'),
     (e: Error) => assert.match(e.message, /must start with "\/"/),
   );
-  await serve(echoApp(), { port: 0, tunnel: { max_in_flight: 0 } }).then(
+  await serve(echoApp(), { port: 0, tunnel: { maxInFlight: 0 } }).then(
     () => assert.unreachable('zero in flight'),
-    (e: Error) => assert.match(e.message, /max_in_flight must be a positive number/),
+    (e: Error) => assert.match(e.message, /maxInFlight must be a positive number/),
   );
 });
 

@@ -92,7 +92,7 @@ test('without consider_all_requests_local even a local request sees the public p
 
 test('development considers requests local by default; test and production do not', async () => {
   const dev = appWith({ boom: BoomController }, { environment: 'development', logger: false });
-  assert.match((await call(dev, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, 'secret');
+  assert.match((await call(dev, 'GET /boom/boom', { remote_address: '127.0.0.1', headers: { host: 'localhost:3000' } })).body, 'secret');
   const prod = appWith({ boom: BoomController }, { environment: 'production', logger: false, session: false });
   assert.is((await call(prod, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, ' ');
 });
