@@ -7,8 +7,9 @@
  * routingError, a 304 through notModified), and replay one step by step.
  * A screenshot is saved to tests/artifacts/ (not committed).
  *
- * Without Chromium this test fails, saying how to install it: a browser
- * test that silently passes would prove nothing.
+ * Without Chromium the suite is Unavailable, saying how to install it: the
+ * runner counts its tests as skipped locally and failed in CI (CI=true); a
+ * browser test that silently passes would prove nothing.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import * as assert from 'uvu/assert';
 import { createBlogApp } from '../../../examples/blog/app.ts';
 import { requestMachine } from '../../../machines/index.ts';
 import { serve, tunnel, type RunningServer } from '../../../transport/index.ts';
+import { Unavailable } from '../../harness/unavailable.ts';
 
 const test = suite('the inspector page in headless Chromium');
 
@@ -35,7 +37,7 @@ const problems: string[] = [];
 
 test.before(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run \`npm run setup:browser\` (Debian: apt-get install -y chromium), or point SIGNALBOX_CHROMIUM at a Chromium binary`);
+    throw new Unavailable(`Chromium is not installed at ${CHROMIUM}: run \`npm run setup:browser\` (Debian: apt-get install -y chromium), or point SIGNALBOX_CHROMIUM at a Chromium binary`);
   }
   server = await serve(createBlogApp({ environment: 'test' }), { port: 0, host: '127.0.0.1', inspect: true });
   profile = mkdtempSync(join(tmpdir(), 'signalbox-chromium-'));
