@@ -34,18 +34,19 @@ export function describePosition(): string {
   return position.test === null ? `in ${where}, outside its tests` : `during ${where} › "${position.test}"`;
 }
 
+/** The failure's title already says what did not finish. */
 class TimedOut extends Error {
-  constructor(what: string, ms: number) {
-    super(`${what} did not finish within ${ms} ms (a promise that never settles?); set SIGNALBOX_TEST_TIMEOUT_MS to allow longer`);
+  constructor(ms: number) {
+    super(`did not finish within ${ms} ms (a promise that never settles?); SIGNALBOX_TEST_TIMEOUT_MS allows longer`);
     this.name = 'TimedOut';
   }
 }
 
 /** Calls `body`, turning a synchronous throw into a rejection and a hang into a TimedOut. */
-function settle(body: () => unknown, what: string, ms: number): Promise<void> {
+function settle(body: () => unknown, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut(what, ms)), ms);
+    timer = setTimeout(() => reject(new TimedOut(ms)), ms);
   });
   return Promise.race([Promise.resolve().then(body), timeout]).then(
     () => { clearTimeout(timer); },
@@ -57,7 +58,7 @@ function settle(body: () => unknown, what: string, ms: number): Promise<void> {
 async function hooks(list: QueuedSuite['hooks']['before'], state: QueuedSuite['state'], what: string, ms: number): Promise<unknown> {
   for (const hook of list) {
     try {
-      await settle(() => hook(state), what, ms);
+      await settle(() => hook(state), ms);
     } catch (error) {
       return error ?? new Error(`${what} threw ${String(error)}`);
     }
@@ -101,7 +102,7 @@ export async function executeSuite(s: QueuedSuite, tally: Tally, options: Execut
         failure = { error: before, title: `the before.each hook of ${where} threw` };
       } else {
         try {
-          await settle(() => t.handler(state), where, ms);
+          await settle(() => t.handler(state), ms);
         } catch (error) {
           failure = { error, title: where };
         }

@@ -122,7 +122,7 @@ test('a file that throws while loading fails the run', async () => {
 test('a test that never settles fails after the timeout and the next test runs', async () => {
   const run = await runFixture('hangs', { SIGNALBOX_TEST_TIMEOUT_MS: '300', SIGNALBOX_TEST_LINGER_MS: '300' });
   assert.is(run.code, 1);
-  assert.match(run.stdout, '"awaits a promise that never settles" did not finish within 300 ms');
+  assert.match(run.stdout, '"waits forever" (tests/harness/fixtures/hangs.ts) › "awaits a promise that never settles": TimedOut: did not finish within 300 ms');
   assert.is(run.closing, '1 passed, 1 failed, 0 skipped');
   // The interval the test started is still running: the run ends anyway and names what kept it alive.
   assert.match(run.stderr, /the run finished 300 ms ago and something still keeps the process alive \(.*Timeout.*\): a test left it open/);
