@@ -21,6 +21,7 @@ import * as assert from 'uvu/assert';
 import { createBlogApp } from '../../../examples/blog/app.ts';
 import { requestMachine } from '../../../machines/index.ts';
 import { serve, tunnel, type RunningServer } from '../../../transport/index.ts';
+import { elkScript, ELK_MISSING } from '../../../transport/inspect/page-route.ts';
 import { Unavailable } from '../../harness/unavailable.ts';
 
 const test = suite('the inspector page in headless Chromium');
@@ -163,6 +164,23 @@ test('clicking a request replays its path on the diagram step by step', async ()
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
   assert.ok(existsSync(SCREENSHOT));
+});
+
+test('without elkjs (an optional dependency) the page says how to install it and still lists requests', async () => {
+  const bare = await context.newPage();
+  try {
+    // What the server sends in elkjs's place when elkjs cannot be found.
+    const standIn = elkScript(() => { throw new Error('Cannot find module elkjs'); }).toString('utf8');
+    await bare.route('**/elk.bundled.js', (route) => route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: standIn }));
+    await bare.goto(`${server.url}/__inspect`);
+    await bare.waitForSelector('#machines[aria-busy="false"] p.error', { timeout: 10_000 });
+    assert.is(await bare.textContent('#machines p.error'), `Could not draw the machines: ${ELK_MISSING}`);
+    await bare.waitForSelector('#status[data-state="live"]', { timeout: 10_000 });
+    assert.is((await fetch(`${server.url}/posts/2.json`)).status, 200);
+    await bare.waitForFunction(() => Array.from(document.querySelectorAll('#requests li[data-done="true"] .path')).some((p) => p.textContent === '/posts/2.json'), undefined, { timeout: 10_000 });
+  } finally {
+    await bare.close();
+  }
 });
 
 test('nothing went wrong in the page, and nothing was fetched from elsewhere', () => {
