@@ -111,7 +111,8 @@ const CLOSING = 2;
 /**
  * Opens a tunnel. Rejects (`tunnel_unavailable`, with the HTTP `status`
  * when `ws` reports one, e.g. 403 for a refused Origin) when the first
- * socket cannot open; reconnecting applies once it has.
+ * socket cannot open, or has not opened within `timeout_ms`; reconnecting
+ * applies once it has.
  */
 export async function tunnel(url: string, options: TunnelClientOptions = {}): Promise<Tunnel> {
   const Socket = await chooseWebSocket(options);
