@@ -22,7 +22,7 @@ import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runWithCoverage } from './coverage.ts';
 import { describePosition, executeSuite, position } from './execute.ts';
-import { Tally } from './tally.ts';
+import { describeError, Tally } from './tally.ts';
 import { inCI } from './unavailable.ts';
 import { loading, takeQueue, unqueued } from './uvu.ts';
 
@@ -60,8 +60,17 @@ async function main(args: string[]): Promise<void> {
   const started = performance.now();
   let finished = false;
 
-  process.on('unhandledRejection', (reason) => { tally.fail(`a promise rejection nobody handled, ${describePosition()}`, reason); });
-  process.on('uncaughtException', (error) => { tally.fail(`an uncaught exception, ${describePosition()}`, error); });
+  const stray = (what: string, error: unknown): void => {
+    if (!finished) {
+      tally.fail(`${what}, ${describePosition()}`, error);
+      return;
+    }
+    // After the closing line: too late to count, not too late to fail the run.
+    process.stderr.write(`${what}, after the last test:\n${describeError(error)}`);
+    process.exitCode = 1;
+  };
+  process.on('unhandledRejection', (reason) => { stray('a promise rejection nobody handled', reason); });
+  process.on('uncaughtException', (error) => { stray('an uncaught exception', error); });
   process.on('exit', (code) => {
     if (finished) return;
     tally.fail(`the process exited (code ${code}) before the run finished, ${describePosition()}`);

@@ -128,6 +128,13 @@ test('a test that never settles fails after the timeout and the next test runs',
   assert.match(run.stderr, /the run finished 300 ms ago and something still keeps the process alive \(.*Timeout.*\): a test left it open/);
 });
 
+test('a rejection after the last test still fails the run, on stderr since the closing line is written', async () => {
+  const run = await runFixture('late-rejection');
+  assert.is(run.code, 1);
+  assert.is(run.closing, '1 passed, 0 failed, 0 skipped');
+  assert.match(run.stderr, 'a promise rejection nobody handled, after the last test:\nError: the late write failed');
+});
+
 test('a test that exits the process early fails the run, even with exit code 0', async () => {
   const run = await runFixture('exits-early');
   assert.is(run.code, 1);
