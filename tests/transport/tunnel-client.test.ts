@@ -284,6 +284,47 @@ test('a refused handshake rejects tunnel() with tunnel_unavailable and the statu
   assert.is(refused.status, undefined);
 });
 
+/** The WebSocket classes this Node has: `ws` always, Node's built-in one from Node 22 on. */
+function socketClasses(): [string, TunnelClientOptions['WebSocket']][] {
+  const builtIn = (globalThis as { WebSocket?: TunnelClientOptions['WebSocket'] }).WebSocket;
+  const classes: [string, TunnelClientOptions['WebSocket']][] = [['ws', WebSocket as unknown as TunnelClientOptions['WebSocket']]];
+  if (builtIn !== undefined) classes.push(["Node's built-in WebSocket", builtIn]);
+  return classes;
+}
+
+test('a refused handshake rejects tunnel() at once with whichever WebSocket class it uses', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    for (const [name, Socket] of socketClasses()) {
+      const started = performance.now();
+      const refused = await rejection(tunnel(urlOf(server.port, '/nope'), { WebSocket: Socket, timeout_ms: 20_000 }));
+      assert.is(refused.code, 'tunnel_unavailable', name);
+      assert.match(refused.message, `Cannot open ${urlOf(server.port, '/nope')}`, name);
+      // Long before timeout_ms: the refusal itself ends the attempt.
+      assert.ok(performance.now() - started < 5_000, `${name} took ${Math.round(performance.now() - started)} ms`);
+    }
+  });
+});
+
+test('a server that accepts the connection and never answers the upgrade: tunnel() rejects after timeout_ms', async () => {
+  const held = new Set<Socket>();
+  const silent = createServer((socket) => {
+    socket.on('error', () => {});
+    held.add(socket);
+  });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+  try {
+    const port = (silent.address() as AddressInfo).port;
+    for (const [name, Socket] of socketClasses()) {
+      const error = await rejection(tunnel(urlOf(port), { WebSocket: Socket, timeout_ms: 100 }));
+      assert.is(error.code, 'tunnel_unavailable', name);
+      assert.is(error.message, `Cannot open ${urlOf(port)}: no handshake within 100 ms`, name);
+    }
+  } finally {
+    for (const socket of held) socket.destroy();
+    await new Promise((r) => silent.close(r));
+  }
+});
+
 test('a request without an answer within timeout_ms is rejected tunnel_timeout; a late answer is ignored', async () => {
   await withServer(echoApp(), {}, async (server) => {
     await withClient(urlOf(server.port), { timeout_ms: 50 }, async (t) => {
