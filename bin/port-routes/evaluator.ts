@@ -72,6 +72,13 @@ const SEND_METHODS: ReadonlySet<string> = new Set(['send', '__send__', 'public_s
 const LOADING_METHODS: ReadonlySet<string> = new Set(['require', 'require_dependency', 'load', 'require_relative', 'autoload', 'gem']);
 const ROUTES_CONSTANT = ['ActionController', 'Routing', 'Routes'];
 
+/** Evaluation ran past the work a routes file of this size can need; it ends the statement at the top of the file or draw. */
+class BudgetExceeded extends NotPorted {
+  constructor() {
+    super('evaluating it costs more than a routes file can (the work is bounded by the size of the input)');
+  }
+}
+
 /** How deeply a value may nest (a hash in a hash ...) before it is refused rather than recursed into. */
 const MAX_VALUE_DEPTH = 64;
 
@@ -104,11 +111,12 @@ class Scope {
 /** Evaluates parsed routes files in order, as one draw. */
 export function evaluate(files: readonly ParsedFile[]): Evaluation {
   const size = files.reduce((n, f) => n + f.text.length, 0);
-  return new Evaluator(1_000_000 + 200 * size).run(files);
+  return new Evaluator(250_000 + 100 * size).run(files);
 }
 
 class Evaluator {
   #budget: number;
+  #exhausted = false;
   readonly #root = new MapperRef('map', null);
   #rootNamed = false;
   readonly #omissions: Omission[] = [];
@@ -136,27 +144,44 @@ class Evaluator {
       const scope = new Scope(null);
       // Plugins' routes files are bare `map.` statements, run with the draw's `map` in scope.
       scope.define('map', this.#root);
-      this.#statements(file.program.body, scope, declarations);
+      this.#topStatements(file.program.body, scope, declarations);
     }
     return { root: this.#root, declarations, omissions: this.#omissions, comments };
   }
 
   #charge(cost: number): void {
     this.#budget -= cost;
-    if (this.#budget < 0) throw new NotPorted('evaluating it costs more than a routes file can (the work is bounded by the size of the input)');
+    if (this.#budget < 0) throw new BudgetExceeded();
+  }
+
+  /**
+   * Statements of the file, or of the draw block: each one is ported or reported on its own. A statement
+   * that runs out of budget is abandoned whole (a loop stops at once, and none of its routes are kept);
+   * after that, each later statement gets an allowance proportional to its own text, so a plain route
+   * still ports while the total stays linear in the input.
+   */
+  #topStatements(nodes: readonly Node[], scope: Scope, out: Declaration[]): void {
+    for (const node of nodes) {
+      if (this.#exhausted) this.#budget = 1000 + 50 * (node.end - node.start);
+      this.#statement(node, scope, out, true);
+    }
   }
 
   #statements(nodes: readonly Node[], scope: Scope, out: Declaration[]): void {
-    for (const node of nodes) this.#statement(node, scope, out);
+    for (const node of nodes) this.#statement(node, scope, out, false);
   }
 
   /** Runs one statement; if it cannot be ported, whatever it declared is taken back and it is reported instead. */
-  #statement(node: Node, scope: Scope, out: Declaration[]): void {
+  #statement(node: Node, scope: Scope, out: Declaration[], top: boolean): void {
     const mark = out.length;
     try {
       this.#charge(1);
       this.#execute(node, scope, out);
     } catch (error) {
+      if (error instanceof BudgetExceeded) {
+        if (!top) throw error;
+        this.#exhausted = true;
+      }
       out.length = mark;
       const reason = error instanceof NotPorted ? error.message : `it could not be evaluated (${error instanceof Error ? error.message : String(error)})`;
       const key = `${this.#file.name}:${node.start}`;
@@ -182,7 +207,7 @@ class Evaluator {
         if (node.modifier) throw new NotPorted(`it runs only ${node.keyword} ${this.#text(node.cond)}, a condition the port does not decide`);
         throw new NotPorted('it is a conditional, which the port does not decide');
       case 'def':
-        throw new NotPorted(`it defines the method ${node.name}; calls of it are not ported either`);
+        throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
       case 'class': case 'module':
         throw new NotPorted(`it defines a ${node.type}`);
       case 'loop': case 'case': case 'begin': case 'rescue_mod': case 'jump': case 'directive': case 'and': case 'or': case 'masgn':
@@ -244,7 +269,7 @@ class Evaluator {
     }
     this.#rootNamed = true;
     for (const p of block.params.slice(1)) if (p.name) inner.define(p.name, null);
-    this.#statements(block.body, inner, out);
+    this.#topStatements(block.body, inner, out);
     return null;
   }
 
@@ -404,14 +429,16 @@ class Evaluator {
   #string(parts: readonly Part[], scope: Scope, special?: (v: Value) => string | undefined): string {
     let text = '';
     for (const part of parts) {
+      let piece: string;
       if (typeof part === 'string') {
-        text += part;
+        piece = part;
       } else {
         let value: Value = null;
         for (const n of part.body) value = this.#value(n, scope);
-        text += special?.(value) ?? toS(value);
+        piece = special?.(value) ?? toS(value);
       }
-      this.#charge(text.length);
+      this.#charge(piece.length);
+      text += piece;
     }
     return text;
   }
@@ -643,7 +670,8 @@ class Evaluator {
   // ---- values to data ----
 
   #data(v: Value, depth: number): Data {
-    this.#charge(1);
+    // A string is charged by its length: printing it costs that much.
+    this.#charge(typeof v === 'string' ? 1 + v.length : 1);
     if (depth > MAX_VALUE_DEPTH) throw new NotPorted('a value nests too deeply');
     if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
     if (typeof v === 'number') {
