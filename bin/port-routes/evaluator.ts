@@ -244,6 +244,8 @@ class Evaluator {
       throw new NotPorted(this.#unknownMethod(node.name));
     }
     if (node.name === 'draw' && isRoutesConstant(node.receiver)) return this.#draw(node, scope, out);
+    if (node.name === 'draw' && node.block !== null) throw new NotPorted('it draws routes with a DSL other than Rails 2.x\'s ActionController::Routing::Routes.draw');
+    if (isCoreRegexp(node.receiver, scope)) return this.#regexpClassMethod(node, scope);
     const receiver = this.#value(node.receiver, scope);
     if (receiver instanceof MapperRef) {
       this.#mapperCall(receiver, node, scope, out);
@@ -291,6 +293,9 @@ class Evaluator {
     let callArgs: Value[] = args;
     if (BLOCK_METHODS.has(name)) {
       method = name as MapperMethod;
+      // A block's map is Rails' OptionMerger, which supplies its own options as a missing last argument:
+      // `merger.with_options do |m|` is `with_options(options)`. Signalbox's map already carries them.
+      if (name === 'with_options' && map.parent !== null && !args.some((a) => a instanceof RubyHash)) callArgs = [...args, new RubyHash()];
     } else if (name === 'connect' || name === 'root') {
       method = name;
     } else if (name === 'named_route') {
@@ -385,6 +390,7 @@ class Evaluator {
         return found.value;
       }
       case 'const': {
+        if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
         if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
         const found = scope.lookup(node.name);
         if (found === null) throw new NotPorted(`it uses ${node.name}, a constant defined elsewhere`);
@@ -496,11 +502,33 @@ class Evaluator {
       }
     }
     if (typeof left === 'number' && typeof right === 'number') {
+      if (op === '|' && Number.isInteger(left) && Number.isInteger(right)) return left | right;
       if (op === '+') return left + right;
       if (op === '-') return left - right;
       if (op === '*') return left * right;
     }
     throw new NotPorted(`the port does not evaluate ${op} on these values`);
+  }
+
+  /** Ruby's own `Regexp.new` / `Regexp.compile` and `Regexp.escape` / `Regexp.quote`, given values the file wrote. */
+  #regexpClassMethod(node: NodeOf<'call'>, scope: Scope): Value {
+    if (node.block !== null) throw new NotPorted(`the port does not evaluate Regexp.${node.name} with a block`);
+    const args = this.#arguments(node.args, scope);
+    const [source, options] = args;
+    if ((node.name === 'escape' || node.name === 'quote') && args.length === 1 && typeof source === 'string') {
+      this.#charge(source.length);
+      return escapeRegexp(source);
+    }
+    if ((node.name === 'new' || node.name === 'compile') && args.length >= 1 && args.length <= 3) {
+      if (source instanceof RubyRegexp) return source;
+      if (typeof source !== 'string') throw new NotPorted(`Regexp.${node.name} is given something other than a string`);
+      // Options are a bitmask of IGNORECASE (1), EXTENDED (2) and MULTILINE (4), or any other true value for ignore case.
+      let flags = '';
+      if (typeof options === 'number') flags = `${options & 4 ? 'm' : ''}${options & 1 ? 'i' : ''}${options & 2 ? 'x' : ''}`;
+      else if (options !== undefined && options !== null && options !== false) flags = 'i';
+      return new RubyRegexp(source, flags);
+    }
+    throw new NotPorted(`the port does not evaluate Regexp.${node.name} here`);
   }
 
   // ---- methods of values ----
@@ -703,6 +731,21 @@ function toS(v: Value): string {
   if (v instanceof Sym) return v.name;
   if (v instanceof RubyRegexp) return v.toS();
   throw new NotPorted('it interpolates a value whose text differs between Ruby versions (a list, hash or map)');
+}
+
+const REGEXP_OPTIONS: Readonly<Record<string, number>> = { IGNORECASE: 1, EXTENDED: 2, MULTILINE: 4 };
+
+/** `Regexp` (or `::Regexp`) when the file has not given the name a meaning of its own. */
+function isCoreRegexp(node: Node, scope: Scope): boolean {
+  return node.type === 'const' && node.scope === null && node.name === 'Regexp' && (node.top || scope.lookup('Regexp') === null);
+}
+
+/** Ruby's `Regexp.escape`: metacharacters and space get a backslash, whitespace controls their escape. */
+function escapeRegexp(text: string): string {
+  const named: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\f': '\\f', '\v': '\\v', ' ': '\\ ' };
+  let out = '';
+  for (const ch of text) out += named[ch] ?? ('[]{}()|-*.\\?+^$#'.includes(ch) ? `\\${ch}` : ch);
+  return out;
 }
 
 function strip(text: string): string {

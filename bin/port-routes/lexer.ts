@@ -114,6 +114,8 @@ class Lexer {
   constructor(source: string) {
     this.#src = source;
     this.#end = source.length;
+    // A UTF-8 byte-order mark before the first line is not part of the script, as in Ruby.
+    if (source.charCodeAt(0) === 0xfeff) this.#pos = 1;
   }
 
   run(): Lexed {

@@ -28,6 +28,11 @@ const CASES: Case[] = [
     draw: [['connect', ...DEFAULT]],
   },
   {
+    name: 'a byte-order mark and Windows line endings',
+    ruby: "\uFEFFActionController::Routing::Routes.draw do |map|\r\n  map.connect ':controller/:action/:id' # default\r\nend\r\n",
+    draw: [['connect', ...DEFAULT]],
+  },
+  {
     name: 'a brace block, whatever its variable is called, and a top-level constant path',
     ruby: "::ActionController::Routing::Routes.draw { |r| r.connect(':controller/:action/:id') }\n",
     draw: [['connect', ...DEFAULT]],
@@ -146,6 +151,11 @@ const CASES: Case[] = [
     ruby: "word = /[a-z]+/i\nmap.connect 'w/:w', :controller => 'w', :w => /#{word}-x/\n",
     draw: [['connect', 'w/:w', { controller: 'w', w: { $regexp: '(?:[a-zA-Z]+)-x', flags: '' } }]],
   },
+  {
+    name: 'Regexp.new, Regexp.escape and the Regexp option constants, on values the file wrote',
+    ruby: "SEP = 'a.b'\nmap.connect 'x/:id', :controller => 'x', :id => Regexp.new(\"#{Regexp.escape(SEP)}-\\\\d+\", Regexp::IGNORECASE | Regexp::EXTENDED)\nmap.connect 'y/:id', :controller => 'y', :id => Regexp.new('[a-z]+', true)\n",
+    draw: [['connect', 'x/:id', { controller: 'x', id: { $regexp: 'a\\.b-\\d+', flags: 'xi' } }], ['connect', 'y/:id', { controller: 'y', id: { $regexp: '[a-z]+', flags: 'i' } }]],
+  },
   // ---- loops ----
   {
     name: '.each over a literal list, with map.send',
@@ -185,6 +195,11 @@ const CASES: Case[] = [
     name: 'with_options blocks nest and name routes through their variable',
     ruby: "map.with_options :controller => 'site' do |site|\n  site.home '', :action => 'index'\n  site.with_options :action => 'page' do |page|\n    page.about 'about'\n  end\nend\n",
     draw: [['with_options', { controller: 'site' }, { $block: [['home', '', { action: 'index' }], ['with_options', { action: 'page' }, { $block: [['about', 'about']] }]] }]],
+  },
+  {
+    name: 'with_options without options on a block\'s map keeps that map\'s options (as Rails\' OptionMerger supplies them)',
+    ruby: "map.with_options :controller => 'news' do |news|\n  news.with_options do |n|\n    n.connect 'news/:id', :action => 'show'\n  end\nend\n",
+    draw: [['with_options', { controller: 'news' }, { $block: [['with_options', {}, { $block: [['connect', 'news/:id', { action: 'show' }]] }]] }]],
   },
   {
     name: 'a block variable that hides the outer one',
@@ -316,6 +331,12 @@ const OMITTED: Omitted[] = [
     name: 'case, begin/rescue, loops and instance variables',
     ruby: "case RAILS_ENV\nwhen 'test' then map.connect 't'\nend\nbegin\n  map.connect 'b'\nrescue NameError\nend\nwhile false do end\n@opts = {}\n",
     reports: ['config/routes.rb:1: not ported: case RAILS_ENV … end', 'config/routes.rb:4: not ported: begin … end', 'config/routes.rb:8: not ported: while false do end', 'config/routes.rb:9: not ported: @opts = {}'],
+    draw: [],
+  },
+  {
+    name: 'a routes file of a later Rails (routes.draw without a map)',
+    ruby: "Blog::Application.routes.draw do\n  resources :posts\nend\n",
+    reports: ['config/routes.rb:1: not ported: Blog::Application.routes.draw do … end'],
     draw: [],
   },
   {
