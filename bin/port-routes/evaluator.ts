@@ -136,6 +136,7 @@ class Evaluator {
     const comments = new Map<string, readonly Comment[]>();
     for (const file of files) {
       this.#file = file;
+      this.#omitted.clear();
       this.#defined = new Set();
       this.#lineStarts = lineStarts(file.text);
       collectDefinitions(file.program.body, this.#defined);

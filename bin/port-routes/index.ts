@@ -32,8 +32,8 @@ export interface PortResult {
 
 export const USAGE = `usage: signalbox port-routes [--js | --json] FILE...
   prints a Signalbox routes module (TypeScript; --js for JavaScript) ported from Rails config/routes.rb
-  files, read in order as one draw; --json prints the same declarations in the draw format of the
-  acceptance corpus. Statements that cannot be ported are reported on stderr and left out.`;
+  files, read in order as one draw (- reads standard input); --json prints the same declarations in the
+  draw format of the acceptance corpus. Statements that cannot be ported are reported on stderr and left out.`;
 
 /** Ports sources already in memory. */
 export function port(sources: readonly Source[], format: PortFormat): PortResult {
@@ -43,8 +43,10 @@ export function port(sources: readonly Source[], format: PortFormat): PortResult
     try {
       parsed.push({ name: source.name, text: source.text, program: parse(source.text) });
     } catch (error) {
-      if (!(error instanceof RubySyntaxError)) throw error;
-      reports.push(`${source.name}:${error.line}: syntax error: ${error.message}`);
+      // Only RubySyntaxError is expected (a property test holds the parser to that); anything else is still
+      // reported against the file rather than ending the command.
+      if (error instanceof RubySyntaxError) reports.push(`${source.name}:${error.line}: syntax error: ${error.message}`);
+      else reports.push(`${source.name}: cannot be ported: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   if (parsed.length === 0) return { output: '', reports, read: 0 };

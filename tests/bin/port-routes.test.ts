@@ -185,6 +185,15 @@ test('a file that cannot be read is reported; when none can, the exit code is 1'
   assert.is(command(FIXTURES).stderr, `${FIXTURES}: cannot read: is a directory\n`);
 });
 
+test('- reads a routes file from standard input', () => {
+  const run = spawnSync(process.execPath, ['bin/signalbox.js', 'port-routes', '--json', '-'], {
+    cwd: ROOT, encoding: 'utf8', input: "map.connect ':controller/:action'\nmap.from_plugin :blog\n",
+  });
+  assert.is(run.status, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout), [['connect', ':controller/:action']]);
+  assert.is(run.stderr.split('\n')[0], '-:2: not ported: map.from_plugin :blog');
+});
+
 test('usage errors exit 2 and say how the command is used', async () => {
   const [, , bare] = await cli;
   assert.is(bare.code, 2);
