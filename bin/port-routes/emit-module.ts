@@ -54,7 +54,7 @@ class ModuleWriter {
     const rootName = identifier(root.name ?? 'map');
     this.#names.set(root, rootName);
     const header = [
-      `// Ported from ${files.join(', ')} by \`signalbox port-routes\`.`,
+      `// Ported from ${oneLine(files.join(', '))} by \`signalbox port-routes\`.`,
       language === 'ts' ? "import { draw, type RouteSet } from 'signalbox';" : "import { draw } from 'signalbox';",
       '',
       `export const routes${language === 'ts' ? ': RouteSet' : ''} = draw((${rootName}) => {`,
@@ -74,7 +74,7 @@ class ModuleWriter {
     let i = this.#nextComment.get(this.#file) ?? 0;
     while (i < comments.length && comments[i].line < line) {
       const c = comments[i];
-      if (c.ownLine) this.#line(depth, `//${c.text.trimEnd()}`);
+      if (c.ownLine) this.#line(depth, `//${oneLine(c.text).trimEnd()}`);
       i++;
     }
     this.#nextComment.set(this.#file, i);
@@ -101,12 +101,12 @@ class ModuleWriter {
       if (d.kind === 'file') {
         this.#flushFile(depth);
         this.#file = d.file;
-        if (this.#options.files.length > 1) this.#line(depth, `// ${d.file}`);
+        if (this.#options.files.length > 1) this.#line(depth, `// ${oneLine(d.file)}`);
         continue;
       }
       this.#commentsBefore(d.line, depth);
       if (d.kind === 'omitted') {
-        this.#line(depth, `// ${d.file}:${d.line}: not ported: ${oneLine(d.statement)}`);
+        this.#line(depth, `// ${oneLine(d.file)}:${d.line}: not ported: ${oneLine(d.statement)}`);
         this.#line(depth, `//   ${oneLine(d.reason)}`);
         this.#consumeThrough(d.endLine);
         continue;
@@ -180,8 +180,12 @@ function identifier(name: string): string {
   return RESERVED.has(clean) ? `${clean}_` : clean;
 }
 
+/**
+ * Text for a `//` comment. JavaScript ends a line (and so the comment) at \r, \n, U+2028 and U+2029: left in,
+ * the rest of a Ruby comment or quoted statement would become code in the module.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ');
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
 /** A JavaScript string literal in single quotes. */

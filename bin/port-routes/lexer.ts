@@ -402,8 +402,9 @@ class Lexer {
       }
       const raw = src.slice(start, p).replaceAll('_', '');
       // A leading zero makes an octal integer in Ruby (`0755`).
-      text = type === 'int' && raw.length > 1 && raw[0] === '0' ? String(parseInt(raw, 8)) : raw;
-      if (text === 'NaN') this.#fail(`invalid octal digit in ${raw}`);
+      const octal = type === 'int' && raw.length > 1 && raw[0] === '0';
+      if (octal && !/^[0-7]+$/.test(raw)) this.#fail(`invalid octal digit in ${raw}`);
+      text = octal ? String(parseInt(raw, 8)) : raw;
     }
     if (isIdentChar(src[p])) this.#fail(`unexpected ${JSON.stringify(src[p])} after a number`);
     this.#pos = p;

@@ -368,6 +368,14 @@ left('the module says where each statement was left out, and why', () => {
   assert.ok(lines.indexOf("map.connect(':controller/:action/:id');") === -1 && lines.indexOf("map.connect(':controller');") > at);
 });
 
+left('a comment or a quoted statement cannot end its comment line in the module (U+2028, U+2029, \\r)', async () => {
+  const ruby = "# note\u2028throw new Error('from a comment')\nmap.from_plugin :\"\u2029throw new Error('from a statement')\"\n# a\rthrow new Error('after a carriage return')\nmap.connect ':controller'\n";
+  const { output } = portText(ruby, 'ts');
+  assert.not.match(output, /[\u2028\u2029\r]/);
+  const { routes } = await importPorted(output);
+  assert.equal(routes.routes.map((r) => r.path), ['/:controller']);
+});
+
 left('in the draw format, a call on the outer map between a resource block\'s own calls is reported', () => {
   const ruby = "map.resources :posts do |post|\n  post.resources :a\n  map.connect 'x', :controller => 'x'\n  post.resources :b\nend\n";
   const json = portText(ruby, 'json');
