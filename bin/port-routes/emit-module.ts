@@ -198,7 +198,8 @@ export function quote(text: string): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16)}`;
+    // Line separators end a line in JavaScript source; a lone surrogate would not survive being written as UTF-8.
+    else if (code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff)) out += `\\u${code.toString(16)}`;
     else out += ch;
   }
   return `${out}'`;

@@ -106,6 +106,8 @@ function plainChar(code: number, extended: boolean): string {
     case 0x2028: case 0x2029: return `\\u${hex(code, 4)}`;
     default: break;
   }
+  // A lone surrogate would not survive being written as UTF-8.
+  if (code >= 0xd800 && code <= 0xdfff) return `\\u${hex(code, 4)}`;
   if (code < 0x20 || code === 0x7f) return `\\x${hex(code, 2)}`;
   const ch = String.fromCharCode(code);
   if (extended && (ch === '#' || /\s/.test(ch))) return code === 0x20 ? '\\ ' : code === 0x23 ? '\\#' : `\\u${hex(code, 4)}`;

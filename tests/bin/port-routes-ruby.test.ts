@@ -85,6 +85,11 @@ const CASES: Case[] = [
     draw: [['connect', "it's/:a\\b/\\n", { controller: 'tab\there!', q: 'x(y)z', Q: '1' }]],
   },
   {
+    name: 'a line separator in a string or regexp survives into the module as an escape',
+    ruby: "map.connect \"x\\u2028y\", :controller => 'c', :r => /a\\u2029b/\n",
+    draw: [['connect', 'x\u2028y', { controller: 'c', r: { $regexp: 'a\\u2029b', flags: '' } }]],
+  },
+  {
     name: 'adjacent string literals are one string',
     ruby: "map.connect 'posts/' \"archive\", :controller => 'posts'\n",
     draw: [['connect', 'posts/archive', { controller: 'posts' }]],
