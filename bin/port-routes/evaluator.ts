@@ -106,6 +106,13 @@ class Scope {
   define(name: string, value: Value): void {
     this.#vars.set(name, value);
   }
+
+  /** A constant belongs to the file (its module), not to the block that assigns it. */
+  defineConstant(name: string, value: Value): void {
+    let s: Scope = this;
+    while (s.parent !== null) s = s.parent;
+    s.#vars.set(name, value);
+  }
 }
 
 /** Evaluates parsed routes files in order, as one draw. */
@@ -469,8 +476,10 @@ class Evaluator {
     } else {
       throw new NotPorted(`the port does not evaluate ${node.op}`);
     }
-    if (target.type === 'ident' || target.type === 'const') {
+    if (target.type === 'ident') {
       scope.assign(target.name, value);
+    } else if (target.type === 'const') {
+      scope.defineConstant(target.name, value);
     } else if (target.type === 'index') {
       const receiver = this.#value(target.receiver, scope);
       const [key] = this.#arguments(target.args, scope);

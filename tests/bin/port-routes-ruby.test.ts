@@ -152,6 +152,11 @@ const CASES: Case[] = [
     draw: [['connect', 'api/v2/:controller/:action']],
   },
   {
+    name: 'a constant assigned in the draw block is the file\'s, seen after the block',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  IDS = { :id => /\\d+/ }\nend\nmap.connect ':controller/:id', :requirements => IDS\n",
+    draw: [['connect', ':controller/:id', { requirements: { id: { $regexp: '\\d+', flags: '' } } }]],
+  },
+  {
     name: 'a regexp interpolating another keeps its options',
     ruby: "word = /[a-z]+/i\nmap.connect 'w/:w', :controller => 'w', :w => /#{word}-x/\n",
     draw: [['connect', 'w/:w', { controller: 'w', w: { $regexp: '(?:[a-zA-Z]+)-x', flags: '' } }]],
@@ -342,6 +347,12 @@ const OMITTED: Omitted[] = [
     name: 'a routes file of a later Rails (routes.draw without a map)',
     ruby: "Blog::Application.routes.draw do\n  resources :posts\nend\n",
     reports: ['config/routes.rb:1: not ported: Blog::Application.routes.draw do … end'],
+    draw: [],
+  },
+  {
+    name: 'a local variable first assigned in a block is gone after it',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  page = 1\nend\nmap.connect ':controller', :page => page\n",
+    reports: ["config/routes.rb:4: not ported: map.connect ':controller', :page => page"],
     draw: [],
   },
   {
