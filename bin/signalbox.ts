@@ -4,6 +4,8 @@
  *   signalbox routes [--json] [file]   print a route table (the example app's, or the RouteSet a module exports)
  *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
  *                                      print every exported machine as a diagram, or refresh the README's
+ *   signalbox port-routes [--js | --json] FILE...
+ *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,7 +20,9 @@ const USAGE = `usage: signalbox routes [--json] [file]
   file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the example blog
        signalbox machines [--format mermaid|dot|json] [--machine <id>] [--update-readme]
   prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
-  diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md`;
+  diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md
+       signalbox port-routes [--js | --json] FILE...
+  ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module`;
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -91,6 +95,13 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'machines') return machines(rest);
+  if (command === 'port-routes') {
+    const { portRoutesCommand } = await import('./port-routes/index.ts');
+    const { code, stdout, stderr } = portRoutesCommand(rest);
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    return code;
+  }
   console.error(USAGE);
   return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
 }
