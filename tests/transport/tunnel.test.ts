@@ -89,7 +89,7 @@ class Raw {
   }
 
   /** Waits until `done()` holds, checking whenever a frame arrives. */
-  async until(done: () => boolean, timeout = 2000): Promise<void> {
+  async until(done: () => boolean, timeout = 10_000): Promise<void> {
     const deadline = Date.now() + timeout;
     while (!done()) {
       if (Date.now() > deadline) throw new Error(`not done within ${timeout} ms; got ${JSON.stringify(this.frames).slice(0, 500)}`);
@@ -101,7 +101,7 @@ class Raw {
   }
 
   /** The first frame received (from `from` on) that `match` accepts. */
-  async frame(match: (f: Frame) => boolean, timeout = 2000, from = 0): Promise<Frame> {
+  async frame(match: (f: Frame) => boolean, timeout = 10_000, from = 0): Promise<Frame> {
     let found: Frame | undefined;
     await this.until(() => (found = this.frames.slice(from).find(match)) !== undefined, timeout);
     return found!;
@@ -128,7 +128,7 @@ class Raw {
 
   /** The next frame after those already received. */
   next(): Promise<Frame> {
-    return this.frame(() => true, 2000, this.frames.length);
+    return this.frame(() => true, 10_000, this.frames.length);
   }
 }
 
