@@ -14,6 +14,7 @@
  * refuses anything else with an error naming the feature.
  */
 import type { AnyStateMachine } from 'xstate';
+import { machineTable, type Named, type TableTransition } from './table.ts';
 import { eventLabel, type Tracer } from './trace.ts';
 
 type Args = { context: any; event: any };
@@ -51,11 +52,6 @@ export class MachineCompileError extends Error {
     super(`Cannot compile machine ${machine}: ${where} uses ${feature}, which the compiled engine does not support (run it with engine: 'xstate')`);
     this.name = 'MachineCompileError';
   }
-}
-
-/** A request's path through the machine, for tests that compare engines. */
-export interface RunResult<T> {
-  readonly output: T;
 }
 
 export class CompiledMachine<TInput = unknown, TOutput = unknown> {
@@ -144,94 +140,90 @@ function pick(transitions: readonly Transition[], args: Args): Transition {
   throw new Error('no transition enabled');
 }
 
-type Config = Record<string, unknown>;
-
-/** Compiles `machine` (its config and its `setup()` implementations) into a table. */
+/** Compiles `machine` (its table, machines/table.ts, and its `setup()` implementations) into a runnable table. */
 export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): CompiledMachine<TInput, TOutput> {
-  const config = machine.config as Config;
-  const id = String(config.id ?? machine.id);
+  const table = machineTable(machine);
+  const id = table.id;
   const impl = machine.implementations as { actions: Record<string, unknown>; guards: Record<string, unknown>; actors: Record<string, unknown> };
   const fail = (where: string, feature: string): never => {
     throw new MachineCompileError(id, where, feature);
   };
 
-  for (const key of ['type', 'on', 'after', 'always', 'invoke', 'entry', 'exit']) {
-    if (key in config) fail('the root', key === 'type' ? `a ${String(config.type)} root` : `root-level ${key}`);
-  }
-  const stateConfigs = (config.states ?? {}) as Record<string, Config>;
-  const names = Object.keys(stateConfigs);
-  const indexOf = (where: string, target: unknown): number => {
-    if (typeof target !== 'string') return fail(where, 'a non-string transition target');
-    const i = names.indexOf(target);
-    if (i < 0) return fail(where, `an unknown or non-sibling target ${JSON.stringify(target)}`);
-    return i;
-  };
-  const action = (where: string, name: unknown): ActionFn => {
-    if (typeof name !== 'string') return fail(where, 'an inline or parameterised action (name it in setup())');
-    const fn = impl.actions[name];
-    if (typeof fn !== 'function') return fail(where, `action ${JSON.stringify(name)}, which setup() does not supply`);
+  const root = table.root;
+  if (root.type === 'parallel') fail('the root', 'a parallel root');
+  if (root.entry.length > 0) fail('the root', 'root-level entry');
+  if (root.exit.length > 0) fail('the root', 'root-level exit');
+  if (root.invoke.length > 0) fail('the root', 'root-level invoke');
+  if (root.transitions.length > 0) fail('the root', `root-level ${table.transitions[root.transitions[0]].eventType === '' ? 'always' : 'on'}`);
+  const names = table.states.map((s) => s.id);
+  const action = (where: string, a: Named): ActionFn => {
+    if (a.inline) return fail(where, 'an inline or parameterised action (name it in setup())');
+    const fn = impl.actions[a.name];
+    if (typeof fn !== 'function') return fail(where, `action ${JSON.stringify(a.name)}, which setup() does not supply`);
     return fn as ActionFn;
   };
-  const actions = (where: string, list: unknown): ActionFn[] => (list === undefined ? [] : (Array.isArray(list) ? list : [list]).map((a) => action(where, a)));
-  const transitions = (where: string, spec: unknown, eventType: string): Transition[] => {
-    const list = (Array.isArray(spec) ? spec : [spec]) as Config[];
+  const actions = (where: string, named: readonly Named[]): ActionFn[] => named.map((a) => action(where, a));
+  const transitions = (where: string, list: readonly TableTransition[]): Transition[] => {
     const out = list.map((t, i) => {
       const here = `${where}[${i}]`;
-      for (const key of Object.keys(t)) if (!['target', 'guard', 'actions', 'description', 'meta'].includes(key)) fail(here, `transition option ${JSON.stringify(key)}`);
-      if (t.target === undefined) fail(here, 'a targetless transition');
+      if (t.reenter) fail(here, 'transition option "reenter"');
+      if (t.targets.length === 0) fail(here, 'a targetless transition');
       let guard: GuardFn | null = null;
-      let guardName: string | null = null;
-      if (t.guard !== undefined) {
-        if (typeof t.guard !== 'string') fail(here, 'an inline or parameterised guard (name it in setup())');
-        guardName = t.guard as string;
-        const g = impl.guards[guardName];
-        if (typeof g !== 'function') fail(here, `guard ${JSON.stringify(guardName)}, which setup() does not supply`);
+      if (t.guard !== null) {
+        if (t.guard.inline) fail(here, 'an inline or parameterised guard (name it in setup())');
+        const g = impl.guards[t.guard.name];
+        if (typeof g !== 'function') fail(here, `guard ${JSON.stringify(t.guard.name)}, which setup() does not supply`);
         guard = g as GuardFn;
       }
-      return { guard, guardName, target: indexOf(here, t.target), actions: actions(here, t.actions), eventType };
+      return { guard, guardName: t.guard?.name ?? null, target: names.indexOf(t.targets[0]), actions: actions(here, t.actions), eventType: t.eventType };
     });
     if (out.length === 0 || out[out.length - 1].guard !== null) fail(where, 'a transition list whose last entry has a guard (the table needs a default)');
     return out;
   };
 
-  const rootStates = (machine.root as unknown as { states: Record<string, { invoke: { id: string }[] }> }).states;
-  const states: State[] = names.map((name) => {
-    const s = stateConfigs[name];
-    const where = `state ${JSON.stringify(name)}`;
-    if ('states' in s) fail(where, 'nested states');
-    for (const key of Object.keys(s)) {
-      if (!['type', 'entry', 'exit', 'always', 'invoke', 'description', 'meta', 'tags'].includes(key)) {
-        fail(where, key === 'states' ? 'nested states' : key === 'after' ? 'delayed transitions (after)' : key === 'on' ? 'event transitions (on)' : `option ${JSON.stringify(key)}`);
-      }
+  const states: State[] = table.states.map((s) => {
+    const where = `state ${JSON.stringify(s.id)}`;
+    if (s.parent !== null || s.type === 'compound' || s.type === 'parallel') fail(where, 'nested states');
+    if (s.type === 'history') fail(where, 'a history state');
+    if (s.invoke.length > 1) fail(where, 'several invocations');
+    const own = s.transitions.map((i) => table.transitions[i]);
+    const invoked = s.invoke[0];
+    for (const t of own) {
+      if (t.eventType.startsWith('xstate.after.')) fail(where, 'delayed transitions (after)');
+      const fromInvoke = invoked !== undefined && (t.eventType === `xstate.done.actor.${invoked.id}` || t.eventType === `xstate.error.actor.${invoked.id}`);
+      if (t.eventType !== '' && !fromInvoke) fail(where, t.eventType.startsWith('xstate.') ? `invoke option or event ${JSON.stringify(t.eventType)}` : 'event transitions (on)');
     }
-    if (s.type !== undefined && s.type !== 'final' && s.type !== 'atomic') fail(where, `a ${String(s.type)} state`);
     const final = s.type === 'final';
     let invoke: State['invoke'] = null;
-    if (s.invoke !== undefined) {
-      if (Array.isArray(s.invoke)) fail(where, 'several invocations');
-      const inv = s.invoke as Config;
-      for (const key of Object.keys(inv)) if (!['src', 'input', 'onDone', 'onError', 'id'].includes(key)) fail(where, `invoke option ${JSON.stringify(key)}`);
-      if (typeof inv.src !== 'string') fail(where, 'an inline actor (name it in setup())');
-      const logic = impl.actors[inv.src as string] as { config?: unknown } | undefined;
-      if (!logic || typeof logic.config !== 'function') fail(where, `actor ${JSON.stringify(inv.src)}, which is not a fromPromise actor supplied by setup()`);
-      if (inv.onDone === undefined || inv.onError === undefined) fail(where, 'an invocation without both onDone and onError');
-      const invokeId = rootStates[name].invoke[0].id;
+    if (invoked !== undefined) {
+      if (invoked.src.inline) fail(where, 'an inline actor (name it in setup())');
+      if (invoked.systemId !== null) fail(where, 'invoke option "systemId"');
+      const logic = impl.actors[invoked.src.name] as { config?: unknown } | undefined;
+      if (!logic || typeof logic.config !== 'function') fail(where, `actor ${JSON.stringify(invoked.src.name)}, which is not a fromPromise actor supplied by setup()`);
+      const doneType = `xstate.done.actor.${invoked.id}`;
+      const errorType = `xstate.error.actor.${invoked.id}`;
+      const onDone = own.filter((t) => t.eventType === doneType);
+      const onError = own.filter((t) => t.eventType === errorType);
+      if (onDone.length === 0 || onError.length === 0) fail(where, 'an invocation without both onDone and onError');
+      const input = invoked.input;
       invoke = {
-        id: invokeId,
-        doneType: `xstate.done.actor.${invokeId}`,
-        errorType: `xstate.error.actor.${invokeId}`,
+        id: invoked.id,
+        doneType,
+        errorType,
         creator: logic!.config as (args: { input: unknown }) => unknown,
-        input: typeof inv.input === 'function' ? (inv.input as (a: Args) => unknown) : () => inv.input,
-        onDone: transitions(`${where} onDone`, inv.onDone, `xstate.done.actor.${invokeId}`),
-        onError: transitions(`${where} onError`, inv.onError, `xstate.error.actor.${invokeId}`),
+        input: typeof input === 'function' ? (input as (a: Args) => unknown) : () => input,
+        onDone: transitions(`${where} onDone`, onDone),
+        onError: transitions(`${where} onError`, onError),
       };
     }
-    const always = s.always === undefined ? null : transitions(`${where} always`, s.always, '');
+    const eventless = own.filter((t) => t.eventType === '');
+    const always = eventless.length === 0 ? null : transitions(`${where} always`, eventless);
     if (!final && always === null && invoke === null) fail(where, 'a state with no way out (neither always nor invoke)');
     if (always !== null && invoke !== null) fail(where, 'both always and invoke');
-    return { name, entry: actions(`${where} entry`, s.entry), exit: actions(`${where} exit`, s.exit), final, always, invoke };
+    return { name: s.key, entry: actions(`${where} entry`, s.entry), exit: actions(`${where} exit`, s.exit), final, always, invoke };
   });
-  const initial = indexOf('the root', config.initial);
+  const config = machine.config as { context?: unknown; output?: unknown };
+  const initial = table.states.findIndex((s) => s.initial && s.parent === null);
   if (typeof config.context !== 'function') fail('the root', 'a context that is not a function of the input');
   if (typeof config.output !== 'function') fail('the root', 'no output function');
   return new CompiledMachine<TInput, TOutput>(id, states, initial, config.context as (a: { input: TInput }) => unknown, config.output as (a: { context: any }) => TOutput);

@@ -6,14 +6,16 @@
  * out and draws it, and the exporters (machines/export.ts) print it; both
  * therefore show the definition itself, never a hand-drawn copy.
  *
- * It reads XState's resolved state nodes (`machine.root`), so targets are
- * already resolved (`#id`, `.child`, siblings) and the invoke's done/error
- * events carry the same type the engines report in traces.
+ * It draws from the machine's table (machines/table.ts), read from XState's
+ * resolved state nodes, so targets are already resolved (`#id`, `.child`,
+ * siblings) and the invoke's done/error events carry the same type the
+ * engines report in traces.
  *
  * @example
  *   machineGraph(requestMachine).states.map((s) => s.id)  // ['parsing', 'negotiating', ...]
  */
 import type { AnyStateMachine } from 'xstate';
+import { machineTable, type TableState } from './table.ts';
 
 export type GraphStateType = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
 
@@ -66,51 +68,14 @@ export interface MachineGraph {
   readonly transitions: readonly GraphTransition[];
 }
 
-/** What the serialiser reads of XState's StateNode (public fields, loosely typed). */
-interface Node {
-  readonly key: string;
-  readonly path: readonly string[];
-  readonly type: GraphStateType;
-  readonly states: Record<string, Node>;
-  readonly parent?: Node;
-  readonly initial?: { readonly target?: readonly Node[] };
-  readonly config: { readonly entry?: unknown; readonly exit?: unknown };
-  readonly invoke: readonly { readonly id: string; readonly src: unknown }[];
-  readonly transitions: ReadonlyMap<string, readonly Definition[]>;
-  readonly always?: readonly Definition[];
-  readonly description?: string;
-}
-
-interface Definition {
-  readonly eventType: string;
-  readonly target?: readonly Node[];
-  readonly guard?: unknown;
-  readonly actions: readonly unknown[];
-}
-
-const idOf = (node: Node): string => node.path.join('.');
-const list = (value: unknown): readonly unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
-/** A guard's or action's name: the string given, the `type` of an object or built-in, else the function's name. */
-function nameOf(thing: unknown, fallback: string): string {
-  if (typeof thing === 'string') return thing;
-  if (thing !== null && (typeof thing === 'object' || typeof thing === 'function')) {
-    const type = (thing as { type?: unknown }).type;
-    if (typeof type === 'string') return type;
-  }
-  if (typeof thing === 'function' && thing.name !== '') return thing.name;
-  return fallback;
-}
-
 /** Reads an event type as a diagram label; invoke events name the actor they come from. */
-function readEvent(eventType: string, source: Node): { kind: GraphTransitionKind; label: string; event: string } {
+function readEvent(eventType: string, source: TableState): { kind: GraphTransitionKind; label: string; event: string } {
   if (eventType === '') return { kind: 'always', label: 'always', event: 'always' };
   for (const [prefix, kind] of [['xstate.done.actor.', 'done'], ['xstate.error.actor.', 'error']] as const) {
     if (eventType.startsWith(prefix)) {
       const id = eventType.slice(prefix.length);
       const invoked = source.invoke.find((i) => i.id === id);
-      const name = invoked ? nameOf(invoked.src, id) : id;
-      return { kind, label: `${kind}.invoke.${name}`, event: eventType };
+      return { kind, label: `${kind}.invoke.${invoked ? invoked.src.name : id}`, event: eventType };
     }
   }
   const after = /^xstate\.after\.([^.]+)\./.exec(eventType);
@@ -128,59 +93,30 @@ export function stateNotes(s: Pick<GraphState, 'entry' | 'invoke' | 'exit'>): st
   return notes;
 }
 
-/** Serialises `machine`'s definition. `title` defaults to the machine's id. */
+/** Serialises `machine`'s definition (read once, machines/table.ts). `title` defaults to the machine's id. */
 export function machineGraph(machine: AnyStateMachine, title?: string): MachineGraph {
-  const root = machine.root as unknown as Node;
+  const table = machineTable(machine);
   const states: GraphState[] = [];
   const transitions: GraphTransition[] = [];
-
-  const visit = (node: Node): void => {
-    const initialChild = node.initial?.target?.[0];
-    for (const child of Object.values(node.states)) {
-      const id = idOf(child);
-      // From the config, as written: the resolved node adds the raise/cancel actions that implement `after`.
-      const entry = list(child.config.entry).map((a) => nameOf(a, 'inline action'));
-      const exit = list(child.config.exit).map((a) => nameOf(a, 'inline action'));
-      const invoke = child.invoke.map((i) => ({ id: i.id, src: nameOf(i.src, 'inline actor') }));
-      states.push({
-        id,
-        key: child.key,
-        parent: node === root ? null : idOf(node),
-        type: child.type,
-        initial: initialChild === child,
-        final: child.type === 'final',
-        entry,
-        exit,
-        invoke,
-        notes: stateNotes({ entry, invoke, exit }),
-        description: child.description ?? null,
-      });
-      let n = 0;
-      const add = (definitions: readonly Definition[]): void => {
-        definitions.forEach((t, order) => {
-          const { kind, label, event } = readEvent(t.eventType, child);
-          const targets = t.target && t.target.length > 0 ? t.target.map(idOf) : [id];
-          for (const target of targets) {
-            transitions.push({
-              id: `${id}#${n++}`,
-              source: id,
-              target,
-              event,
-              kind,
-              label,
-              guard: t.guard === undefined ? null : nameOf(t.guard, 'inline guard'),
-              actions: t.actions.map((a) => nameOf(a, 'inline action')),
-              targetless: !t.target || t.target.length === 0,
-              order,
-            });
-          }
+  for (const s of table.states) {
+    const entry = s.entry.map((a) => a.name);
+    const exit = s.exit.map((a) => a.name);
+    const invoke = s.invoke.map((i) => ({ id: i.id, src: i.src.name }));
+    states.push({
+      id: s.id, key: s.key, parent: s.parent, type: s.type, initial: s.initial, final: s.type === 'final',
+      entry, exit, invoke, notes: stateNotes({ entry, invoke, exit }), description: s.description,
+    });
+    let n = 0;
+    for (const i of s.transitions) {
+      const t = table.transitions[i];
+      const { kind, label, event } = readEvent(t.eventType, s);
+      for (const target of t.targets.length > 0 ? t.targets : [s.id]) {
+        transitions.push({
+          id: `${s.id}#${n++}`, source: s.id, target, event, kind, label,
+          guard: t.guard?.name ?? null, actions: t.actions.map((a) => a.name), targetless: t.targets.length === 0, order: t.order,
         });
-      };
-      for (const definitions of child.transitions.values()) add(definitions);
-      if (child.always) add(child.always);
-      visit(child);
+      }
     }
-  };
-  visit(root);
+  }
   return { id: machine.id, title: title ?? machine.id, states, transitions };
 }

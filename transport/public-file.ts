@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import parseRange from 'range-parser';
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
 import { ifNoneMatchNames } from '../core/http/etag.ts';
-import { sameVersion, stampOf, type FileStamp } from '../core/cache/file-stamp.ts';
+import { sameVersion, stampOf, type FileStamp } from '../core/caching/file-stamp.ts';
 
 /** Bytes `start` to `end` (inclusive) of the file at `path`, to be sent from disk. */
 export interface FileSlice {

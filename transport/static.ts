@@ -20,10 +20,9 @@ import { readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../machines/app.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
-import { REVALIDATE } from '../core/pipeline/render.ts';
-import { ifNoneMatchNames } from '../core/http/etag.ts';
+import { ifNoneMatchNames, REVALIDATE } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
-import type { PageCache } from '../core/controller/page-cache.ts';
+import type { PageCache } from '../core/caching/page-cache.ts';
 import { fileAnswer, headerOf, type FileRequest, type StaticResponse } from './public-file.ts';
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = {

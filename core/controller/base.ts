@@ -19,25 +19,25 @@ import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
-import { isPlainObject } from '../routing/params.ts';
+import { isPlainObject } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope,
   type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
-import type { Flash } from './flash.ts';
+import type { Flash } from '../session/flash.ts';
 import type { SessionHandle } from '../session/session.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
-import { authenticityToken } from './forgery.ts';
+import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
-import {
-  cacheDeclaration, type ActionCacheOptions, type Caching, type CacheStatus, type CacheTarget, type PageCacheOptions,
-} from './caching.ts';
-import type { CacheRun } from './cache-run.ts';
-import type { MaybePromise } from '../cache/store.ts';
+import type { Caching, CacheTarget } from '../caching/caching.ts';
+import type { CacheStatus } from '../caching/host.ts';
+import { cacheDeclaration, type ActionCacheOptions, type PageCacheOptions } from '../caching/declarations.ts';
+import type { CacheRun } from '../caching/action-run.ts';
+import type { MaybePromise } from '../caching/store.ts';
 
 /** What `dispatch` wires into a controller for one request. */
 export interface ControllerWiring {
@@ -368,7 +368,7 @@ export class Controller {
 
   /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */
   form_authenticity_token(): string {
-    return authenticityToken(this, declarationsOf(this.constructor).forgery);
+    return sessionToken(this._wiring.session, declarationsOf(this.constructor).forgery?.secret);
   }
 
   // ---- HTTP Basic authentication ------------------------------------------------------------

@@ -6,6 +6,7 @@
  * inherit without a subclass ever changing its parent.
  */
 import { ArgumentError } from '../errors.ts';
+import type { CacheDeclaration } from '../caching/declarations.ts';
 
 export type ActionScope = { readonly only?: readonly string[]; readonly except?: readonly string[] };
 
@@ -34,6 +35,12 @@ export interface ForgeryOptions extends ActionScope {
   readonly secret?: string;
 }
 
+/** What the request machine's forgery stage decides: whether this request needs an authenticity token at all (the pipeline produces it; `protect_from_forgery` acts on it). */
+export interface ForgeryVerdict {
+  /** A state-changing request whose Content-Type is not an exempt API type. */
+  readonly required: boolean;
+}
+
 export interface VerifyOptions extends ActionScope {
   readonly params?: string | readonly string[];
   readonly session?: string | readonly string[];
@@ -44,20 +51,6 @@ export interface VerifyOptions extends ActionScope {
   readonly render?: Record<string, unknown>;
   readonly add_flash?: Record<string, unknown>;
   readonly add_headers?: Record<string, string>;
-}
-
-/** `caches_action`'s `if`: a method name or a function of the controller; caching applies when it answers truthy. */
-export type CacheCondition = string | ((controller: any) => unknown);
-/** `caches_action`'s `cache_path`: the key's path itself, or a function of the controller giving one (or a route hash). */
-export type CachePath = string | ((controller: any) => string | Record<string, unknown>);
-
-export interface CacheDeclaration {
-  readonly kind: 'page' | 'action';
-  readonly actions: readonly string[];
-  readonly if?: CacheCondition;
-  readonly cache_path?: CachePath;
-  /** Seconds an action cache entry lasts. */
-  readonly expires_in?: number;
 }
 
 export interface Declarations {

@@ -7,15 +7,10 @@
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import { Controller, type ControllerWiring } from './base.ts';
-import { appliesTo, declarationsOf, type Filter } from './declarations.ts';
-import { carriesValidToken } from './forgery.ts';
-import { CacheRun } from './cache-run.ts';
-
-/** The request machine's forgery stage: whether this request needs an authenticity token at all. */
-export interface ForgeryVerdict {
-  /** A state-changing request whose Content-Type is not an exempt API type. */
-  readonly required: boolean;
-}
+import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
+import { givenToken, isSessionToken } from '../session/token.ts';
+import { CacheRun } from '../caching/action-run.ts';
+import { cacheHost } from './cache-host.ts';
 
 export interface DispatchOptions {
   readonly forgery: ForgeryVerdict;
@@ -94,10 +89,10 @@ function runChain(c: Controller, klass: ControllerClass, action: string, options
   const declarations = declarationsOf(klass);
   const body = actionBody(klass, c, action);
   // Before the forgery check, so that a refused request to a cached action says X-Cache: miss too.
-  c._cache = CacheRun.begin(c, declarations, action);
+  c._cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), c._wiring.caching, declarations.caches, action);
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
-  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !carriesValidToken(c, forgery)) {
+  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(c._wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
   const filters: Filter[] = [];

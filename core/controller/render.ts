@@ -2,11 +2,36 @@
  * What `render` puts in the response for each kind of option. Text-like
  * renders finish at once; template renders return a promise that dispatch
  * awaits after the action (so actions need not `await this.render(...)`).
+ * A template is given a `ViewHost` (core/views/host.ts) made here from the
+ * controller: what it shares with templates, never its internals.
  */
 import { BadRequest, MissingTemplate } from '../errors.ts';
-import { toXml } from './xml.ts';
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
+import type { Helpers } from '../routing/index.ts';
+import type { Flash } from '../session/flash.ts';
+import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
+import type { ViewHost } from '../views/host.ts';
 import { renderView } from '../views/render.ts';
-import type { Controller } from './base.ts';
+import type { ViewResolver } from '../views/resolver.ts';
+import { declarationsOf } from './declarations.ts';
+import { toXml } from './xml.ts';
+
+/** What rendering reads of the controller (a `Controller` is one). */
+export interface Renderer {
+  readonly request: Request;
+  readonly response: Response;
+  readonly views: ViewResolver | null;
+  readonly controller_path: string;
+  readonly controller_name: string;
+  readonly action_name: string;
+  /** The format `respond_to` chose, if any; it names the template format. */
+  readonly _format: string | null;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly flash: Flash;
+  readonly routes: Helpers;
+  form_authenticity_token(): string;
+}
 
 export interface RenderOptions {
   readonly text?: unknown;
@@ -36,7 +61,7 @@ const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const MAX_CALLBACK = 128;
 
 /** Fills the response for `options`; a promise when a template has to be loaded and run. */
-export function renderBody(c: Controller, options: RenderOptions): void | Promise<void> {
+export function renderBody(c: Renderer, options: RenderOptions): void | Promise<void> {
   const res = c.response;
   // Rails fills a blank charset in at render time: null set before rendering means the default, and
   // only one set after rendering (or an app default of null) leaves the charset off.
@@ -87,13 +112,49 @@ export function renderBody(c: Controller, options: RenderOptions): void | Promis
   return renderTemplate(c, name, options);
 }
 
-async function renderTemplate(c: Controller, name: string, options: RenderOptions): Promise<void> {
+async function renderTemplate(c: Renderer, name: string, options: RenderOptions): Promise<void> {
   const format = options.format ?? c._format ?? c.request.template_format;
   const views = c.views;
   const wanted = `${name}.${format}`;
   if (views === null) throw new MissingTemplate([`(no views directory)/${wanted}`]);
-  const rendered = await renderView(views, c, wanted, format, options.layout, options.locals ?? {});
+  const rendered = await renderView(views, viewHost(c), wanted, format, options.layout, options.locals ?? {});
   if (rendered === null) throw new MissingTemplate([views.describe(wanted)]);
   c.response.content_type ??= c.request.mime.get(format)?.string ?? 'text/html';
   c.response.body = rendered;
 }
+
+/**
+ * What templates may read of `c`. Its own properties and methods are shared, bound to it, except
+ * names starting with `_`, which are internal (the framework's per-request state, and anything an
+ * application keeps out of templates the same way, as it keeps such methods from being actions).
+ */
+export function viewHost(c: Renderer): ViewHost {
+  const declarations = declarationsOf(c.constructor);
+  const record = c as unknown as Record<string, unknown>;
+  const has = (name: string): boolean => name.charCodeAt(0) !== UNDERSCORE && name in c;
+  return {
+    get controller_name() {
+      return c.controller_name;
+    },
+    layout: declarations.layout,
+    get params() {
+      return c.params;
+    },
+    get flash() {
+      return c.flash;
+    },
+    get routes() {
+      return c.routes;
+    },
+    tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM,
+    form_authenticity_token: () => c.form_authenticity_token(),
+    has,
+    read(name) {
+      if (!has(name)) return undefined;
+      const value = record[name];
+      return typeof value === 'function' ? value.bind(c) : value;
+    },
+  };
+}
+
+const UNDERSCORE = 0x5f;

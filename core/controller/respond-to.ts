@@ -6,8 +6,9 @@
  * request fails with `NotAcceptable` (406).
  */
 import { NotAcceptable } from '../errors.ts';
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
-import type { Controller } from './base.ts';
 
 export type RespondHandler = true | (() => unknown);
 /** Object form: keys are format symbols (`html`, `json`, registered ones, `all`, `any`) in preference order. */
@@ -65,7 +66,17 @@ function formatBuilder(d: Declaration): Format {
   });
 }
 
-export function respondTo(c: Controller, handlers: RespondHandlers | RespondBlock): void {
+/** What `respond_to` reads and sets of the controller (a `Controller` is one). */
+export interface Responder {
+  readonly request: Request;
+  readonly response: Response;
+  readonly action_name: string;
+  /** The chosen format, which names the template format. */
+  _format: string | null;
+  render(options: { readonly action: string }): void;
+}
+
+export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock): void {
   const registry = c.request.mime;
   const param = c.request.parameters.format;
   const byParam = typeof param === 'string' && param !== '' ? registry.lookup_by_extension(param) : undefined;

@@ -3,13 +3,28 @@
  * declared flash and headers are added and the declared render or redirect
  * happens; with neither, the chain halts with 400 Bad Request.
  */
+import type { Request } from '../http/request.ts';
+import type { Response } from '../http/response.ts';
+import type { Flash } from '../session/flash.ts';
 import type { VerifyOptions } from './declarations.ts';
-import type { Controller } from './base.ts';
+
+/** What `verify` reads of the controller and the answers it may give (a `Controller` is one). */
+export interface Verified {
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly session: Readonly<Record<string, unknown>>;
+  readonly flash: Flash;
+  readonly request: Request;
+  readonly response: Response;
+  readonly performed: boolean;
+  render(options: Record<string, unknown>): void;
+  redirect_to(target: unknown): void;
+  head(status: string): void;
+}
 
 const list = (v: string | readonly string[] | undefined): readonly string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : v);
 
 /** Whether any prerequisite of `options` fails for this request. */
-export function prerequisitesFail(c: Controller, options: VerifyOptions): boolean {
+export function prerequisitesFail(c: Verified, options: VerifyOptions): boolean {
   if (list(options.params).some((k) => c.params[k] === undefined || c.params[k] === null)) return true;
   if (list(options.session).some((k) => c.session[k] === undefined || c.session[k] === null)) return true;
   if (list(options.flash).some((k) => c.flash.get(k) === undefined || c.flash.get(k) === null)) return true;
@@ -19,7 +34,7 @@ export function prerequisitesFail(c: Controller, options: VerifyOptions): boolea
 }
 
 /** The verify filter itself. */
-export function verifyAction(c: Controller, options: VerifyOptions): void {
+export function verifyAction(c: Verified, options: VerifyOptions): void {
   if (!prerequisitesFail(c, options)) return;
   if (options.add_flash) c.flash.update(options.add_flash);
   if (options.add_headers) for (const [name, value] of Object.entries(options.add_headers)) c.response.set_header(name, value);

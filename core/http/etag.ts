@@ -1,8 +1,12 @@
 /**
  * ETags as every part of the framework makes and checks them: the quoted MD5
- * of the body, and whether an If-None-Match header names one.
+ * of the body, whether an If-None-Match header names one, and which
+ * responses get one (a non-empty 200 without a validator of its own) with
+ * the Cache-Control that goes with it. The freshness stage, the action cache
+ * and cached pages all ask here, so they cannot disagree.
  */
 import * as crypto from 'node:crypto';
+import type { Response } from './response.ts';
 
 // crypto.hash (Node 20.12+) digests in one call, without a Hash object per response.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
@@ -103,4 +107,30 @@ export function ifNoneMatchNames(header: string | undefined, etag: string | unde
     const tag = t.trim();
     return tag === '*' || tag === etag || tag === `W/${etag}`;
   });
+}
+
+/** What a response with an ETag tells caches: keep it, but ask each time. */
+export const REVALIDATE = 'private, max-age=0, must-revalidate';
+
+/**
+ * What the freshness stage will do to a response, done early: a non-empty 200 with no validator of
+ * its own gets the MD5 ETag of its body. The ETag given, or null. The action cache calls it so that
+ * the body it stores is digested once; the stage then finds the ETag already there.
+ */
+export function addBodyEtag(res: Response): string | null {
+  return hasOwnValidator(res) ? null : giveBodyEtag(res);
+}
+
+/** An ETag or Last-Modified the action set: the response is then validated its own way. */
+export function hasOwnValidator(res: Response): boolean {
+  return res.etag !== undefined || res.header('Last-Modified') !== undefined;
+}
+
+/** Gives a non-empty 200 the ETag of its body; the ETag, or null when the response gets none. */
+export function giveBodyEtag(res: Response): string | null {
+  // A non-empty string has bytes: its length says so without encoding it (respond counts the bytes once).
+  if (res.status !== 200 || (typeof res.body === 'string' ? res.body.length : res.body.byteLength) === 0) return null;
+  const etag = etagOf(res.body);
+  res.set_header('ETag', etag);
+  return etag;
 }

@@ -9,7 +9,8 @@ import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, Routing
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
 import type { Controller, ControllerWiring } from '../controller/base.ts';
-import type { Caching, CacheStatus } from '../controller/caching.ts';
+import type { Caching } from '../caching/caching.ts';
+import type { CacheStatus } from '../caching/host.ts';
 import type { Request } from '../http/request.ts';
 import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';

@@ -5,7 +5,7 @@
  * and the controller's `protect_from_forgery` acts on it during dispatch.
  */
 import { InvalidAuthenticityToken } from '../errors.ts';
-import { givenToken, matchesStoredToken } from '../controller/forgery.ts';
+import { givenToken, matchesStoredToken } from '../session/token.ts';
 import type { RequestRun } from './run.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a

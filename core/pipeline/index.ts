@@ -4,7 +4,7 @@ export { parseRequest, negotiate } from './parse.ts';
 export { checkForgery, exemptContentType, isUnroutedForgery, rejectForgery } from './forgery.ts';
 export { recognize, routeFound, pathAllowsOtherMethods } from './recognize.ts';
 export { dispatchAction } from './dispatch.ts';
-export { prepareResponse, isFresh, renderNotModified } from './render.ts';
+export { prepareResponse, isFresh, renderNotModified } from './freshness.ts';
 export {
   storeError, isUnknownMethod, isNotAcceptable, isForgeryRejected,
   renderRoutingError, renderMethodNotAllowed, renderUnknownMethod, renderNotAcceptable, renderForgeryRejected, renderRescue, rescueTemplate,

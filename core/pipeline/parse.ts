@@ -8,25 +8,8 @@ import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { parseBodyParams } from '../request/params.ts';
 import { BlockedHost } from '../errors.ts';
+import { hostAllowed } from '../request/env.ts';
 import type { RequestRun } from './run.ts';
-
-/**
- * Whether `hostWithPort` is one of `hosts`: an exact name, `name:port`, a `.domain` and its subdomains,
- * or a pattern the name (without its port) matches whole.
- */
-export function hostAllowed(hosts: readonly (string | RegExp)[], hostWithPort: string): boolean {
-  const name = hostWithPort.toLowerCase().replace(/\.$/, '');
-  const bare = name.replace(/:\d+$/, '');
-  return hosts.some((entry) => {
-    if (entry instanceof RegExp) {
-      const match = entry.exec(bare);
-      return match !== null && match.index === 0 && match[0].length === bare.length;
-    }
-    const allowed = entry.toLowerCase();
-    if (allowed.startsWith('.')) return bare === allowed.slice(1) || bare.endsWith(allowed);
-    return allowed === name || allowed === bare;
-  });
-}
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
 export function parseRequest(run: RequestRun): void | Promise<void> {

@@ -8,8 +8,9 @@
  */
 import type { Logger } from 'pino';
 import type { Controller } from '../controller/base.ts';
-import type { Caching, CacheStatus } from '../controller/caching.ts';
-import type { ForgeryVerdict } from '../controller/dispatch.ts';
+import type { Caching } from '../caching/caching.ts';
+import type { CacheStatus } from '../caching/host.ts';
+import type { ForgeryVerdict } from '../controller/declarations.ts';
 import type { Request, RequestSettings } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { RequestMessage, ResponseMessage } from '../http/message.ts';

@@ -234,3 +234,21 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
   const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+/, '').replace(/(?<![ \t])[ \t]+$/, '').toLowerCase();
   return essence === '' ? null : registry.lookup(essence);
 }
+
+/**
+ * Whether `hostWithPort` is one of `hosts`: an exact name, `name:port`, a `.domain` and its subdomains,
+ * or a pattern the name (without its port) matches whole.
+ */
+export function hostAllowed(hosts: readonly (string | RegExp)[], hostWithPort: string): boolean {
+  const name = hostWithPort.toLowerCase().replace(/\.$/, '');
+  const bare = name.replace(/:\d+$/, '');
+  return hosts.some((entry) => {
+    if (entry instanceof RegExp) {
+      const match = entry.exec(bare);
+      return match !== null && match.index === 0 && match[0].length === bare.length;
+    }
+    const allowed = entry.toLowerCase();
+    if (allowed.startsWith('.')) return bare === allowed.slice(1) || bare.endsWith(allowed);
+    return allowed === name || allowed === bare;
+  });
+}

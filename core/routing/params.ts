@@ -3,6 +3,10 @@
  * (RFC 2396 pchar: `URI.escape(value, UNSAFE_PCHAR)`) and query escaping
  * (`CGI.escape`, with `Hash#to_query` / `Array#to_query` for nested values).
  */
+import { isPlainObject } from '../util.ts';
+
+// Routing's modules take it from here; it lives in core/util.ts, beside the other small helpers.
+export { isPlainObject };
 
 /** A record as the helpers see it: anything with `to_param()` or an `id`. */
 export interface RecordLike {
@@ -88,12 +92,6 @@ export function buildQueryString(hash: Readonly<Record<string, unknown>>, keys: 
     elements.push(toQuery(key, value));
   }
   return elements.length === 0 ? '' : `?${elements.sort().join('&')}`;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** Decodes a path component as Ruby's `URI.unescape` does; `null` when the escapes do not form UTF-8. */

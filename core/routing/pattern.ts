@@ -8,6 +8,7 @@
  * recognizer for routes too irregular for its segment trie.
  */
 import { MalformedPathError } from '../errors.ts';
+import { escapeRegExp } from '../util.ts';
 import { compileRequirement, countCaptures } from './requirement.ts';
 import { unescapePathComponent } from './params.ts';
 import type { KeySegment, Params, Route, Segment } from './types.ts';
@@ -24,10 +25,6 @@ interface Piece {
 }
 
 const render = (p: Piece): string => (p.optional ? (p.src === '' ? '' : `(?:${p.src})?`) : p.src);
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-}
 
 /** Source matching one controller name from `controllers`, case-insensitively, as Rails does. */
 export function controllerSource(segment: Extract<Segment, { type: 'controller' }>, controllers: readonly string[] | null): string {

@@ -2,7 +2,7 @@
  * One request's session, loaded from the store only when an action first
  * touches it, so requests that never use the session never pay for it.
  */
-import { Flash } from '../controller/flash.ts';
+import { Flash } from './flash.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { SessionData, SessionStore } from './store.ts';

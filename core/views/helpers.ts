@@ -4,9 +4,7 @@
  * returns a `SafeString`, and escapes what it is given.
  */
 import pluralizeWord from 'pluralize';
-import type { Controller } from '../controller/base.ts';
-import { declarationsOf } from '../controller/declarations.ts';
-import { DEFAULT_TOKEN_PARAM } from '../controller/forgery.ts';
+import type { ViewHost } from './host.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 
 type Attributes = Record<string, unknown>;
@@ -27,7 +25,7 @@ function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
 }
 
 /** The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body). */
-export function viewHelpers(c: Controller, content: Record<string, SafeString>): Record<string, unknown> {
+export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): Record<string, unknown> {
   const urlFor = (target: unknown, options: Record<string, unknown> = {}): string => {
     if (typeof target === 'string') return target;
     if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {
@@ -35,7 +33,7 @@ export function viewHelpers(c: Controller, content: Record<string, SafeString>):
     }
     return c.routes.polymorphic_path(target, options);
   };
-  const tokenTag = (): SafeString => tag('input', { type: 'hidden', name: declarationsOf(c.constructor).forgery?.param ?? DEFAULT_TOKEN_PARAM, value: c.form_authenticity_token() });
+  const tokenTag = (): SafeString => tag('input', { type: 'hidden', name: c.tokenParam, value: c.form_authenticity_token() });
   const methodTag = (method: string): SafeString => (method === 'get' || method === 'post' ? raw('') : tag('input', { type: 'hidden', name: '_method', value: method }));
   const formOpen = (url: string, method: string, attrs: Attributes = {}): SafeString => {
     const verb = method.toLowerCase();

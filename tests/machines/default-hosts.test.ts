@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
-import { hostAllowed } from '../../core/pipeline/parse.ts';
+import { hostAllowed } from '../../core/request/env.ts';
 import { createBlogApp } from '../../examples/blog/app.ts';
 import type { App } from '../../machines/index.ts';
 import { appWith, call } from '../core/pipeline/support.ts';

@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, draw, type RequestMessage, type ResponseMessage } from '../../core/index.ts';
-import { createApp, requestMachine, type Engine } from '../../machines/index.ts';
+import { createApp, machineTable, requestMachine, type Engine } from '../../machines/index.ts';
 
 class PostsController extends Controller {
   static {
@@ -96,13 +96,9 @@ for (const { why, message, last } of REQUESTS) {
 }
 
 test('the requests reach every state and every transition of the machine', () => {
-  const config = requestMachine.config as { states: Record<string, { always?: unknown; invoke?: { onDone: unknown; onError: unknown } }> };
-  const edges = new Set<string>();
-  for (const [from, s] of Object.entries(config.states)) {
-    const lists = [s.always, s.invoke?.onDone, s.invoke?.onError].filter((l) => l !== undefined);
-    for (const l of lists) for (const t of (Array.isArray(l) ? l : [l]) as { target: string }[]) edges.add(`${from}->${t.target}`);
-  }
-  assert.equal([...visitedStates].sort(), Object.keys(config.states).sort(), 'every state');
+  const table = machineTable(requestMachine);
+  const edges = new Set(table.transitions.map((t) => `${t.source}->${t.targets[0]}`));
+  assert.equal([...visitedStates].sort(), table.states.map((s) => s.key).sort(), 'every state');
   assert.equal([...visitedEdges].sort(), [...edges].sort(), 'every transition');
 });
 

@@ -26,7 +26,8 @@
  * one naming none. `getSimplePaths` then finds every macrostep path to a
  * final state. xstate's `getMicrosteps` expands each macrostep into the
  * states it passes through. Each microstep is named by the transition
- * definition, from the machine's own state nodes (`getStateNodes(machine.root)`),
+ * definition, from the machine's table (machines/table.ts, the one reading
+ * of the definition that the engines and the diagrams use too),
  * that the steering selects, and the target XState reached is checked
  * against it. Nothing here repeats the machine by hand.
  *
@@ -34,8 +35,9 @@
  * two guarded choices can take a non-default branch at only one of them.
  * The coverage check reports any transition this leaves out, by name.
  */
-import { getInitialMicrosteps, getMicrosteps, getNextTransitions, type AnyMachineSnapshot, type AnyStateMachine, type AnyTransitionDefinition, type EventObject } from 'xstate';
-import { getSimplePaths, getStateNodes, type AnyStateNode } from 'xstate/graph';
+import { getInitialMicrosteps, getMicrosteps, getNextTransitions, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
+import { getSimplePaths } from 'xstate/graph';
+import { machineTable, type TableTransition } from '../../machines/index.ts';
 
 export interface ModelTransition {
   /** `source -> target [guard] (event)`: how tables and reports name it. */
@@ -72,37 +74,25 @@ export function transitionKey(source: string, target: string, guard: string | nu
   return `${source} -> ${target}${guard === null ? '' : ` [${guard}]`} (${eventKind(event)})`;
 }
 
-function guardName(t: AnyTransitionDefinition): string | null {
-  const g = t.guard as unknown;
-  if (g === undefined || g === null) return null;
-  if (typeof g === 'string') return g;
-  if (typeof g === 'object' && typeof (g as { type?: unknown }).type === 'string') return (g as { type: string }).type;
-  throw new Error(`transition ${t.source.key} on ${JSON.stringify(t.eventType)} has an inline guard; the model needs guards named in setup()`);
+function describe(t: TableTransition): ModelTransition {
+  const on = `transition ${t.source} on ${JSON.stringify(t.eventType)}`;
+  if (t.targets.length !== 1) throw new Error(`${on} has ${t.targets.length} targets; the model needs exactly one`);
+  if (t.guard?.inline) throw new Error(`${on} has an inline guard; the model needs guards named in setup()`);
+  const guard = t.guard?.name ?? null;
+  return { key: transitionKey(t.source, t.targets[0], guard, t.eventType), source: t.source, target: t.targets[0], guard, event: eventKind(t.eventType) };
 }
 
-function describe(t: AnyTransitionDefinition): ModelTransition {
-  const targets = t.target ?? [];
-  if (targets.length !== 1) throw new Error(`transition ${t.source.key} on ${JSON.stringify(t.eventType)} has ${targets.length} targets; the model needs exactly one`);
-  const guard = guardName(t);
-  const event = eventKind(t.eventType);
-  return { key: transitionKey(t.source.key, targets[0].key, guard, t.eventType), source: t.source.key, target: targets[0].key, guard, event };
-}
-
-function definitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
-  return [...node.transitions.values()].flat().concat(node.always ?? []);
-}
-
-/** Every state and every transition (event, onDone, onError and `always`) of `machine`, from its state nodes. */
+/** Every state and every transition (event, onDone, onError and `always`) of `machine`, from its table (machines/table.ts). */
 export function machineGraph(machine: AnyStateMachine): MachineGraph {
-  const nodes = getStateNodes(machine.root);
-  for (const n of nodes) if (n.parent !== machine.root) throw new Error(`state ${n.id} is nested; the model walks flat machines`);
-  const transitions = nodes.flatMap((n) => definitionsOf(n).map(describe));
+  const table = machineTable(machine);
+  for (const s of table.states) if (s.parent !== null) throw new Error(`state ${s.id} is nested; the model walks flat machines`);
+  const transitions = table.transitions.filter((t) => t.source !== '').map(describe);
   const seen = new Set<string>();
   for (const t of transitions) {
     if (seen.has(t.key)) throw new Error(`two transitions are both named ${t.key}; the model cannot tell them apart`);
     seen.add(t.key);
   }
-  return { id: machine.id, states: nodes.map((n) => n.key), transitions };
+  return { id: table.id, states: table.states.map((s) => s.key), transitions };
 }
 
 // ---------------------------------------------------------------------------
@@ -138,15 +128,16 @@ function stateOf(snapshot: AnyMachineSnapshot): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** The transition the definitions select from `source` for this event (null type: eventless), under the event's steering. */
-function selected(machine: AnyStateMachine, source: string, eventType: string | null, steering: readonly string[]): AnyTransitionDefinition | null {
-  const node = machine.root.states[source] as AnyStateNode | undefined;
-  if (!node) return null;
-  const candidates = eventType === null ? (node.always ?? []) : (node.transitions.get(eventType) ?? []);
-  return candidates.find((t) => {
-    const g = guardName(t);
-    return g === null || steering.includes(g);
-  }) ?? null;
+/** The transition the definition selects from `source` for this event (null type: eventless), under the event's steering. */
+function selected(machine: AnyStateMachine, source: string, eventType: string | null, steering: readonly string[]): TableTransition | null {
+  const table = machineTable(machine);
+  const state = table.state(source);
+  if (state === undefined) return null;
+  for (const i of state.transitions) {
+    const t = table.transitions[i];
+    if (t.eventType === (eventType ?? '') && (t.guard === null || steering.includes(t.guard.name))) return t;
+  }
+  return null;
 }
 
 /**
@@ -162,7 +153,7 @@ function nameMicrosteps(machine: AnyStateMachine, from: string, event: EventObje
     const next = stateOf(snapshot);
     const eventType = i === 0 && event !== null ? event.type : null;
     const t = selected(machine, here, eventType, steering);
-    if (t === null || t.target?.[0]?.key !== next) {
+    if (t === null || t.targets[0] !== next) {
       throw new Error(`XState went ${here} -> ${next} on ${eventType ?? 'always'}, but the definition selects ${t === null ? 'nothing' : describe(t).key}`);
     }
     transitions.push(describe(t).key);

@@ -10,7 +10,7 @@ import { Controller, memorySessionStore } from '../../core/index.ts';
 import { appWith, call, form } from '../core/pipeline/support.ts';
 
 /**
- * Bug 1 - core/controller/forgery.ts `authenticityToken`: with
+ * Bug 1 - the session's authenticity token (core/session/token.ts): with
  * `protect_from_forgery({ secret })` and a store that keeps sessions by id
  * (`memorySessionStore()`), a first-time visitor's form can never be
  * submitted. On the first GET there is no session id yet, so the form gets a

@@ -9,7 +9,7 @@
  */
 import { isIP } from 'node:net';
 import { host as hostOf, type RequestEnv } from '../../core/request/env.ts';
-import { hostAllowed } from '../../core/pipeline/parse.ts';
+import { hostAllowed } from '../../core/request/env.ts';
 import type { App } from '../../machines/app.ts';
 
 /** Whether the request's Host may see the inspector. */

@@ -197,6 +197,14 @@ misc('the content type is the lower-cased essence of Content-Type, or the legacy
   assert.is(of({ 'x-post-data-format': 'csv', 'content-type': 'application/json' }), 'json');
 });
 
+host('hostAllowed matches exact names, name:port, and .domain with its subdomains', () => {
+  assert.ok(env.hostAllowed(['a.com'], 'a.com:81'));
+  assert.not.ok(env.hostAllowed(['a.com:80'], 'a.com:81'));
+  assert.ok(env.hostAllowed(['.a.com'], 'x.y.a.com'));
+  assert.not.ok(env.hostAllowed(['.a.com'], 'xa.com'));
+  assert.not.ok(env.hostAllowed([], 'a.com'));
+});
+
 host.run();
 names.run();
 client.run();

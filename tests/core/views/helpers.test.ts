@@ -132,4 +132,14 @@ test('templates read locals, then the controller (its properties and bound metho
   assert.is((await call(app, 'GET /pages/other')).body, 'from controller undefined');
 });
 
+test('templates never reach the controller\'s internals: names starting with _ are not shared', async () => {
+  class Pages extends Controller {
+    _secret = 'kept back';
+    go(): void {}
+  }
+  const views = memoryViews({ 'pages/go.html': (v) => `${'_wiring' in v} ${String(v._wiring)} ${String(v._performed)} ${String(v._secret)} ${String(v._claimRender)}` });
+  const app = appWith({ pages: Pages }, { views });
+  assert.is((await call(app, 'GET /pages/go')).body, 'false undefined undefined undefined undefined');
+});
+
 test.run();

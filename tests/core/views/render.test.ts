@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, RecordNotFound, memoryViews, type Template } from '../../../core/index.ts';
 import { renderView } from '../../../core/views/render.ts';
+import { viewHost } from '../../../core/controller/render.ts';
 import { appWith, call } from '../pipeline/support.ts';
 
 const test = suite('renderView runs a template inside its layout');
@@ -70,7 +71,7 @@ test('a remote client sees the public 500 body, never the template message', asy
 
 test('renderView answers null when the template does not exist', async () => {
   const c = new Controller();
-  assert.is(await renderView(memoryViews({}), c, 'none/such.html', 'html', undefined, {}), null);
+  assert.is(await renderView(memoryViews({}), viewHost(c), 'none/such.html', 'html', undefined, {}), null);
 });
 
 test.run();

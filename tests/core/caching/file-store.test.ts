@@ -11,7 +11,7 @@ import { join, relative, sep } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError } from '../../../core/errors.ts';
-import { fileStore } from '../../../core/cache/index.ts';
+import { fileStore } from '../../../core/caching/index.ts';
 import { scratchDir } from '../../support/temp.ts';
 
 const test = suite('fileStore keeps entries in files named by the hash of their key, written atomically');

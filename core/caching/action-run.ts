@@ -4,13 +4,12 @@
  * session is committed (see caching.ts for what is never cached, and why).
  */
 import { contentTypeHeader, DEFAULT_CACHE_CONTROL, type Response } from '../http/response.ts';
-import { addBodyEtag } from '../pipeline/render.ts';
-import type { CacheValue } from '../cache/store.ts';
-import type { Controller } from './base.ts';
+import { addBodyEtag } from '../http/etag.ts';
+import type { CacheValue } from './store.ts';
 import type { Caching } from './caching.ts';
-import { actionCacheKey, urlFormat } from './cache-keys.ts';
-import type { CacheCondition, CacheDeclaration, Declarations, ForgeryOptions } from './declarations.ts';
-import { existingToken } from './forgery.ts';
+import type { CacheDeclaration } from './declarations.ts';
+import type { CacheHost } from './host.ts';
+import { actionCacheKey, urlFormat } from './keys.ts';
 
 /** Where a cached body had the session's authenticity token: each hit fills in its visitor's own. */
 const TOKEN_HOLE = '\u0000signalbox:authenticity_token\u0000';
@@ -35,9 +34,8 @@ interface ActionCacheEntry {
  * and asked to store once the session is committed. Internal.
  */
 export class CacheRun {
-  readonly #c: Controller;
+  readonly #c: CacheHost;
   readonly #caching: Caching;
-  readonly #forgery: ForgeryOptions | null;
   #page: CacheDeclaration | null;
   #action: CacheDeclaration | null;
   #key: string | null = null;
@@ -48,19 +46,16 @@ export class CacheRun {
   /** Not yet worked out while undefined. */
   #token: string | null | undefined = undefined;
 
-  private constructor(c: Controller, caching: Caching, forgery: ForgeryOptions | null, page: CacheDeclaration | null, action: CacheDeclaration | null) {
+  private constructor(c: CacheHost, caching: Caching, page: CacheDeclaration | null, action: CacheDeclaration | null) {
     this.#c = c;
     this.#caching = caching;
-    this.#forgery = forgery;
     this.#page = page;
     this.#action = action;
   }
 
-  /** The run for this action of a controller declaring `declarations`, or null when it caches nothing (or the app does not cache). */
-  static begin(c: Controller, declarations: Declarations, action: string): CacheRun | null {
-    const caches = declarations.caches;
+  /** The run for this action of a controller declaring `caches`, or null when it caches nothing (or the app does not cache). */
+  static begin(c: CacheHost, caching: Caching | undefined, caches: readonly CacheDeclaration[], action: string): CacheRun | null {
     if (caches.length === 0) return null;
-    const caching = c._wiring.caching;
     if (caching === undefined || !caching.enabled) return null;
     let page: CacheDeclaration | null = null;
     let act: CacheDeclaration | null = null;
@@ -70,16 +65,16 @@ export class CacheRun {
       else act = d;
     }
     if (page === null && act === null) return null;
-    c._wiring.cache_status?.('miss');
-    return new CacheRun(c, caching, declarations.forgery, page, act);
+    c.cacheStatus('miss');
+    return new CacheRun(c, caching, page, act);
   }
 
   /** After the before filters: whether this request uses the caches; renders a hit. */
   lookup(): void | Promise<void> {
     const c = this.#c;
     if (c.request.method !== 'get') return;
-    if (this.#page !== null && !passes(c, this.#page.if)) this.#page = null;
-    if (this.#action !== null && !passes(c, this.#action.if)) this.#action = null;
+    if (this.#page !== null && this.#page.if !== undefined && !c.passes(this.#page.if)) this.#page = null;
+    if (this.#action !== null && this.#action.if !== undefined && !c.passes(this.#action.if)) this.#action = null;
     this.#generation = this.#caching.generation;
     this.#active = true;
     if (this.#action === null) return;
@@ -103,15 +98,14 @@ export class CacheRun {
     const c = this.#c;
     if (c.response.status !== 200) return;
     if (this.#caching.generation !== this.#generation) return this.#skip('a cache was expired while it rendered');
-    const flash = c._wiring.session.loaded_flash;
-    if (flash !== null && !flash.empty) return this.#skip('it was rendered with a flash');
+    if (c.flashHeld()) return this.#skip('it was rendered with a flash');
     if (this.#page !== null) this.#writePage();
     if (this.#action !== null && this.#key !== null) return this.#writeAction(this.#action, this.#key);
   }
 
   /** The session's authenticity token, if it has one: an HMAC with the app's secret, so worked out once for both caches, and only when asked. */
   #heldToken(): string | null {
-    if (this.#token === undefined) this.#token = existingToken(this.#c, this.#forgery);
+    if (this.#token === undefined) this.#token = this.#c.heldToken();
     return this.#token;
   }
 
@@ -119,7 +113,7 @@ export class CacheRun {
     if (!isEntry(value)) return;
     renderEntry(this.#c, value);
     this.#hit = true;
-    this.#c._wiring.cache_status?.('hit');
+    this.#c.cacheStatus('hit');
   }
 
   #writePage(): void {
@@ -175,14 +169,6 @@ export class CacheRun {
   }
 }
 
-function passes(c: Controller, condition: CacheCondition | undefined): boolean {
-  if (condition === undefined) return true;
-  if (typeof condition === 'function') return Boolean(condition(c));
-  const method = (c as unknown as Record<string, unknown>)[condition];
-  if (typeof method !== 'function') throw new TypeError(`${c.constructor.name} has no method ${condition} (named as a cache condition)`);
-  return Boolean((method as () => unknown).call(c));
-}
-
 function bodyHolds(body: string | Uint8Array, text: string): boolean {
   return typeof body === 'string' ? body.includes(text) : Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes(text);
 }
@@ -213,8 +199,8 @@ function isEntry(value: CacheValue | undefined): value is CacheValue & ActionCac
 }
 
 /** Answers the request from an entry, as if the action had rendered it. */
-function renderEntry(c: Controller, entry: ActionCacheEntry): void {
-  c._claimRender();
+function renderEntry(c: CacheHost, entry: ActionCacheEntry): void {
+  c.claimRender();
   const response = c.response;
   response.status = 200;
   response.reason = null;
@@ -225,5 +211,5 @@ function renderEntry(c: Controller, entry: ActionCacheEntry): void {
     response.set_header(name, typeof value === 'string' ? value : [...value]);
   }
   if (entry.etag !== null) response.set_header('ETag', entry.etag);
-  response.body = entry.token && typeof entry.body === 'string' ? entry.body.split(TOKEN_HOLE).join(c.form_authenticity_token()) : entry.body;
+  response.body = entry.token && typeof entry.body === 'string' ? entry.body.split(TOKEN_HOLE).join(c.token()) : entry.body;
 }

@@ -5,8 +5,8 @@
 import { ArgumentError } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { MimeRegistry } from '../mime/types.ts';
-import type { Controller } from './base.ts';
 import type { CacheDeclaration } from './declarations.ts';
+import type { CacheHost } from './host.ts';
 
 /** After the path in a key: `.json` for a format named in the URL, `;accept=html,xml,all` for one negotiated from Accept. */
 export const FORMAT_SUFFIX = '(?:\\.[^/;]*|;accept=.*)?';
@@ -18,13 +18,13 @@ const MAX_KEY_LENGTH = 1024;
  * cached: `views/<host><path>` and the format (see `FORMAT_SUFFIX`).
  * @example 'views/example.com/posts/1.json', 'views/example.com/posts/1;accept=html,xml,all'
  */
-export function actionCacheKey(c: Controller, declaration: CacheDeclaration): string | null {
+export function actionCacheKey(c: CacheHost, declaration: CacheDeclaration): string | null {
   const request = c.request;
   let base: string;
   if (declaration.cache_path !== undefined) {
-    const given = typeof declaration.cache_path === 'function' ? declaration.cache_path(c) : declaration.cache_path;
+    const given = typeof declaration.cache_path === 'function' ? c.cachePath(declaration.cache_path) : declaration.cache_path;
     if (typeof given === 'string') base = given;
-    else if (given !== null && typeof given === 'object') base = request.host_with_port + c.routes.url_for({ ...given, only_path: true });
+    else if (given !== null && typeof given === 'object') base = request.host_with_port + c.pathFor(given as Record<string, unknown>);
     else throw new ArgumentError('cache_path must give a string or a route hash');
   } else {
     if (request.query_string !== '') return null;

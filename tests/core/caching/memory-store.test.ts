@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError } from '../../../core/errors.ts';
-import { memoryStore, MEMORY_STORE_DEFAULTS } from '../../../core/cache/index.ts';
+import { memoryStore, MEMORY_STORE_DEFAULTS } from '../../../core/caching/index.ts';
 
 const isArgumentError = (e: unknown) => e instanceof ArgumentError;
 

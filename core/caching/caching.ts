@@ -27,64 +27,21 @@
  * An expiry that happens while a request is still rendering keeps that
  * request from storing what it rendered from the data before the change.
  *
- * This file holds the declarations and the app's caches; `cache-run.ts`
- * what happens in one request, `cache-keys.ts` the action cache's keys.
+ * This file holds the app's caches; `declarations.ts` what controllers
+ * declare, `action-run.ts` what happens in one request (through a
+ * `CacheHost`, host.ts), `keys.ts` the action cache's keys.
  */
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
-import { checkExpiresIn, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from '../cache/store.ts';
-import { escapeRegExp } from '../routing/pattern.ts';
-import { FORMAT_SUFFIX, pathBase } from './cache-keys.ts';
-import type { CacheCondition, CacheDeclaration, CachePath } from './declarations.ts';
+import type { CacheStore, CacheValue, CacheWriteOptions, MaybePromise } from './store.ts';
+import { escapeRegExp } from '../util.ts';
+import { FORMAT_SUFFIX, pathBase } from './keys.ts';
 import { PageCache } from './page-cache.ts';
-
-/** What the caches did for a request: the `X-Cache` header and the log line's `cache`. */
-export type CacheStatus = 'hit' | 'miss';
-
-export interface PageCacheOptions {
-  readonly if?: CacheCondition;
-}
-
-export interface ActionCacheOptions {
-  /** Caching applies only when this answers truthy (a method name, or a function of the controller). */
-  readonly if?: CacheCondition;
-  /** The key's path instead of the request's host and path (a string, or a function giving one or a route hash). */
-  readonly cache_path?: CachePath;
-  /** Seconds an entry lasts. */
-  readonly expires_in?: number;
-}
 
 /** A route hash (`{ controller, action, id }`) or a path (`/posts/1`). */
 export type CacheTarget = string | Readonly<Record<string, unknown>>;
-
-/** Reads `caches_page(...actions, options?)` / `caches_action(...actions, options?)`. */
-export function cacheDeclaration(kind: 'page' | 'action', args: readonly unknown[]): CacheDeclaration {
-  const name = kind === 'page' ? 'caches_page' : 'caches_action';
-  const rest = [...args];
-  const last = rest[rest.length - 1];
-  const options = last !== null && typeof last === 'object' && !Array.isArray(last) ? (rest.pop() as Record<string, unknown>) : {};
-  const actions = rest.flat().map((a) => {
-    if (typeof a !== 'string' || a === '') throw new ArgumentError(`${name} takes action names, got ${JSON.stringify(a)}`);
-    return a;
-  });
-  if (actions.length === 0) throw new ArgumentError(`${name} needs at least one action`);
-  const allowed = kind === 'page' ? ['if'] : ['if', 'cache_path', 'expires_in'];
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new ArgumentError(`${name} has no option ${JSON.stringify(key)} (it takes ${allowed.join(', ')})`);
-  }
-  const { if: condition, cache_path, expires_in } = options;
-  if (condition !== undefined && typeof condition !== 'string' && typeof condition !== 'function') throw new ArgumentError(`${name}'s if is a method name or a function`);
-  if (cache_path !== undefined && typeof cache_path !== 'string' && typeof cache_path !== 'function') throw new ArgumentError(`${name}'s cache_path is a string or a function`);
-  if (expires_in !== undefined) checkExpiresIn(expires_in, `${name}'s expires_in`);
-  return Object.freeze({
-    kind, actions: Object.freeze(actions),
-    ...(condition !== undefined ? { if: condition as CacheCondition } : {}),
-    ...(cache_path !== undefined ? { cache_path: cache_path as CachePath } : {}),
-    ...(expires_in !== undefined ? { expires_in: expires_in as number } : {}),
-  });
-}
 
 export interface CachingSettings {
   /** `config.perform_caching`: false turns both caches off (nothing read, written or announced). */

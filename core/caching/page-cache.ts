@@ -19,9 +19,9 @@ import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { MimeRegistry } from '../mime/types.ts';
 import { etagOf } from '../http/etag.ts';
-import { writeFileAtomicSync } from '../cache/atomic.ts';
-import { sameVersion, stampOf, type FileStamp } from '../cache/file-stamp.ts';
-import { registeredExtension } from './cache-keys.ts';
+import { writeFileAtomicSync } from './atomic.ts';
+import { sameVersion, stampOf, type FileStamp } from './file-stamp.ts';
+import { registeredExtension } from './keys.ts';
 
 export interface PageCacheSettings {
   /** Where pages go (created on the first write). */

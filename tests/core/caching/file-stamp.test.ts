@@ -1,12 +1,12 @@
 /**
- * File stamps (core/cache/file-stamp.ts): a version of a file as stat tells it, so that bytes or
+ * File stamps (core/caching/file-stamp.ts): a version of a file as stat tells it, so that bytes or
  * digests kept beside one are trusted only while the file is still that version.
  */
 import { renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sameVersion, stampOf } from '../../../core/cache/file-stamp.ts';
+import { sameVersion, stampOf } from '../../../core/caching/file-stamp.ts';
 import { tempDir } from '../pipeline/support.ts';
 
 test('a file untouched is the same version; a change in place or a rename over it is not', () => {

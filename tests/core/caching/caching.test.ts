@@ -12,10 +12,11 @@ import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, TOKEN_KEY } from '../../../core/index.ts';
-import { fileStore, memoryStore } from '../../../core/cache/index.ts';
-import { actionCacheKey } from '../../../core/controller/cache-keys.ts';
+import { fileStore, memoryStore } from '../../../core/caching/index.ts';
+import { actionCacheKey } from '../../../core/caching/keys.ts';
+import { cacheHost } from '../../../core/controller/cache-host.ts';
 import { scratchDir } from '../../support/temp.ts';
-import { gate, serveApp, withApp, type Served } from './caching-support.ts';
+import { gate, serveApp, withApp, type Served } from './support.ts';
 
 const test = suite('caches_action keeps 200 GET responses in the cache store, behind the before filters');
 
@@ -314,7 +315,7 @@ test('the key: host + path + format named in the URL, or the Accept list it was 
       this.caches_action('show');
     }
     show(): void {
-      this.render({ text: actionCacheKey(this, { kind: 'action', actions: ['show'] }) ?? 'none' });
+      this.render({ text: actionCacheKey(cacheHost(this, null), { kind: 'action', actions: ['show'] }) ?? 'none' });
     }
   }
   await withApp({ keys: Keys }, { config: { perform_caching: false } }, async (s) => {

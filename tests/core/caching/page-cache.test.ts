@@ -13,9 +13,9 @@ import { join, relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
-import { pageCacheFile } from '../../../core/controller/page-cache.ts';
+import { pageCacheFile } from '../../../core/caching/page-cache.ts';
 import { scratchDir } from '../../support/temp.ts';
-import { gate, withApp, type Served } from './caching-support.ts';
+import { gate, withApp, type Served } from './support.ts';
 
 const test = suite('caches_page writes 200 GET pages under the page cache directory, served before the app runs');
 

@@ -1,0 +1,37 @@
+/**
+ * The `CacheHost` (core/caching/host.ts) a controller gives the caches when
+ * its action declares one: the caches run its `if` and `cache_path`
+ * options on it and read its session through this, and never hold the
+ * controller itself.
+ */
+import type { CacheHost } from '../caching/host.ts';
+import { existingToken } from '../session/token.ts';
+import type { Controller } from './base.ts';
+import type { ForgeryOptions } from './declarations.ts';
+
+/** The host for `c`'s request; `forgery` is its class's `protect_from_forgery` (the token's secret). */
+export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheHost {
+  const wiring = c._wiring;
+  return {
+    request: c.request,
+    response: c.response,
+    controller_path: c.controller_path,
+    action_name: c.action_name,
+    passes(condition) {
+      if (typeof condition === 'function') return Boolean(condition(c));
+      const method = (c as unknown as Record<string, unknown>)[condition];
+      if (typeof method !== 'function') throw new TypeError(`${c.constructor.name} has no method ${condition} (named as a cache condition)`);
+      return Boolean((method as () => unknown).call(c));
+    },
+    cachePath: (path) => path(c),
+    pathFor: (hash) => c.routes.url_for({ ...hash, only_path: true }),
+    flashHeld() {
+      const flash = wiring.session.loaded_flash;
+      return flash !== null && !flash.empty;
+    },
+    heldToken: () => existingToken(wiring.session, forgery?.secret),
+    token: () => c.form_authenticity_token(),
+    claimRender: () => c._claimRender(),
+    cacheStatus: (status) => wiring.cache_status?.(status),
+  };
+}
