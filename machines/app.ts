@@ -16,6 +16,7 @@ import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
+import { isThenable } from '../core/util.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
 import type { SessionStore } from '../core/session/store.ts';
 import { Caching } from '../core/caching/caching.ts';
@@ -207,7 +208,7 @@ export function createApp(options: CreateAppOptions): App {
         const out = engine === 'xstate'
           ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, run.id)
           : COMPILED.run({ run }, tracer, run.id);
-        if (out instanceof Promise) return out.then((o) => finish(run, o), (e) => crash(run, e));
+        if (isThenable(out)) return Promise.resolve(out).then((o) => finish(run, o), (e) => crash(run, e));
         return Promise.resolve(finish(run, out));
       } catch (error) {
         return Promise.resolve(crash(run, error));

@@ -19,7 +19,7 @@ import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
-import { isPlainObject } from '../util.ts';
+import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope,
@@ -258,7 +258,7 @@ export class Controller {
       this.response.location = this._expandLocation(opts.location);
     }
     const result = renderBody(this, opts);
-    if (result instanceof Promise) this._pending = result;
+    if (isThenable(result)) this._pending = result;
   }
 
   /**
@@ -377,7 +377,7 @@ export class Controller {
    * Calls `check(user, password)` with the request's Basic credentials; false when it carries none.
    * @example const ok = await this.authenticate_with_http_basic((u, p) => u === 'admin' && secure_compare(p, secret))
    */
-  authenticate_with_http_basic(check: (user: string, password: string) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+  authenticate_with_http_basic(check: (user: string, password: string) => boolean | PromiseLike<boolean>): boolean | PromiseLike<boolean> {
     const credentials = decodeCredentials(authorizationHeader(this.request.headers));
     return credentials === null ? false : check(credentials[0], credentials[1]);
   }
@@ -386,13 +386,13 @@ export class Controller {
    * Like `authenticate_with_http_basic`, but answers 401 with a `WWW-Authenticate` challenge when the check fails.
    * @example static { this.before_filter((c) => c.authenticate_or_request_with_http_basic('Admin', (u, p) => ...)) }
    */
-  authenticate_or_request_with_http_basic(realm: string, check: (user: string, password: string) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+  authenticate_or_request_with_http_basic(realm: string, check: (user: string, password: string) => boolean | PromiseLike<boolean>): boolean | Promise<boolean> {
     const result = this.authenticate_with_http_basic(check);
     const decide = (ok: boolean) => {
       if (!ok) this.request_http_basic_authentication(realm);
       return ok;
     };
-    return result instanceof Promise ? result.then(decide) : decide(result);
+    return thenOrNow(result, decide);
   }
 
   /** Answers 401 asking for Basic credentials in `realm`. */

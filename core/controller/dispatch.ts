@@ -11,6 +11,7 @@ import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './d
 import { givenToken, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 import { cacheHost } from './cache-host.ts';
+import { isThenable, thenOrNow } from '../util.ts';
 
 export interface DispatchOptions {
   readonly forgery: ForgeryVerdict;
@@ -41,14 +42,13 @@ export function hasAction(klass: ControllerClass, action: string): boolean {
 export function dispatch(klass: ControllerClass, wiring: ControllerWiring, options: DispatchOptions): Controller | Promise<Controller> {
   const c = new klass();
   c._wire(wiring);
-  let outcome: void | Promise<void>;
+  let outcome: Step;
   try {
     outcome = runChain(c, klass, wiring.action_name, options);
   } catch (error) {
     return rescued(c, error);
   }
-  if (outcome instanceof Promise) return outcome.then(() => finished(c), (error: unknown) => rescued(c, error));
-  return finished(c);
+  return thenOrNow(outcome, () => finished(c), (error: unknown) => rescued(c, error));
 }
 
 /** The controller, once any template render still in flight is done. */
@@ -59,15 +59,10 @@ function finished(c: Controller): Controller | Promise<Controller> {
 
 /** Hands an unhandled error to `rescue_from`; rethrows when no handler matches. */
 function rescued(c: Controller, error: unknown): Controller | Promise<Controller> {
-  const handled = rescue(c, error);
-  if (handled instanceof Promise) {
-    return handled.then((ok) => {
-      if (!ok) throw error;
-      return finished(c);
-    });
-  }
-  if (!handled) throw error;
-  return finished(c);
+  return thenOrNow(rescue(c, error), (handled) => {
+    if (!handled) throw error;
+    return finished(c);
+  });
 }
 
 /** A render started by the last step, if any; cleared so it is waited for once. */
@@ -78,11 +73,11 @@ function takePending(c: Controller): Promise<void> | null {
 }
 
 /** What a step returns: nothing when it finished synchronously, else the promise of its end. */
-type Step = void | Promise<void>;
+type Step = void | PromiseLike<void>;
 
+/** After a filter, action or handler returned `result` (awaited when it is a thenable): the render it started, if any. */
 function settle(c: Controller, result: unknown): Step {
-  if (result instanceof Promise) return result.then(() => takePending(c) ?? undefined);
-  return takePending(c) ?? undefined;
+  return thenOrNow(result, () => takePending(c) ?? undefined);
 }
 
 function runChain(c: Controller, klass: ControllerClass, action: string, options: DispatchOptions): Step {
@@ -105,7 +100,7 @@ function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: 
   for (; i < filters.length; i++) {
     if (filters[i].kind !== 'before') continue;
     const step = settle(c, runFilter(c, filters[i]));
-    if (step instanceof Promise) {
+    if (isThenable(step)) {
       const next = i + 1;
       return step.then(() => (c.performed ? undefined : beforeFrom(c, filters, next, body)));
     }
@@ -115,7 +110,7 @@ function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: 
   if (cache !== null) {
     // A hit renders, and ends the chain as a before filter that renders would.
     const looked = cache.lookup();
-    if (looked instanceof Promise) return looked.then(() => (c.performed ? undefined : actionOnward(c, filters, body, cache)));
+    if (isThenable(looked)) return looked.then(() => (c.performed ? undefined : actionOnward(c, filters, body, cache)));
     if (c.performed) return;
   }
   return actionOnward(c, filters, body, cache);
@@ -127,16 +122,16 @@ function actionOnward(c: Controller, filters: readonly Filter[], body: () => unk
   const core = arounds.length === 0
     ? runAction(c, body)
     : arounds.reduceRight<() => Promise<void>>((inner, f) => () => runAround(c, f, inner), async () => runAction(c, body))();
-  const after = core instanceof Promise ? core.then(() => afterFrom(c, filters, 0)) : afterFrom(c, filters, 0);
+  const after = thenOrNow(core, () => afterFrom(c, filters, 0));
   if (cache === null) return after;
-  return after instanceof Promise ? after.then(() => cache.complete()) : cache.complete();
+  return thenOrNow(after, () => cache.complete());
 }
 
 function afterFrom(c: Controller, filters: readonly Filter[], i: number): Step {
   for (; i < filters.length; i++) {
     if (filters[i].kind !== 'after') continue;
     const step = settle(c, runFilter(c, filters[i]));
-    if (step instanceof Promise) {
+    if (isThenable(step)) {
       const next = i + 1;
       return step.then(() => afterFrom(c, filters, next));
     }
@@ -151,8 +146,7 @@ function actionBody(klass: ControllerClass, c: Controller, action: string): () =
 }
 
 function runAction(c: Controller, body: () => unknown): Step {
-  const step = settle(c, body());
-  return step instanceof Promise ? step.then(() => implicitRender(c)) : implicitRender(c);
+  return thenOrNow(settle(c, body()), () => implicitRender(c));
 }
 
 // An action that neither rendered nor redirected renders its own template.
@@ -171,7 +165,7 @@ async function runAround(c: Controller, f: Filter, inner: () => Promise<void>): 
     await inner();
   };
   const result = typeof f.target === 'string' ? callMethod(c, f.target, proceed) : f.target(c, proceed);
-  if (result instanceof Promise) await result;
+  if (isThenable(result)) await result;
   const pending = takePending(c);
   if (pending) await pending;
 }
@@ -183,13 +177,13 @@ function callMethod(c: Controller, name: string, ...args: unknown[]): unknown {
 }
 
 /** Runs the last matching `rescue_from` handler; false when none matches (a promise when the handler is asynchronous). */
-function rescue(c: Controller, error: unknown): boolean | Promise<boolean> {
+function rescue(c: Controller, error: unknown): boolean | PromiseLike<boolean> {
   const rescues = declarationsOf(c.constructor).rescues;
   for (let i = rescues.length - 1; i >= 0; i--) {
     const { matcher, handler } = rescues[i];
     if (!matches(error, matcher)) continue;
     const result = typeof handler === 'string' ? callMethod(c, handler, error) : handler.call(c, error);
-    return result instanceof Promise ? result.then(() => true) : true;
+    return thenOrNow(result, () => true);
   }
   return false;
 }

@@ -16,6 +16,7 @@ import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { RequestRun } from './run.ts';
+import { thenOrNow } from '../util.ts';
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
@@ -38,8 +39,7 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   }
   const wiring = new RequestWiring(run, controllerPath, action);
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
-  if (done instanceof Promise) return done.then((controller) => finish(run, controller, wiring));
-  return finish(run, done, wiring);
+  return thenOrNow(done, (controller) => finish(run, controller, wiring));
 }
 
 // The caches store the response only now: whether it sets a cookie is known once the session is committed.

@@ -9,6 +9,7 @@ import { Response } from '../http/response.ts';
 import { parseBodyParams } from '../request/params.ts';
 import { BlockedHost } from '../errors.ts';
 import { hostAllowed } from '../request/env.ts';
+import { isThenable } from '../util.ts';
 import type { RequestRun } from './run.ts';
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
@@ -26,7 +27,7 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
     return;
   }
   const params = parseBodyParams(request.content_type, body, config.limits, request.headers['content-type']);
-  if (params instanceof Promise) {
+  if (isThenable(params)) {
     return params.then((p) => {
       request.request_parameters = p;
       request.parameters_changed();
