@@ -11,14 +11,16 @@
  *   }
  *
  * The instance is wired to one request by `dispatch`; nothing here keeps
- * state between requests.
+ * state between requests. What the framework remembers about that request
+ * (core/controller/action-state.ts) is kept off the instance, so a
+ * controller's own names are Rails' API and the application's.
  */
-import { ActionControllerError, DoubleRenderError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
+import { ActionControllerError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
-import type { Helpers, RouteSet } from '../routing/index.ts';
+import type { Helpers } from '../routing/index.ts';
 import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
@@ -26,38 +28,18 @@ import {
   type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from '../session/flash.ts';
-import type { SessionHandle } from '../session/session.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
-import type { Caching, CacheTarget } from '../caching/caching.ts';
-import type { CacheStatus } from '../caching/host.ts';
+import type { CacheTarget } from '../caching/caching.ts';
 import { cacheDeclaration, type ActionCacheOptions, type PageCacheOptions } from '../caching/declarations.ts';
-import type { CacheRun } from '../caching/action-run.ts';
 import type { MaybePromise } from '../caching/store.ts';
+import { claimRender, runOf } from './action-state.ts';
 
-/** What `dispatch` wires into a controller for one request. */
-export interface ControllerWiring {
-  readonly request: Request;
-  readonly response: Response;
-  readonly routes: RouteSet;
-  readonly helpers: Helpers;
-  /** The request's session (loaded from the store on first use). */
-  readonly session: SessionHandle;
-  readonly cookies: CookieJar;
-  readonly views: ViewResolver | null;
-  readonly controller_path: string;
-  readonly action_name: string;
-  /** App-wide objects given to `createApp({ services })`: data stores, clients, configuration. */
-  readonly services: Readonly<Record<string, unknown>>;
-  /** The app's caches (`caches_page`, `caches_action`, expiry); absent when the controller runs outside an app. */
-  readonly caching?: Caching;
-  /** Records what the caches did for this request, for the `X-Cache` header and the log line. */
-  cache_status?(status: CacheStatus): void;
-}
+export type { ControllerWiring } from './action-state.ts';
 
 
 export type RenderArgument = RenderOptions | string | undefined;
@@ -185,51 +167,30 @@ export class Controller {
   views!: ViewResolver | null;
   /** App-wide objects given to `createApp({ services })` (a data store, say). */
   services!: Readonly<Record<string, any>>;
-  /** What the action rendered, once it has: used to refuse a second render. */
-  _performed = false;
-  /** What caching does for this request, when the action declares a cache. */
-  _cache: CacheRun | null = null;
-  /** A template render started by `render` and finished by dispatch. */
-  _pending: Promise<void> | null = null;
-  /** The format `respond_to` chose, if any; it names the template format. */
-  _format: string | null = null;
-  _wiring!: ControllerWiring;
-
-  /** Called by dispatch before any filter runs. */
-  _wire(w: ControllerWiring): void {
-    this._wiring = w;
-    this.request = w.request;
-    this.response = w.response;
-    this.params = w.request.parameters;
-    this.action_name = w.action_name;
-    this.controller_path = w.controller_path;
-    this.views = w.views;
-    this.services = w.services;
-  }
 
   /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */
   get cookies(): CookieJar {
-    return this._wiring.cookies;
+    return runOf(this).wiring.cookies;
   }
 
-  /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
+  /** Named route helpers (`this.routes.post_path(post)`), `url_for` and polymorphic helpers, bound to this request. */
   get routes(): Helpers {
-    return this._wiring.helpers;
+    return runOf(this).wiring.helpers;
   }
 
   /** The session: a plain object kept between requests by the app's session store. */
   get session(): Record<string, any> {
-    return this._wiring.session.data;
+    return runOf(this).wiring.session.data;
   }
 
   /** Messages for the next request (`flash.set('notice', ...)`), or this one (`flash.now`). */
   get flash(): Flash {
-    return this._wiring.session.flash;
+    return runOf(this).wiring.session.flash;
   }
 
   /** Empties the session; the response starts a new one. */
   reset_session(): void {
-    this._wiring.session.reset();
+    runOf(this).wiring.session.reset();
   }
 
   /** The controller's name without its module: `admin/posts` -> `posts`. */
@@ -239,7 +200,7 @@ export class Controller {
 
   /** True once the action has rendered, redirected or sent a bare status. */
   get performed(): boolean {
-    return this._performed;
+    return runOf(this).performed;
   }
 
   // ---- responses ----------------------------------------------------------------------------
@@ -252,13 +213,13 @@ export class Controller {
    */
   render(options: RenderArgument = {}): void {
     const opts: RenderOptions = typeof options === 'string' ? { action: options } : options;
-    this._claimRender();
-    if (opts.status !== undefined) this._setStatus(opts.status);
+    claimRender(this);
+    if (opts.status !== undefined) setStatus(this.response, opts.status);
     if (opts.location !== undefined && opts.location !== null) {
-      this.response.location = this._expandLocation(opts.location);
+      this.response.location = expandLocation(this, opts.location);
     }
     const result = renderBody(this, opts);
-    if (isThenable(result)) this._pending = result;
+    if (isThenable(result)) runOf(this).pending = result;
   }
 
   /**
@@ -274,10 +235,10 @@ export class Controller {
       opts = rest;
       status = given as number | string;
     }
-    this._claimRender();
-    this._setStatus(status);
+    claimRender(this);
+    setStatus(this.response, status);
     for (const [key, value] of Object.entries(opts)) {
-      if (key === 'location') this.response.location = this._expandLocation(value);
+      if (key === 'location') this.response.location = expandLocation(this, value);
       else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
     }
     this.response.body = '';
@@ -309,8 +270,8 @@ export class Controller {
     } else {
       location = absoluteLocation(this.url_for(target), this.request.protocol, this.request.host_with_port);
     }
-    this._claimRender();
-    this._setStatus(status);
+    claimRender(this);
+    setStatus(this.response, status);
     this.response.location = location;
     this.response.redirected_to = target;
     this.response.content_type ??= 'text/html';
@@ -344,7 +305,7 @@ export class Controller {
    * @example this.expire_page({ action: 'index' })
    */
   expire_page(target: CacheTarget): number {
-    return this._wiring.caching?.expire_page(this._cacheTarget(target)) ?? 0;
+    return runOf(this).wiring.caching?.expire_page(cacheTarget(this, target)) ?? 0;
   }
 
   /**
@@ -354,21 +315,17 @@ export class Controller {
    * @example this.expire_action({ action: 'show', id: this.post.id })
    */
   expire_action(target: CacheTarget): MaybePromise<number> {
-    return this._wiring.caching?.expire_action(this._cacheTarget(target)) ?? 0;
+    return runOf(this).wiring.caching?.expire_action(cacheTarget(this, target)) ?? 0;
   }
 
   /** Removes action cache entries by a `cache_path` path (every format) or a RegExp over whole keys. */
   expire_fragment(key: string | RegExp): MaybePromise<number> {
-    return this._wiring.caching?.expire_fragment(key) ?? 0;
-  }
-
-  _cacheTarget(target: CacheTarget): CacheTarget {
-    return typeof target === 'string' ? target : { controller: this.controller_path, ...target };
+    return runOf(this).wiring.caching?.expire_fragment(key) ?? 0;
   }
 
   /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */
   form_authenticity_token(): string {
-    return sessionToken(this._wiring.session, declarationsOf(this.constructor).forgery?.secret);
+    return sessionToken(runOf(this).wiring.session, declarationsOf(this.constructor).forgery?.secret);
   }
 
   // ---- HTTP Basic authentication ------------------------------------------------------------
@@ -401,27 +358,6 @@ export class Controller {
     this.render({ text: 'HTTP Basic: Access denied.\n', status: 401 });
   }
 
-  // ---- internals used by render/respond_to/dispatch -----------------------------------------
-
-  _claimRender(): void {
-    if (this._performed) throw new DoubleRenderError();
-    this._performed = true;
-  }
-
-  _setStatus(status: number | string): void {
-    this.response.status = statusCode(status);
-    const line = interpretStatus(status);
-    const space = line.indexOf(' ');
-    // A code without a standard phrase (`299`) has no reason to send; the transport supplies a generic one.
-    this.response.reason = space < 0 ? null : line.slice(space + 1);
-  }
-
-  /** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
-  _expandLocation(location: unknown): string {
-    if (typeof location === 'string') return sanitiseLocation(location);
-    return sanitiseLocation(this.url_for(location));
-  }
-
   /**
    * The actions of this controller: its public methods below `Controller`, except those hidden with
    * `hide_action`, those named with a leading `_`, `#private` ones (never properties at all), and any
@@ -443,17 +379,24 @@ export class Controller {
   }
 }
 
-// Named route helpers are called as the controller's own methods (`this.post_path(post)`), as in Rails.
-// They are found past the end of the class chain: the last link asks the instance's own request wiring,
-// so `this` stays the real instance (private #fields keep working) and nothing is shared between requests.
-Object.setPrototypeOf(Controller.prototype, new Proxy(Object.prototype, {
-  get(target, prop, receiver) {
-    if (prop in target || typeof prop === 'symbol' || prop === '_wiring') return Reflect.get(target, prop, receiver);
-    // Read the wiring as an own property: looking it up through the chain would come back here.
-    const wiring = Object.getOwnPropertyDescriptor(receiver, '_wiring')?.value as ControllerWiring | undefined;
-    return (wiring?.helpers as unknown as Record<string, unknown> | undefined)?.[prop];
-  },
-}));
+function setStatus(response: Response, status: number | string): void {
+  response.status = statusCode(status);
+  const line = interpretStatus(status);
+  const space = line.indexOf(' ');
+  // A code without a standard phrase (`299`) has no reason to send; the transport supplies a generic one.
+  response.reason = space < 0 ? null : line.slice(space + 1);
+}
+
+/** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
+function expandLocation(c: Controller, location: unknown): string {
+  if (typeof location === 'string') return sanitiseLocation(location);
+  return sanitiseLocation(c.url_for(location));
+}
+
+/** An expiry target: a path as given, or a route hash that names this controller unless it names another. */
+function cacheTarget(c: Controller, target: CacheTarget): CacheTarget {
+  return typeof target === 'string' ? target : { controller: c.controller_path, ...target };
+}
 
 // A method named as a filter is plumbing, never an action reachable by URL.
 function hideFilterNames(klass: object, targets: readonly unknown[]): void {

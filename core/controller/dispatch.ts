@@ -6,7 +6,8 @@
  * handlers for whatever any of them throws.
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
-import { Controller, type ControllerWiring } from './base.ts';
+import type { Controller } from './base.ts';
+import { beginRun, runOf, type ActionRun, type ControllerWiring } from './action-state.ts';
 import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
 import { givenToken, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
@@ -41,10 +42,10 @@ export function hasAction(klass: ControllerClass, action: string): boolean {
  */
 export function dispatch(klass: ControllerClass, wiring: ControllerWiring, options: DispatchOptions): Controller | Promise<Controller> {
   const c = new klass();
-  c._wire(wiring);
+  const run = beginRun(c, wiring);
   let outcome: Step;
   try {
-    outcome = runChain(c, klass, wiring.action_name, options);
+    outcome = runChain(c, run, klass, wiring.action_name, options);
   } catch (error) {
     return rescued(c, error);
   }
@@ -67,8 +68,9 @@ function rescued(c: Controller, error: unknown): Controller | Promise<Controller
 
 /** A render started by the last step, if any; cleared so it is waited for once. */
 function takePending(c: Controller): Promise<void> | null {
-  const pending = c._pending;
-  c._pending = null;
+  const run = runOf(c);
+  const pending = run.pending;
+  run.pending = null;
   return pending;
 }
 
@@ -80,33 +82,32 @@ function settle(c: Controller, result: unknown): Step {
   return thenOrNow(result, () => takePending(c) ?? undefined);
 }
 
-function runChain(c: Controller, klass: ControllerClass, action: string, options: DispatchOptions): Step {
+function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action: string, options: DispatchOptions): Step {
   const declarations = declarationsOf(klass);
   const body = actionBody(klass, c, action);
   // Before the forgery check, so that a refused request to a cached action says X-Cache: miss too.
-  c._cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), c._wiring.caching, declarations.caches, action);
+  const cache = (run.cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), run.wiring.caching, declarations.caches, action));
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
-  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(c._wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
+  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(run.wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
   const filters: Filter[] = [];
   for (const f of declarations.filters) if (appliesTo(f, action)) filters.push(f);
-  return beforeFrom(c, filters, 0, body);
+  return beforeFrom(c, filters, 0, body, cache);
 }
 
 /** Before filters from `i` on; one that renders or redirects halts the chain. */
-function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: () => unknown): Step {
+function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: () => unknown, cache: CacheRun | null): Step {
   for (; i < filters.length; i++) {
     if (filters[i].kind !== 'before') continue;
     const step = settle(c, runFilter(c, filters[i]));
     if (isThenable(step)) {
       const next = i + 1;
-      return step.then(() => (c.performed ? undefined : beforeFrom(c, filters, next, body)));
+      return step.then(() => (c.performed ? undefined : beforeFrom(c, filters, next, body, cache)));
     }
     if (c.performed) return;
   }
-  const cache = c._cache;
   if (cache !== null) {
     // A hit renders, and ends the chain as a before filter that renders would.
     const looked = cache.lookup();

@@ -8,7 +8,8 @@ import { SessionHandle } from '../session/session.ts';
 import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
-import type { Controller, ControllerWiring } from '../controller/base.ts';
+import type { Controller } from '../controller/base.ts';
+import { runOf, type ControllerWiring } from '../controller/action-state.ts';
 import type { Caching } from '../caching/caching.ts';
 import type { CacheStatus } from '../caching/host.ts';
 import type { Request } from '../http/request.ts';
@@ -49,7 +50,7 @@ function finish(run: RequestRun, controller: Controller, wiring: RequestWiring):
   // A header no transport could write (a parameter with a newline copied into it, say) fails here, as the action's own error.
   const unsafe = unsafeHeader(run.response!);
   if (unsafe !== null) return Promise.reject(new InvalidResponseHeader(unsafe));
-  return controller._cache?.store();
+  return runOf(controller).cache?.store();
 }
 
 /**

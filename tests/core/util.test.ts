@@ -31,7 +31,7 @@ test('thenOrNow waits for a thenable, and hands a rejection to the failure conti
   assert.ok(out instanceof Promise, 'a real promise, whatever the thenable was');
   assert.is(await out, 6);
   assert.is(await thenOrNow(fake(5, true), () => 0, (e) => Number(e) + 1), 6);
-  await thenOrNow(fake(5, true), () => 0).then(() => assert.unreachable('rejects without a failure continuation'), (e: unknown) => assert.is(e, 5));
+  await (thenOrNow(fake(5, true), () => 0) as Promise<number>).then(() => assert.unreachable('rejects without a failure continuation'), (e: unknown) => assert.is(e, 5));
 });
 
 test.run();
