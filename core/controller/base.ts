@@ -25,7 +25,8 @@ import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope,
-  type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
+  type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
+  type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from '../session/flash.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
@@ -35,7 +36,7 @@ import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import type { CacheTarget } from '../caching/caching.ts';
-import { cacheDeclaration, type ActionCacheOptions, type PageCacheOptions } from '../caching/declarations.ts';
+import { cacheDeclaration } from '../caching/declarations.ts';
 import type { MaybePromise } from '../caching/store.ts';
 import { claimRender, runOf } from './action-state.ts';
 
@@ -59,54 +60,50 @@ const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controll
 export class Controller {
   // ---- class-level declarations -------------------------------------------------------------
 
-  /** Runs the named methods (or functions) before the action; one that renders or redirects halts the chain. */
-  static before_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    const d = declarationsOf(this);
-    for (const target of targets) d.filters.push({ kind: 'before', target, ...scope });
-    hideFilterNames(this, targets);
+  /**
+   * Runs the named methods (or functions) before the action; one that renders or redirects halts the chain.
+   * Names are checked against the controller's methods when it compiles.
+   * @example static { this.before_filter('find_post', { only: ['show', 'edit'] }) }
+   */
+  static before_filter<C>(this: Declaring<C>, ...args: FilterArguments<FilterTarget<C>>): void {
+    addFilters(this, 'before', args, false);
   }
 
   /** Runs a before filter ahead of those already declared. */
-  static prepend_before_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    declarationsOf(this).filters.unshift(...targets.map((target) => ({ kind: 'before' as const, target, ...scope })));
-    hideFilterNames(this, targets);
+  static prepend_before_filter<C>(this: Declaring<C>, ...args: FilterArguments<FilterTarget<C>>): void {
+    addFilters(this, 'before', args, true);
   }
 
   /** Runs after the action (not when a before filter halted the chain). */
-  static after_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    const d = declarationsOf(this);
-    for (const target of targets) d.filters.push({ kind: 'after', target, ...scope });
-    hideFilterNames(this, targets);
+  static after_filter<C>(this: Declaring<C>, ...args: FilterArguments<FilterTarget<C>>): void {
+    addFilters(this, 'after', args, false);
   }
 
   /** Wraps the action: the filter gets `run`, and the action happens when it calls it. */
-  static around_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    const d = declarationsOf(this);
-    for (const target of targets) d.filters.push({ kind: 'around', target, ...scope });
-    hideFilterNames(this, targets);
+  static around_filter<C>(this: Declaring<C>, ...args: FilterArguments<AroundTarget<C>>): void {
+    addFilters(this, 'around', args, false);
   }
 
   /** Removes inherited filters by method name. */
-  static skip_filter(...names: string[]): void {
-    const d = declarationsOf(this);
-    for (let i = d.filters.length - 1; i >= 0; i--) if (typeof d.filters[i].target === 'string' && names.includes(d.filters[i].target as string)) d.filters.splice(i, 1);
+  static skip_filter<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
+    skipFilters(this, names);
   }
 
-  static skip_before_filter(...names: string[]): void {
-    this.skip_filter(...names);
+  static skip_before_filter<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
+    skipFilters(this, names);
   }
 
   /**
-   * Handles an error class (or class name) raised by an action or filter; the last matching declaration wins.
+   * Handles an error class (or class name) raised by an action or filter; the last matching declaration
+   * wins. The handler is a method name (checked when the controller compiles) or a function called on
+   * the controller with the error.
    * @example static { this.rescue_from(RecordNotFound, 'not_found') }
    */
-  static rescue_from(...args: [...RescueMatcher[], RescueHandler | { with: RescueHandler }]): void {
-    const last = args[args.length - 1] as RescueHandler | { with: RescueHandler };
-    const handler = typeof last === 'object' && last !== null && 'with' in last ? last.with : (last as RescueHandler);
+  static rescue_from<C, E>(this: Declaring<C>, matcher: RescueMatcher<E>, handler: RescueHandler<C, E> | { readonly with: RescueHandler<C, E> }): void;
+  static rescue_from<C>(this: Declaring<C>, ...args: [RescueMatcher, RescueMatcher, ...RescueMatcher[], RescueHandler<C> | { readonly with: RescueHandler<C> }]): void;
+  static rescue_from(this: object, ...args: unknown[]): void {
+    const last = args[args.length - 1];
+    const handler = (typeof last === 'object' && last !== null && 'with' in last ? last.with : last) as RescueDeclaration['handler'];
     const matchers = args.slice(0, -1) as RescueMatcher[];
     if (matchers.length === 0) throw new ActionControllerError('rescue_from needs an error class and a handler');
     const d = declarationsOf(this);
@@ -124,11 +121,11 @@ export class Controller {
   static verify(options: VerifyOptions): void {
     const scope = actionScope(options);
     const checked = { ...options };
-    declarationsOf(this).filters.push({ kind: 'before', target: (c: Controller) => verifyAction(c, checked), ...scope });
+    declarationsOf(this).filters.push({ kind: 'before', target: (c: object) => verifyAction(c as Controller, checked), ...scope });
   }
 
   /** Methods that are not actions even though they are public. */
-  static hide_action(...names: string[]): void {
+  static hide_action<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
     const d = declarationsOf(this);
     for (const name of names) d.hidden.add(name);
   }
@@ -144,7 +141,7 @@ export class Controller {
    * Only for pages that are the same for every visitor. `if` decides per request.
    * @example static { this.caches_page('index') }
    */
-  static caches_page(...args: (string | PageCacheOptions)[]): void {
+  static caches_page<C>(this: Declaring<C>, ...args: (string | PageCacheOptionsFor<C>)[]): void {
     declarationsOf(this).caches.push(cacheDeclaration('page', args));
   }
 
@@ -153,7 +150,7 @@ export class Controller {
    * format, and answers from there after the before filters have run (authentication still applies).
    * @example static { this.caches_action('show', { expires_in: 600, if: (c) => c.flash.empty }) }
    */
-  static caches_action(...args: (string | ActionCacheOptions)[]): void {
+  static caches_action<C>(this: Declaring<C>, ...args: (string | ActionCacheOptionsFor<C>)[]): void {
     declarationsOf(this).caches.push(cacheDeclaration('action', args));
   }
 
@@ -398,10 +395,19 @@ function cacheTarget(c: Controller, target: CacheTarget): CacheTarget {
   return typeof target === 'string' ? target : { controller: c.controller_path, ...target };
 }
 
-// A method named as a filter is plumbing, never an action reachable by URL.
-function hideFilterNames(klass: object, targets: readonly unknown[]): void {
+function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], prepend: boolean): void {
+  const { targets, scope } = splitFilterArgs(args);
   const d = declarationsOf(klass);
+  const filters = targets.map((target) => ({ kind, target, ...scope }));
+  if (prepend) d.filters.unshift(...filters);
+  else d.filters.push(...filters);
+  // A method named as a filter is plumbing, never an action reachable by URL.
   for (const t of targets) if (typeof t === 'string') d.hidden.add(t);
+}
+
+function skipFilters(klass: object, names: readonly string[]): void {
+  const d = declarationsOf(klass);
+  for (let i = d.filters.length - 1; i >= 0; i--) if (typeof d.filters[i].target === 'string' && names.includes(d.filters[i].target as string)) d.filters.splice(i, 1);
 }
 
 /** Whether `target` is the parameters hash itself or one nested in it (the client wrote it). */
