@@ -43,6 +43,7 @@ import {
   DEFAULT_ACTIONS, MethodNotAllowed, NotImplemented, RoutingError, UrlGenerationError, createInflector, draw, escapePathComponent, toParam,
   type Mapper, type Params, type Route, type RouteSet,
 } from '../../core/index.ts';
+import { helpersOf } from '../support/helpers-by-name.ts';
 
 const RUNS = Number(process.env.SIGNALBOX_PROPERTY_RUNS ?? 0) || undefined;
 const GIVEN_SEED = Number.parseInt(process.env.SIGNALBOX_PROPERTY_SEED ?? '', 10);
@@ -309,8 +310,8 @@ properties('named helpers round-trip: path, hash with query, url, and recognize 
   holds(fc.property(tableShapeArb, fc.array(rawValueArb, { minLength: 6, maxLength: 6 }), fc.nat({ max: 9999 }), fc.string({ unit: 'grapheme', maxLength: 6 }), (shape, raws, n, extra) => {
     const set = tableFor(shape);
     const root = set.config.relative_url_root;
-    const paths = set.helpers();
-    const urls = set.helpers({ host: 'example.com', port: 8080 });
+    const paths = helpersOf(set);
+    const urls = helpersOf(set, { host: 'example.com', port: 8080 });
     const statics = staticWords(set);
     for (const [name, route] of Object.entries(set.named)) {
       const values = route.segmentKeys.map((key, i) => fitValue(route, key, raws[i % raws.length], n + i, statics));
@@ -358,7 +359,7 @@ properties('a named helper given any values refuses with a routing error or yiel
   holds(fc.property(tableShapeArb, fc.array(anyValueArb, { minLength: 6, maxLength: 6 }), (shape, given) => {
     const set = tableFor(shape);
     const root = set.config.relative_url_root;
-    const helpers = set.helpers();
+    const helpers = helpersOf(set);
     const statics = staticWords(set);
     for (const [name, route] of Object.entries(set.named)) {
       const args = route.segmentKeys.map((_, i) => given[i]);

@@ -18,6 +18,7 @@ import {
   draw, escapePathComponent, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError,
   type DrawConfig, type Mapper, type Params, type Route, type RouteSet,
 } from '../../../core/index.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
 
 const RUNS = Number(process.env.SIGNALBOX_PROPERTY_RUNS ?? 0) || undefined;
 const runs = (n: number) => ({ numRuns: RUNS ?? n });
@@ -297,7 +298,7 @@ properties('every named route round-trips: its _path helper recognizes back to i
   fc.assert(
     fc.property(tableArb, fc.array(idArb(), { minLength: 6, maxLength: 6 }), fc.nat({ max: 9999 }), (t, ids, n) => {
       const set = drawTable(t);
-      const helpers = set.helpers();
+      const helpers = helpersOf(set);
       const statics = new Set(set.routes.flatMap((r) => r.segments.flatMap((s) => (s.type === 'static' ? [s.value] : []))));
       for (const [name, route] of Object.entries(set.named)) {
         const values = route.segmentKeys.map((key, i) => {
@@ -353,7 +354,7 @@ properties('positional helpers agree with url_for over hash_for_ (escaping, dots
   fc.assert(
     fc.property(tableArb, fc.array(positionalArb, { minLength: 6, maxLength: 6 }), fc.boolean(), (t, ids, url) => {
       const set = drawTable(t);
-      const helpers = set.helpers(url ? { host: 'example.com', port: 8080 } : {});
+      const helpers = helpersOf(set, url ? { host: 'example.com', port: 8080 } : {});
       const kind = url ? 'url' : 'path';
       for (const [name, route] of Object.entries(set.named)) {
         const args = route.segmentKeys.map((_, i) => ids[i]);
