@@ -46,14 +46,14 @@ function routeMembers(route: Route, named: ReadonlyMap<string, Route>): string[]
   const params = positional(route);
   const twin = named.get(`formatted_${name}`);
   // `post_path(post, 'xml')`: one value past the keys is a format, answered by the formatted twin.
-  const takesFormat = twin !== undefined && twin.segmentKeys.length === route.segmentKeys.length + 1 && twin.segmentKeys[twin.segmentKeys.length - 1] === 'format';
+  const takesFormat = twin !== undefined && twin.segment_keys.length === route.segment_keys.length + 1 && twin.segment_keys[twin.segment_keys.length - 1] === 'format';
   const doc = `/** ${describe(route)} */`;
   const lines: string[] = [];
   for (const kind of ['path', 'url'] as const) {
     const helper = member(`${name}_${kind}`);
     lines.push(doc);
     lines.push(`${helper}(${[...params.map(declare), 'options?: UrlOptions'].join(', ')}): string;`);
-    if (takesFormat && !route.segmentKeys.includes('format')) {
+    if (takesFormat && !route.segment_keys.includes('format')) {
       lines.push(`${helper}(${[...params.map((p) => declare({ ...p, optional: false })), 'format: string', 'options?: UrlOptions'].join(', ')}): string;`);
     }
     // The hash form (`post_path({ id: 1, anchor: 'c' })`); with no keys, the positional form is it already.
@@ -75,7 +75,7 @@ function positional(route: Route): Param[] {
   const params: Param[] = [];
   let optional = false;
   const taken = new Set<string>();
-  for (const key of route.segmentKeys) {
+  for (const key of route.segment_keys) {
     const segment = route.segments.find((s) => 'key' in s && s.key === key);
     optional ||= segment?.optional === true;
     let name = identifier(key);

@@ -222,11 +222,11 @@ function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute,
   if (input.length === 0 || isPlainObject(input[0])) return urlFor(self, table, hashFor(input[0] as UrlOptions | undefined), {});
   const args = [...input];
   const trailing = isPlainObject(args[args.length - 1]) ? (args.pop() as UrlOptions) : null;
-  const keys = g.route.segmentKeys;
+  const keys = g.route.segment_keys;
   if (args.length > keys.length) {
     // `post_path(post, 'xml')`: one value past the route's keys is a format, handled by the formatted twin.
     const twin = table.named.get(`formatted_${name}`);
-    if (twin && twin.route.segmentKeys.length === args.length) {
+    if (twin && twin.route.segment_keys.length === args.length) {
       return (self[`formatted_${name}_${kind}`] as HelperFn)(...args, ...(trailing ? [trailing] : [])) as string;
     }
     throw new ArgumentError(`${name}_${kind} takes at most ${keys.length} positional argument(s) (${keys.map((k) => `:${k}`).join(', ')}), got ${args.length}`);
