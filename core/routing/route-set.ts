@@ -120,8 +120,8 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
 
   const target = {
     inflector,
-    pathNames: config.resources_path_names,
-    actionSeparator: config.resource_action_separator,
+    resources_path_names: config.resources_path_names,
+    resource_action_separator: config.resource_action_separator,
     hasNamedRoute: (name: string) => named.has(name),
     namedRoute: (name: string) => named.get(name),
     addRoute(name: string | null, path: string, options: Record<string, unknown>) {
