@@ -8,7 +8,7 @@ export type { ForgeryOptions, ForgeryVerdict, VerifyOptions } from './controller
 export { Flash } from './session/flash.ts';
 export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
-export { cookieSessionStore, secure_compare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
+export { cookieSessionStore, secureCompare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
 export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SessionData, type SessionCommit } from './session/store.ts';
 export { toXml } from './controller/xml.ts';
 export { sanitiseLocation } from './controller/redirect.ts';

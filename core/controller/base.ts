@@ -329,7 +329,7 @@ export class Controller {
 
   /**
    * Calls `check(user, password)` with the request's Basic credentials; false when it carries none.
-   * @example const ok = await this.authenticate_with_http_basic((u, p) => u === 'admin' && secure_compare(p, secret))
+   * @example const ok = await this.authenticate_with_http_basic((u, p) => u === 'admin' && secureCompare(p, secret))
    */
   authenticate_with_http_basic(check: (user: string, password: string) => boolean | PromiseLike<boolean>): boolean | PromiseLike<boolean> {
     const credentials = decodeCredentials(authorizationHeader(this.request.headers));

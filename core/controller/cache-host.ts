@@ -27,7 +27,7 @@ export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheH
     cachePath: (path) => path(c),
     pathFor: (hash) => c.routes.url_for({ ...hash, only_path: true }),
     flashHeld() {
-      const flash = wiring.session.loaded_flash;
+      const flash = wiring.session.loadedFlash;
       return flash !== null && !flash.empty;
     },
     heldToken: () => existingToken(wiring.session, forgery?.secret),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { scratchDir } from '../../support/temp.ts';
 import pino from 'pino';
-import { Controller, UploadedFile, cookieSessionStore, draw, secure_compare, TOKEN_KEY, type CookieStore } from '../../../core/index.ts';
+import { Controller, UploadedFile, cookieSessionStore, draw, secureCompare, TOKEN_KEY, type CookieStore } from '../../../core/index.ts';
 import { createApp, type App, type Engine } from '../../../machines/index.ts';
 
 export const SESSION_KEY = '_security_session';
@@ -91,7 +91,7 @@ class AdminController extends ApplicationController {
   authenticate(): boolean | Promise<boolean> {
     return this.authenticate_or_request_with_http_basic('Admin', (user, password) =>
       // Both compared in full, in constant time, whichever differs.
-      Number(secure_compare(user, ADMIN.user)) + Number(secure_compare(password, ADMIN.password)) === 2);
+      Number(secureCompare(user, ADMIN.user)) + Number(secureCompare(password, ADMIN.password)) === 2);
   }
 
   index(): void { this.echo(); }
