@@ -221,7 +221,7 @@ async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
     // A slow client: run it alongside the rest of the corpus, and check it at the end.
     const started = performance.now();
     deferred.add(entry.id);
-    slowClients.push(send(running.port, bytes, { timeout_ms: 70_000, drip: filled.drip }).then((r) => {
+    slowClients.push(send(running.port, bytes, { timeoutMs: 70_000, drip: filled.drip }).then((r) => {
       const seconds = (performance.now() - started) / 1000;
       // A 408 or a close both cut the client off.
       if (!r.closed_by_server && r.status === 0) return `${entry.id}: the server never closed the slow connection`;
