@@ -321,9 +321,9 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     url: req.url ?? '/',
     headers: req.headers as Record<string, string | string[] | undefined>,
     body,
-    remote_address: req.socket.remoteAddress ?? '',
-    local_address: req.socket.localAddress,
-    local_port: req.socket.localPort,
+    remoteAddress: req.socket.remoteAddress ?? '',
+    localAddress: req.socket.localAddress,
+    localPort: req.socket.localPort,
     encrypted: encryptedSocket(req),
     transport: 'http',
   };

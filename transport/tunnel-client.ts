@@ -316,7 +316,7 @@ class TunnelClient implements Tunnel {
     };
     if (Object.keys(headers).length > 0) frame.headers = headers;
     if (typeof init.body === 'string') frame.body = init.body;
-    else if (init.body !== undefined) frame.body_base64 = toBase64(init.body);
+    else if (init.body !== undefined) frame.bodyBase64 = toBase64(init.body);
     this.#pending.set(pending.id, pending);
     const tcp = this.#tcp;
     if (tcp !== null && !this.#corked) {

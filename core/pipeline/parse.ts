@@ -30,12 +30,12 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   if (isThenable(params)) {
     return params.then((p) => {
       request.request_parameters = p;
-      request.parameters_changed();
+      request.parametersChanged();
       void request.method;
     });
   }
   request.request_parameters = params;
-  request.parameters_changed();
+  request.parametersChanged();
   void request.method;
 }
 

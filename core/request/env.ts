@@ -19,7 +19,7 @@ import { isUnsafeKey } from './param-values.ts';
 export interface RequestEnv {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The peer address of the connection. */
-  readonly remote_address?: string;
+  readonly remote_addr?: string;
   /** Whether the connection itself is TLS (CGI's HTTPS=on). */
   readonly ssl?: boolean;
   readonly server_name?: string;
@@ -125,7 +125,7 @@ function plainAddress(address: string): string {
  * Throws `IpSpoofing` (400) when Client-IP is not among the X-Forwarded-For entries.
  */
 export function remoteIp(env: RequestEnv): string {
-  const peer = plainAddress(env.remote_address ?? '');
+  const peer = plainAddress(env.remote_addr ?? '');
   if (env.trust_proxy !== true || !TRUSTED_PROXY.test(peer)) return peer;
   const forwardedFor = header(env, 'x-forwarded-for');
   const forwarded = forwardedFor?.split(',').map((a) => a.trim());
@@ -144,7 +144,7 @@ export function remoteIp(env: RequestEnv): string {
 
 /** Whether both the peer and the client address are this machine (Rails' `local_request?`). */
 export function localRequest(env: RequestEnv): boolean {
-  if (!LOCALHOST.has(plainAddress(env.remote_address ?? ''))) return false;
+  if (!LOCALHOST.has(plainAddress(env.remote_addr ?? ''))) return false;
   try {
     return LOCALHOST.has(remoteIp(env));
   } catch {

@@ -16,8 +16,8 @@ import { setParam, type ParamObject, type ParamValue, type Params } from './para
  */
 export function parseJsonParams(body: string, limits?: ParamLimits): Params {
   const resolved = resolveParamLimits(limits);
-  if (body.length * 3 > resolved.body_bytes && Buffer.byteLength(body) > resolved.body_bytes) {
-    throw new PayloadTooLarge('body_bytes', resolved.body_bytes);
+  if (body.length * 3 > resolved.bodyBytes && Buffer.byteLength(body) > resolved.bodyBytes) {
+    throw new PayloadTooLarge('bodyBytes', resolved.bodyBytes);
   }
   if (body.trim() === '') return {};
   // Over a count or depth limit: refused where the count is crossed, before JSON.parse reads the rest.

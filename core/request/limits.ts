@@ -25,7 +25,7 @@ export interface ParamLimits {
   /** Elements in one array. Default 1000. */
   array_length?: number;
   /** Bytes in a url-encoded, JSON or XML body (and in a query string). Default 1 MB. */
-  body_bytes?: number;
+  bodyBytes?: number;
   multipart?: MultipartLimits;
 }
 
@@ -34,7 +34,7 @@ export interface ResolvedParamLimits {
   readonly depth: number;
   readonly keys: number;
   readonly array_length: number;
-  readonly body_bytes: number;
+  readonly bodyBytes: number;
   readonly multipart: Readonly<Required<MultipartLimits>>;
 }
 
@@ -45,7 +45,7 @@ export const DEFAULT_PARAM_LIMITS: ResolvedParamLimits = Object.freeze({
   depth: 32,
   keys: 1000,
   array_length: 1000,
-  body_bytes: MB,
+  bodyBytes: MB,
   multipart: Object.freeze({ parts: 100, files: 10, file_bytes: 10 * MB, field_bytes: MB }),
 });
 
@@ -57,7 +57,7 @@ export function resolveParamLimits(limits: ParamLimits = {}): ResolvedParamLimit
     depth: limits.depth ?? d.depth,
     keys: limits.keys ?? d.keys,
     array_length: limits.array_length ?? d.array_length,
-    body_bytes: limits.body_bytes ?? d.body_bytes,
+    bodyBytes: limits.bodyBytes ?? d.bodyBytes,
     multipart: {
       parts: m.parts ?? d.multipart.parts,
       files: m.files ?? d.multipart.files,

@@ -79,7 +79,7 @@ test('a remote client behind a trusted local proxy never sees diagnostics', asyn
     }
   }
   const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true, trust_proxy: true } });
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
   assert.is(res.status, 500);
   assert.not.match(res.body, 'hunter2');
   assert.is(res.body, ' ');

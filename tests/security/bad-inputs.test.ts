@@ -244,13 +244,13 @@ async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
   return problems;
 }
 
-interface Answer { id?: unknown; status?: number; headers?: Record<string, string | string[]>; body?: string; body_base64?: string; error?: { code: string; status: number; message: string } }
+interface Answer { id?: unknown; status?: number; headers?: Record<string, string | string[]>; body?: string; bodyBase64?: string; error?: { code: string; status: number; message: string } }
 
 /** A tunnel answer as the checks see a response. */
 function observeAnswer(a: Answer, ms: number): Observed {
   const headers: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(a.headers ?? {})) headers[name.toLowerCase()] = Array.isArray(value) ? value : [value];
-  const body = a.body ?? (a.body_base64 !== undefined ? Buffer.from(a.body_base64, 'base64').toString('utf8') : a.error?.message ?? '');
+  const body = a.body ?? (a.bodyBase64 !== undefined ? Buffer.from(a.bodyBase64, 'base64').toString('utf8') : a.error?.message ?? '');
   const wire: WireResponse = { status: a.error ? a.error.status : a.status ?? 0, headers, body: Buffer.from(body), raw: Buffer.alloc(0), closed_by_server: false };
   return observe(wire, ms, 0);
 }

@@ -24,7 +24,7 @@ export function envFromCgi(cgi: CgiEnv): env.RequestEnv {
   const text = (key: string): string | undefined => cgi[key] ?? undefined;
   return {
     headers,
-    remote_address: text('REMOTE_ADDR'),
+    remote_addr: text('REMOTE_ADDR'),
     ssl: cgi.HTTPS === 'on',
     server_name: text('SERVER_NAME'),
     server_addr: text('SERVER_ADDR'),

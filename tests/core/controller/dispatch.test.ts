@@ -243,7 +243,7 @@ test('a filter named after a method that does not exist fails the request (500)'
       this.before_filter('missing_method');
     }
   }
-  const res = await call(appWith({ pages: Pages }, { config: { consider_all_requests_local: true } }), 'GET /pages/show', { remote_address: '127.0.0.1' });
+  const res = await call(appWith({ pages: Pages }, { config: { consider_all_requests_local: true } }), 'GET /pages/show', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'has no method missing_method (named as a filter)');
 });

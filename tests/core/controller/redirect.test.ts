@@ -106,7 +106,7 @@ test('a route hash, a record and a [parent, child] pair become full URLs', async
 test("'back' (and ':back') goes to the Referer; without one it is a RedirectBackError", async () => {
   assert.is(await locationOf(() => 'back', { headers: { referer: 'http://test.host/previous?page=2' } }), 'http://test.host/previous?page=2');
   assert.is(await locationOf(() => ':back', { headers: { referer: '/relative' } }), 'http://test.host/relative');
-  const res = await call(redirecting(() => 'back'), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(redirecting(() => 'back'), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'RedirectBackError');
   assert.is(res.header('location'), undefined, 'the failed redirect leaves nothing behind');
@@ -114,7 +114,7 @@ test("'back' (and ':back') goes to the Referer; without one it is a RedirectBack
 
 test('null, undefined and an empty string cannot be redirected to (ActionControllerError)', async () => {
   for (const target of [null, undefined, '']) {
-    const res = await call(redirecting(() => target), 'GET /pages/go', { remote_address: '127.0.0.1' });
+    const res = await call(redirecting(() => target), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
     assert.is(res.status, 500);
     assert.match(res.body, 'ActionControllerError');
     assert.match(res.body, 'Cannot redirect to nil!');

@@ -20,13 +20,13 @@ function request(partial: Partial<RequestMessage> = {}, settings: { relative_url
 function post(url: string, body: RequestParams): Request {
   const r = request({ method: 'POST', url });
   r.request_parameters = body;
-  r.parameters_changed();
+  r.parametersChanged();
   return r;
 }
 
 test('the method reads lower-case; the raw method keeps what was sent, upper-cased', () => {
   const r = request({ method: 'put' });
-  assert.is(r.raw_method, 'PUT');
+  assert.is(r.rawMethod, 'PUT');
   assert.is(r.method, 'put');
   assert.not.ok(r.head);
 });
@@ -195,11 +195,11 @@ test('domain and subdomains, with a TLD length', () => {
 
 test('remote_ip is the peer; with trust_proxy, behind a local proxy, the forwarded client', () => {
   const forwarded = { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' };
-  assert.is(request({ remote_address: '203.0.113.9', headers: forwarded }).remote_ip, '203.0.113.9');
-  assert.is(request({ remote_address: '127.0.0.1', headers: forwarded }).remote_ip, '127.0.0.1', 'not believed by default');
-  assert.is(request({ remote_address: '127.0.0.1', headers: forwarded }, { trust_proxy: true }).remote_ip, '198.51.100.2');
-  assert.is(request({ remote_address: '203.0.113.9', headers: forwarded }, { trust_proxy: true }).remote_ip, '203.0.113.9', 'a public peer is no proxy');
-  assert.is(request().remote_address, '');
+  assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }).remote_ip, '203.0.113.9');
+  assert.is(request({ remoteAddress: '127.0.0.1', headers: forwarded }).remote_ip, '127.0.0.1', 'not believed by default');
+  assert.is(request({ remoteAddress: '127.0.0.1', headers: forwarded }, { trust_proxy: true }).remote_ip, '198.51.100.2');
+  assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }, { trust_proxy: true }).remote_ip, '203.0.113.9', 'a public peer is no proxy');
+  assert.is(request().remoteAddress, '');
 });
 
 test('xhr, referer, user agent, cookies, transport and body', () => {
