@@ -48,7 +48,7 @@ export interface CachingSettings {
   readonly enabled: boolean;
   readonly store: CacheStore;
   /** Where pages go; null for no page cache. */
-  readonly page_cache_dir: string | null;
+  readonly page_cache_directory: string | null;
   readonly mime: MimeRegistry;
   readonly routes: RouteSet;
   readonly log: Logger;
@@ -76,8 +76,8 @@ export class Caching {
     this.#mime = settings.mime;
     this.#routes = settings.routes;
     this.#log = settings.log;
-    this.pages = settings.page_cache_dir === null ? null : new PageCache({
-      directory: settings.page_cache_dir, mime: settings.mime, log: settings.log, relative_url_root: settings.relative_url_root,
+    this.pages = settings.page_cache_directory === null ? null : new PageCache({
+      directory: settings.page_cache_directory, mime: settings.mime, log: settings.log, relative_url_root: settings.relative_url_root,
     });
   }
 

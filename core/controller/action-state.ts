@@ -36,7 +36,7 @@ export interface ControllerWiring {
   /** The app's caches (`caches_page`, `caches_action`, expiry); absent when the controller runs outside an app. */
   readonly caching?: Caching;
   /** Records what the caches did for this request, for the `X-Cache` header and the log line. */
-  cache_status?(status: CacheStatus): void;
+  cacheStatus?(status: CacheStatus): void;
 }
 
 /** The per-request state of one controller instance. */

@@ -33,6 +33,6 @@ export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheH
     heldToken: () => existingToken(wiring.session, forgery?.secret),
     token: () => c.form_authenticity_token(),
     claimRender: () => claimRender(c),
-    cacheStatus: (status) => wiring.cache_status?.(status),
+    cacheStatus: (status) => wiring.cacheStatus?.(status),
   };
 }

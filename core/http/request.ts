@@ -22,8 +22,8 @@ export interface RequestSettings {
   readonly mime: MimeRegistry;
   readonly limits?: ParamLimits;
   readonly relative_url_root?: string;
-  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trust_proxy`. */
-  readonly trust_proxy?: boolean;
+  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trustProxy`. */
+  readonly trustProxy?: boolean;
 }
 
 function isEmpty(params: Params): boolean {
@@ -167,7 +167,7 @@ export class Request {
     if (this.#accepts === null) {
       const accept = this.headers.accept;
       // The Content-Type only matters without an Accept header, so it is read only then.
-      this.#accepts = this.mime.accept_list(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
+      this.#accepts = this.mime.acceptList(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
     }
     return this.#accepts;
   }
@@ -232,7 +232,7 @@ export class Request {
       ssl: this.encrypted,
       server_addr: this.localAddress === undefined ? undefined : bracketIpv6(this.localAddress),
       server_port: this.localPort,
-      trust_proxy: this.#settings.trust_proxy === true,
+      trustProxy: this.#settings.trustProxy === true,
     });
   }
 

@@ -88,7 +88,7 @@ class RequestWiring implements ControllerWiring {
     return this.#run.app.caching;
   }
 
-  cache_status(status: CacheStatus): void {
+  cacheStatus(status: CacheStatus): void {
     this.#run.cache = status;
   }
 

@@ -15,7 +15,7 @@ import type { RequestRun } from './run.ts';
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
 export function parseRequest(run: RequestRun): void | Promise<void> {
   const { config } = run.app;
-  const request = new Request(run.message, run.app.request_settings);
+  const request = new Request(run.message, run.app.requestSettings);
   run.request = request;
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);

@@ -65,8 +65,8 @@ class JsonCopier {
       throw new ParamsParseError('SBX_ERR_PARAMS_DEPTH', `JSON body nested too deeply: the limit is ${this.#limits.depth} levels`);
     }
     if (!Array.isArray(source)) return this.object(source as Record<string, unknown>, depth);
-    if (source.length > this.#limits.array_length) {
-      throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many elements in a JSON array: the limit is ${this.#limits.array_length}`);
+    if (source.length > this.#limits.arrayLength) {
+      throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many elements in a JSON array: the limit is ${this.#limits.arrayLength}`);
     }
     const out: ParamValue[] = [];
     for (const element of source) {

@@ -110,8 +110,8 @@ class SimpleReader {
     if (existing === undefined) {
       hash.set(name, value);
     } else if (Array.isArray(existing)) {
-      if (existing.length >= this.#limits.array_length) {
-        throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many repeated XML elements: the limit is ${this.#limits.array_length}`);
+      if (existing.length >= this.#limits.arrayLength) {
+        throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many repeated XML elements: the limit is ${this.#limits.arrayLength}`);
       }
       existing.push(value);
     } else {

@@ -31,7 +31,7 @@ const admin = user !== undefined && password !== undefined ? { user, password } 
 let app;
 try {
   rmSync(PAGE_CACHE_DIR, { recursive: true, force: true });
-  app = createBlogApp({ admin, page_cache_dir: PAGE_CACHE_DIR });
+  app = createBlogApp({ admin, page_cache_directory: PAGE_CACHE_DIR });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);

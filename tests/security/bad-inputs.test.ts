@@ -54,7 +54,7 @@ const bad = suite('bad inputs');
 bad.before(async () => {
   sec = securityApp();
   running = await serve(sec.app, { port: 0 });
-  public500 = readFileSync(join(sec.public_dir, '500.html'), 'utf8');
+  public500 = readFileSync(join(sec.publicDir, '500.html'), 'utf8');
   names = {
     session_key: SESSION_KEY,
     valid_session: sec.valid_session,
@@ -343,7 +343,7 @@ async function runRouteRequirement(entry: Entry, reading: Reading): Promise<stri
     return [`declaring the route failed: ${String(error)}`];
   }
   if (/raises at boot|raises at declaration/.test(entry.expect)) return ['the route was accepted at declaration'];
-  const app = createApp({ routes, controllers: { probe: ProbeController }, environment: 'production', logger: false, public_dir: publicDir(), session: false });
+  const app = createApp({ routes, controllers: { probe: ProbeController }, environment: 'production', logger: false, publicDir: publicDir(), session: false });
   const server = await serve(app, { port: 0 });
   try {
     const started = performance.now();

@@ -395,7 +395,7 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
     routes: caseRoutes(c, target),
     controllers: target.controller === '' ? {} : { [target.controller]: buildController(c, target, caseErrors) },
     views: memoryViews(caseTemplates(c, target)),
-    ...(pages ? { public_dir: pages } : {}),
+    ...(pages ? { publicDir: pages } : {}),
     engine,
     environment: 'test',
     mime,

@@ -31,7 +31,7 @@ export function envFromCgi(cgi: CgiEnv): env.RequestEnv {
     server_port: text('SERVER_PORT'),
     server_software: text('SERVER_SOFTWARE'),
     // Rails 2.1 always believed forwarding headers; its facts describe an app behind a proxy.
-    trust_proxy: true,
+    trustProxy: true,
   };
 }
 

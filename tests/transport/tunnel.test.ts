@@ -220,7 +220,7 @@ test('files under the public directory are served before routing, as over HTTP; 
   try {
     writeFileSync(join(pub.path, 'robots.txt'), 'User-agent: *');
     writeFileSync(join(pub.path, 'logo.png'), Buffer.from([137, 80, 78, 71]));
-    await withServer(echoApp({ public_dir: pub.path }), {}, async (server) => {
+    await withServer(echoApp({ publicDir: pub.path }), {}, async (server) => {
       const raw = await Raw.open(server);
       const robots = await raw.call({ id: 1, method: 'GET', path: '/robots.txt' });
       assert.is(robots.status, 200);
@@ -233,7 +233,7 @@ test('files under the public directory are served before routing, as over HTTP; 
       assert.is((await raw.call({ id: 4, method: 'GET', path: '/..%2F..%2Fetc%2Fpasswd' })).status, 404);
       assert.is((await raw.call({ id: 5, method: 'POST', path: '/robots.txt' })).status, 404, 'only GET and HEAD');
     });
-    await withServer(echoApp({ public_dir: pub.path }), { staticFiles: false }, async (server) => {
+    await withServer(echoApp({ publicDir: pub.path }), { staticFiles: false }, async (server) => {
       assert.is((await (await Raw.open(server)).call({ id: 1, method: 'GET', path: '/robots.txt' })).status, 404);
     });
   } finally {

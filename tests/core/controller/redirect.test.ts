@@ -54,7 +54,7 @@ test('a URL is kept; a path lands on the request own scheme, host and port', asy
   assert.is(await locationOf(() => 'posts'), 'http://test.host/posts', 'a relative path is rooted');
   assert.is(await locationOf(() => '/posts', { headers: { host: 'test.host:8080' } }), 'http://test.host:8080/posts');
   assert.is(await locationOf(() => '/posts', { encrypted: true }), 'https://test.host/posts');
-  assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trust_proxy');
+  assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trustProxy');
 });
 
 test('a URL of any scheme but a script one is kept as given', async () => {

@@ -61,7 +61,7 @@ function logged(options: Parameters<typeof appWith>[1] = {}) {
       done();
     },
   });
-  const app = appWith({ boom: BoomController }, { public_dir: pub.path, logger: pino({ level: 'info' }, sink), ...options });
+  const app = appWith({ boom: BoomController }, { publicDir: pub.path, logger: pino({ level: 'info' }, sink), ...options });
   return { app, lines };
 }
 

@@ -10,8 +10,8 @@ import { createMimeRegistry } from '../../../core/mime/types.ts';
 import * as env from '../../../core/request/env.ts';
 
 const withHeaders = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, ...rest });
-/** An env behind a proxy the app trusts (`config.trust_proxy`). */
-const proxied = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, trust_proxy: true, ...rest });
+/** An env behind a proxy the app trusts (`config.trustProxy`). */
+const proxied = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, trustProxy: true, ...rest });
 
 const host = suite('host, port and protocol');
 

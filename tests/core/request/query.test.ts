@@ -124,11 +124,11 @@ query('nesting deeper than the depth limit is a 400, without recursion', () => {
   assert.is((deep as ParamsParseError).code, 'SBX_ERR_PARAMS_DEPTH');
 });
 
-query('more pairs than the keys limit, or a longer array than array_length, is a 400', () => {
+query('more pairs than the keys limit, or a longer array than arrayLength, is a 400', () => {
   assert.equal(Object.keys(parseQuery('a=1&b=2&c=3', { keys: 3 })), ['a', 'b', 'c']);
   assert.is((caught(() => parseQuery('a=1&b=2&c=3', { keys: 2 })) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
   assert.is((caught(() => parseQuery(`a[]=x${'&a[]=x'.repeat(100_000)}`)) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
-  assert.is((caught(() => parseQuery('a[]=1&a[]=2&a[]=3', { array_length: 2 })) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
+  assert.is((caught(() => parseQuery('a[]=1&a[]=2&a[]=3', { arrayLength: 2 })) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
 });
 
 query('a query or body over bodyBytes is a 413', () => {
@@ -167,7 +167,7 @@ properties('any string parses or fails with a typed 400/413, and nothing reaches
     fc.property(fc.oneof(queryish, fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 30 })), (input) => {
       let params: unknown;
       try {
-        params = parseQuery(input, { depth: 4, keys: 20, array_length: 5, bodyBytes: 200 });
+        params = parseQuery(input, { depth: 4, keys: 20, arrayLength: 5, bodyBytes: 200 });
       } catch (error) {
         return isExpectedFailure(error);
       }

@@ -146,7 +146,7 @@ export interface SecurityApp {
   readonly events: ActionEvent[];
   /** Every structured log line, for checks on what was logged. */
   readonly logs: Record<string, unknown>[];
-  readonly public_dir: string;
+  readonly publicDir: string;
   /** A correctly signed cookie value holding `VALID_SESSION_DATA`. */
   readonly valid_session: string;
   readonly csrf_token: string;
@@ -172,11 +172,11 @@ export function securityApp(engine: Engine = 'compiled'): SecurityApp {
     environment: 'production',
     engine,
     logger: pino({ level: 'info' }, sink),
-    public_dir: dir,
+    publicDir: dir,
     services: { events },
     session_store: store,
     // As deployed apps should: answer only to the names the app is served under.
     config: { hosts: ['127.0.0.1', 'localhost'] },
   });
-  return { app, store, events, logs, public_dir: dir, valid_session: store.encode({ ...VALID_SESSION_DATA }, SECRET), csrf_token: VALID_SESSION_DATA[TOKEN_KEY] };
+  return { app, store, events, logs, publicDir: dir, valid_session: store.encode({ ...VALID_SESSION_DATA }, SECRET), csrf_token: VALID_SESSION_DATA[TOKEN_KEY] };
 }
