@@ -25,7 +25,6 @@ export type { AppConfig } from './pipeline/run.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
 export { chooseSessionStore, DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';
 export * from './caching/index.ts';
-export { actionCacheKey } from './caching/keys.ts';
 export { Caching, type CacheTarget } from './caching/caching.ts';
 export type { CacheStatus } from './caching/host.ts';
 export { PageCache, pageCacheFile, type CachedPage, type PageFile } from './caching/page-cache.ts';
