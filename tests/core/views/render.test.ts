@@ -23,6 +23,10 @@ test('templates may be asynchronous and may return SafeStrings or other values',
   assert.is(res.body, 'later');
   res = await call(viewing({ 'pages/go.html': (() => 42) as unknown as Template }), 'GET /pages/go');
   assert.is(res.body, '42');
+  // A thenable that is not a Promise (a lazily evaluated value from another library) is awaited too.
+  const thenable = { then: (resolve: (value: string) => void) => setTimeout(() => resolve('from a thenable'), 1) };
+  res = await call(viewing({ 'pages/go.html': (() => thenable) as unknown as Template }), 'GET /pages/go');
+  assert.is(res.body, 'from a thenable');
 });
 
 test('the layout is layouts/<controller name> first (without its module), then layouts/application', async () => {
