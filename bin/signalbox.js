@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript command through tsx, so the package needs no build step.
-import { register } from 'tsx/esm/api';
+// The `signalbox` command. Installed from the package, it runs the compiled command in dist/.
+// In the repository, where the TypeScript source sits beside this file, it runs that source
+// through tsx (a development dependency), so the command never needs a build there.
+import { existsSync } from 'node:fs';
 
-register();
-await import('./signalbox.ts');
+const source = new URL('./signalbox.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import('../dist/bin/signalbox.js');
+}

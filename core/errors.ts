@@ -12,6 +12,7 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_ROUTING: 404,
   SBX_ERR_MALFORMED_PATH: 400,
   SBX_ERR_URL_GENERATION: 500,
+  SBX_ERR_MISSING_HOST: 500,
   SBX_ERR_METHOD_NOT_ALLOWED: 405,
   SBX_ERR_NOT_IMPLEMENTED: 501,
   SBX_ERR_ARGUMENT: 500,
@@ -81,6 +82,16 @@ export class MalformedPathError extends RoutingError {
 export class UrlGenerationError extends RoutingError {
   constructor(message: string) {
     super(message, 'SBX_ERR_URL_GENERATION');
+  }
+}
+
+/**
+ * A full URL was asked for with no host to put in it (no `host` option, no `default_url_options.host`,
+ * no request). A programming error rather than a routing one, so not a `RoutingError`; answers 500.
+ */
+export class MissingHost extends SignalboxError {
+  constructor() {
+    super('SBX_ERR_MISSING_HOST', 'Missing host to link to! Please provide the :host parameter or set default_url_options[:host]');
   }
 }
 
@@ -235,13 +246,13 @@ export class BodyParseError extends BadRequest {
 
 /** Client-IP and X-Forwarded-For disagree, so the client address cannot be trusted; answers 400. */
 export class IpSpoofing extends BadRequest {
-  readonly client_ip: string;
-  readonly forwarded_for: string;
+  readonly clientIp: string;
+  readonly forwardedFor: string;
   constructor(clientIp: string, forwardedFor: string) {
     // The header values stay out of the message: clients see it, and they chose those values.
     super('IP spoofing attack?! Client-IP and X-Forwarded-For name different clients', 'SBX_ERR_IP_SPOOFING');
-    this.client_ip = clientIp;
-    this.forwarded_for = forwardedFor;
+    this.clientIp = clientIp;
+    this.forwardedFor = forwardedFor;
   }
 }
 

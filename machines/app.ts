@@ -16,6 +16,7 @@ import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
+import { isThenable } from '../core/util.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
 import type { SessionStore } from '../core/session/store.ts';
 import { Caching } from '../core/caching/caching.ts';
@@ -35,7 +36,7 @@ export interface CreateAppOptions {
   /** Controller classes by controller path (`posts`, `admin/posts`). */
   readonly controllers: Readonly<Record<string, ControllerClass>> | ReadonlyMap<string, ControllerClass>;
   /** Directory of static error pages and assets (`public/500.html`). */
-  readonly public_dir?: string;
+  readonly publicDir?: string;
   /** Directory of templates, or a resolver. */
   readonly views?: string | ViewResolver;
   /** A pino logger; `false` for none. Defaults to pino on stdout (silent in test). */
@@ -57,8 +58,8 @@ export interface CreateAppOptions {
   readonly session_store?: SessionStore | false;
   /** Where `caches_action` keeps responses: `memoryStore()` (the default), `fileStore(dir)`, your own. */
   readonly cache_store?: CacheStore;
-  /** Where `caches_page` writes pages: default `public_dir`; `false` for no page cache. */
-  readonly page_cache_dir?: string | false;
+  /** Where `caches_page` writes pages: default `publicDir`; `false` for no page cache. */
+  readonly page_cache_directory?: string | false;
 }
 
 export interface App {
@@ -70,14 +71,14 @@ export interface App {
   readonly config: AppConfig;
   readonly log: Logger;
   /** The public directory (static files, error pages, cached pages), or null. */
-  readonly public_dir: string | null;
+  readonly publicDir: string | null;
   /** The page cache, the action cache's store, and expiry for code outside a request (`app.caching.expire_page('/posts')`). */
   readonly caching: Caching;
   /**
    * What the machine's first state answers from: the public directory's files (`index` lists them; add a
    * file written there behind the app's back) and the page cache. Null when the app has neither.
    */
-  readonly public_files: PublicFiles | null;
+  readonly publicFiles: PublicFiles | null;
   /** The compiled request machine (also used to list states for tools). */
   readonly compiled: CompiledMachine<{ run: RequestRun }, ResponseMessage>;
   /** Listens to trace events (states entered, transitions taken); returns an unsubscribe function. */
@@ -85,6 +86,21 @@ export interface App {
 }
 
 const COMPILED = compileMachine<{ run: RequestRun }, ResponseMessage>(requestMachine);
+
+/** An IPv4 address or a bracketed IPv6 one, as a Host header names it. */
+const IP_ADDRESS = /\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]/;
+
+/**
+ * Rails 6's default against DNS rebinding: in development only local names and IP addresses, in test any
+ * host; `SIGNALBOX_HOSTS` (comma-separated) adds names in any environment, and is the way to name a
+ * production app's hosts without code. Hosts given in `config.hosts` are kept, with `SIGNALBOX_HOSTS`'s.
+ */
+function defaultHosts(environment: AppConfig['environment'], configured: readonly (string | RegExp)[] | undefined): readonly (string | RegExp)[] {
+  const fromEnv = (process.env.SIGNALBOX_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+  if (configured !== undefined) return [...configured, ...fromEnv];
+  if (environment === 'development') return ['localhost', '.localhost', IP_ADDRESS, ...fromEnv];
+  return fromEnv;
+}
 
 function defaultEnvironment(): AppConfig['environment'] {
   const env = process.env.NODE_ENV;
@@ -94,6 +110,7 @@ function defaultEnvironment(): AppConfig['environment'] {
 export function createApp(options: CreateAppOptions): App {
   if (!options || typeof options.routes?.match !== 'function') throw new ArgumentError('createApp needs { routes } drawn with draw()');
   const environment = options.environment ?? defaultEnvironment();
+  const earlyWarnings: string[] = [];
   const config: AppConfig = Object.freeze({
     environment,
     default_charset: 'utf-8',
@@ -102,26 +119,30 @@ export function createApp(options: CreateAppOptions): App {
     limits: {},
     relative_url_root: options.routes.config.relative_url_root,
     // API bodies a cross-site form cannot send (browsers preflight them): exact essences only.
-    forgery_exempt_types: ['application/json', 'application/xml'],
-    trust_proxy: false,
-    hosts: [],
+    forgeryExemptTypes: ['application/json', 'application/xml'],
+    trustProxy: false,
     perform_caching: true,
-    cache_header: true,
+    cacheHeader: true,
     ...options.config,
+    hosts: defaultHosts(environment, options.config?.hosts),
   });
+  if (environment === 'production' && config.hosts.length === 0) {
+    earlyWarnings.push('config.hosts is empty, so any Host header is answered: name the hosts in SIGNALBOX_HOSTS or config.hosts');
+  }
   const log = options.logger === false
     ? pino({ level: 'silent' })
     : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info', base: undefined }));
+  for (const warning of earlyWarnings) log.warn(warning);
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
   const views = typeof options.views === 'string' ? directoryViews(options.views) : (options.views ?? null);
-  const publicDir = options.public_dir ? resolve(options.public_dir) : null;
+  const publicDir = options.publicDir ? resolve(options.publicDir) : null;
   const publicCache = new Map<string, string | null>();
   const mime = options.mime ?? createMimeRegistry();
-  const pageCacheDir = options.page_cache_dir === false ? null : options.page_cache_dir ? resolve(options.page_cache_dir) : publicDir;
+  const pageCacheDir = options.page_cache_directory === false ? null : options.page_cache_directory ? resolve(options.page_cache_directory) : publicDir;
   const caching = new Caching({
-    enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_dir: pageCacheDir,
+    enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_directory: pageCacheDir,
     mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
   });
   const publicFiles = publicDir === null && caching.pages === null ? null : new PublicFiles({ root: publicDir, pages: caching.pages, mime });
@@ -131,11 +152,11 @@ export function createApp(options: CreateAppOptions): App {
     mime,
     config,
     views,
-    public_dir: publicDir,
+    publicDir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
     sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log }),
-    forgery_protected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
+    forgeryProtected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
     publicFile(name) {
       if (publicDir === null) return null;
       let body = publicCache.get(name);
@@ -147,8 +168,8 @@ export function createApp(options: CreateAppOptions): App {
       return body;
     },
     caching,
-    public_files: publicFiles,
-    request_settings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trust_proxy: config.trust_proxy }),
+    publicFiles,
+    requestSettings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trustProxy: config.trustProxy }),
   };
   const engine = options.engine ?? 'compiled';
   const tracer = new Tracer();
@@ -174,9 +195,9 @@ export function createApp(options: CreateAppOptions): App {
     mime: runtime.mime,
     config,
     log,
-    public_dir: publicDir,
+    publicDir: publicDir,
     caching,
-    public_files: publicFiles,
+    publicFiles,
     compiled: COMPILED,
     trace: (listener: TraceListener) => tracer.listen(listener),
     handle(message: RequestMessage): Promise<ResponseMessage> {
@@ -189,7 +210,7 @@ export function createApp(options: CreateAppOptions): App {
         const out = engine === 'xstate'
           ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, tracer.active ? run.id : '')
           : COMPILED.run({ run }, tracer, tracer.active ? run.id : '');
-        if (out instanceof Promise) return out.then((o) => finish(run, o), (e) => crash(run, e));
+        if (isThenable(out)) return Promise.resolve(out).then((o) => finish(run, o), (e) => crash(run, e));
         return Promise.resolve(finish(run, out));
       } catch (error) {
         return Promise.resolve(crash(run, error));

@@ -3,43 +3,48 @@
  * enforces what only a transport can (body size while streaming, header
  * counts, slow clients), streams a file from disk when an answer names one
  * (a large public file), and shuts down gracefully. It never routes, and
- * never answers anything itself: public files and cached pages are the
- * app's answers too. The WebSocket request tunnel
+ * never answers a request for a resource itself: public files and cached
+ * pages are the app's answers too (its own answers are refusals, and
+ * `OPTIONS *`, which asks about the server). The WebSocket request tunnel
  * (`tunnel.ts`) and the inspector (`inspect/`) share its port; upgrade
  * requests reach them by path (`upgrade.ts`).
  *
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import { ACCEPTED_METHODS } from '../core/http/request.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { sendFile } from './send-file.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
+import { checkOptionNames } from './option-names.ts';
+import { Connections } from './connections.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 
 export interface ServeOptions {
   readonly port?: number;
   readonly host?: string;
   /** Largest request body accepted, in bytes (413 beyond). Default 10 MB. */
-  readonly max_body_bytes?: number;
+  readonly maxBodyBytes?: number;
   /** Most header lines accepted (431 beyond). Default 100. */
-  readonly max_headers?: number;
+  readonly maxHeaders?: number;
   /** Largest header block, in bytes (431 beyond). Default 16 KB. */
-  readonly max_header_bytes?: number;
+  readonly maxHeaderBytes?: number;
   /** Time allowed to receive the headers, and the whole request, in ms. */
-  readonly headers_timeout_ms?: number;
-  readonly request_timeout_ms?: number;
-  readonly keep_alive_timeout_ms?: number;
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly keepAliveTimeoutMs?: number;
   /** Stop gracefully on SIGTERM/SIGINT (default false; `npm start` turns it on). */
-  readonly handle_signals?: boolean;
+  readonly handleSignals?: boolean;
   /** Serve files under the app's public directory before routing (default true). */
-  readonly static_files?: boolean;
+  readonly staticFiles?: boolean;
   /** The WebSocket request tunnel on the same port (default on, at `/_tunnel`); `false` for none. */
   readonly tunnel?: false | TunnelOptions;
   /**
@@ -51,7 +56,17 @@ export interface ServeOptions {
    * Hold answers until the event loop has read every request that is ready, then write them back to back
    * (at most 64 at a time): more requests per second and a lower p99 under load (default true; bench/RESULTS.md).
    */
-  readonly batch_writes?: boolean;
+  readonly batchWrites?: boolean;
+  /**
+   * Requests of one connection that run at once; a client that pipelines more waits, and its socket is
+   * not read until they have started (default 16).
+   */
+  readonly maxPipelined?: number;
+  /**
+   * How long `close()` (and a SIGTERM/SIGINT with `handleSignals`) lets requests already received finish,
+   * in ms, before cutting the connections left (default 10 s, or `SIGNALBOX_SHUTDOWN_TIMEOUT` seconds).
+   */
+  readonly shutdownTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -63,96 +78,133 @@ export interface RunningServer {
   readonly tunnel: TunnelServer | null;
   /** The inspector, or null when it is off. */
   readonly inspector: Inspector | null;
-  /** Stops accepting, lets in-flight requests finish (tunnelled ones too, then closes their sockets with 1001), then closes. */
+  /**
+   * Stops accepting and drains: requests already received are answered (the last on each connection with
+   * `Connection: close`), idle connections close, tunnel sockets close with 1001 once their requests are
+   * answered, half-sent requests get 408 at their timeouts; at `shutdownTimeoutMs` whatever is left is cut.
+   */
   close(): Promise<void>;
 }
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
+const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ServeOptions>([
+  'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
+  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs',
+]);
+
+/** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
+function shutdownTimeout(options: ServeOptions): number {
+  const env = process.env.SIGNALBOX_SHUTDOWN_TIMEOUT;
+  const ms = options.shutdownTimeoutMs ?? (env === undefined || env === '' ? 10_000 : Number(env) * 1000);
+  if (!(ms >= 0) || !Number.isFinite(ms)) {
+    throw new ArgumentError(`The shutdown timeout must be a number of ${options.shutdownTimeoutMs === undefined ? 'seconds (SIGNALBOX_SHUTDOWN_TIMEOUT)' : 'ms'}, not ${JSON.stringify(options.shutdownTimeoutMs ?? env)}`);
+  }
+  return ms;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`serve() option ${name} must be a positive integer, not ${String(value)}`);
+  return value;
+}
+
 export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
-  const maxBody = options.max_body_bytes ?? 10 * 1024 * 1024;
-  const maxHeaders = options.max_headers ?? 100;
+  let shutdownMs: number;
+  let maxPipelined: number;
+  try {
+    checkOptionNames('serve()', options, SERVE_OPTIONS);
+    shutdownMs = shutdownTimeout(options);
+    maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024;
+  const maxHeaders = options.maxHeaders ?? 100;
   const sendNow = (res: ServerResponse, response: ResponseMessage): void => {
     try {
-      write(res, response);
+      write(res, response, connections.closesAfter(res));
     } catch (error) {
       transportFailed(app, res, error);
     }
   };
-  const batch = options.batch_writes === false ? null : new WriteBatch(sendNow);
+  const batch = options.batchWrites === false ? null : new WriteBatch(sendNow);
   const send = batch === null ? sendNow : (res: ServerResponse, response: ResponseMessage) => batch.add(res, response);
   const handling: Handling = {
-    maxBody, maxHeaders, staticFiles: options.static_files !== false, send, failed: (res, error) => transportFailed(app, res, error),
+    maxBody, maxHeaders, staticFiles: options.staticFiles !== false, send, failed: (res, error) => transportFailed(app, res, error),
   };
   // `inspector` is set below, before the server listens.
   const onRequest = (req: IncomingMessage, res: ServerResponse, body: Readable = req): void => {
     if (inspector !== null && inspector.handleRequest(req, res)) return;
-    try {
-      handleRequest(app, req, res, handling, body);
-    } catch (error) {
-      transportFailed(app, res, error);
-    }
+    connections.received(req, res, () => {
+      try {
+        handleRequest(app, req, res, handling, body);
+      } catch (error) {
+        transportFailed(app, res, error);
+      }
+    });
   };
   const server = createServer({
-    maxHeaderSize: options.max_header_bytes ?? 16 * 1024,
-    requestTimeout: options.request_timeout_ms ?? 30_000,
-    headersTimeout: options.headers_timeout_ms ?? 10_000,
+    maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    headersTimeout: options.headersTimeoutMs ?? 10_000,
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
     connectionsCheckingInterval: 1_000,
   }, onRequest);
-  server.keepAliveTimeout = options.keep_alive_timeout_ms ?? 5_000;
-  // Node answers malformed requests itself; make sure the answer is a clean 400 and the socket goes away.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  const connections = new Connections(server, maxPipelined);
+  // Node answers malformed requests itself; make sure the answer is a clean 4xx and the socket goes away.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Malformed or slow requests never reach the app, so this line is their only record.
     app.log.info({ code: error.code ?? null, remote: (socket as Socket).remoteAddress ?? null, transport: 'http' }, 'request refused by the HTTP parser');
-    if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
-      // A method HTTP's parser does not know is a method this server does not implement.
-        : error.code === 'HPE_INVALID_METHOD' ? '501 Not Implemented'
-          : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    // Inside an answer already on its way, a status line would corrupt it: only closing is left.
+    if (!socket.writable || connections.answering(socket as Socket)) return socket.destroy();
+    socket.end(`HTTP/1.1 ${refusalStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
   let tunnel: TunnelServer | null;
   let inspector: Inspector | null;
   try {
-    tunnel = options.tunnel === false ? null : createTunnel(app, { max_headers: maxHeaders, static_files: options.static_files !== false, ...options.tunnel });
+    tunnel = options.tunnel === false ? null : createTunnel(app, { maxHeaders, staticFiles: options.staticFiles !== false, ...options.tunnel });
     const inspect = inspectSettings(app, options.inspect);
     inspector = inspect === null ? null : createInspector(app, inspect);
-    if (tunnel !== null && inspector !== null && tunnel.path === inspector.trace_path) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);
+    if (tunnel !== null && inspector !== null && tunnel.path === inspector.tracePath) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);
   } catch (error) {
     return Promise.reject(error);
   }
   // No WebSocket endpoint, no 'upgrade' listener: Node then hands upgrade requests to the app like any other.
   const upgrades = new Map<string, UpgradeHandler>();
   if (tunnel !== null) upgrades.set(tunnel.path, tunnel.handleUpgrade);
-  if (inspector !== null) upgrades.set(inspector.trace_path, inspector.handleUpgrade);
+  if (inspector !== null) upgrades.set(inspector.tracePath, inspector.handleUpgrade);
   // Other upgrades (h2c from `curl --http2`, say) are plain requests to the app, as without the listener.
-  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.request_timeout_ms ?? 30_000);
+  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.requestTimeoutMs ?? 30_000);
   if (upgrades.size > 0) routeUpgrades(server, app, upgrades, plain);
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
-    // The server's close waits for every socket, upgraded ones included; the tunnel's close ends those.
-    closing ??= Promise.all([
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeIdleConnections();
-      }),
-      tunnel?.close(1001),
-      inspector?.close(1001),
-    ]).then(() => undefined);
+    closing ??= new Promise<void>((resolveClose) => {
+      signals.off();
+      const started = performance.now();
+      // Not `server.close()`: that also closes idle connections at once (racing a client's next request into
+      // a reset) and stops Node enforcing the header and request timeouts, leaving half-sent requests to
+      // hang the drain. The net server's close only stops accepting; the drain does the rest.
+      const drained = new Promise<void>((resolveDrained) => net.Server.prototype.close.call(server, () => resolveDrained()));
+      connections.drain();
+      const tunnelled = tunnel?.close(1001);
+      const deadline = setTimeout(() => {
+        const cut = connections.cut() + (tunnel?.terminate() ?? 0);
+        app.log.warn({ requestsCut: cut, timeoutMs: shutdownMs }, `shutdown timeout: cut ${cut} requests`);
+      }, shutdownMs);
+      void Promise.all([drained, tunnelled, inspector?.close(1001)]).then(() => {
+        clearTimeout(deadline);
+        // Now with no connection left: stops Node's timeout checks for good.
+        server.close();
+        app.log.info({ ms: Math.round(performance.now() - started) }, 'server closed');
+        resolveClose();
+      });
+    });
     return closing;
   };
-  if (options.handle_signals) {
-    const stop = (signal: NodeJS.Signals) => {
-      app.log.info({ signal }, 'shutting down');
-      void close().then(() => process.exit(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  }
+  const signals = handleSignals(app, options.handleSignals === true, close, connections);
 
   return new Promise((resolveServe, reject) => {
     server.once('error', reject);
@@ -165,10 +217,67 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
   });
 }
 
+/**
+ * The status line for what Node's parser refused. 501 only for a request line whose method the parser
+ * does not know: the same parser error also comes from bytes left after a request's body that are no
+ * request at all (a chunk extension that smuggles a second "request", say), and that is a framing error.
+ */
+function refusalStatus(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): string {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return '431 Request Header Fields Too Large';
+    // As Node's own answer to the chunk-extension flood of CVE-2024-22019.
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return '413 Payload Too Large';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return '408 Request Timeout';
+    case 'HPE_INVALID_METHOD':
+      return unknownMethodLine(error.rawPacket) ? '501 Not Implemented' : '400 Bad Request';
+    default:
+      return '400 Bad Request';
+  }
+}
+
+/** Whether `packet` opens with `TOKEN SP target SP HTTP/d.d`, TOKEN being no method the parser knows. */
+function unknownMethodLine(packet: Buffer | undefined): boolean {
+  if (packet === undefined) return false;
+  // Bounded: a request line longer than this is refused as a bad request anyway.
+  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) [!-~]{1,8192} HTTP\/\d\.\d\r?\n/.exec(packet.toString('latin1', 0, 8300));
+  return line !== null && !METHODS.includes(line[1]);
+}
+
+/**
+ * SIGTERM and SIGINT (when `on`): the first drains and exits 0 once closed (or cut at the shutdown timeout);
+ * a second exits at once, with the status a process killed by that signal has (143, 130).
+ */
+function handleSignals(app: App, on: boolean, close: () => Promise<void>, connections: Connections): { off(): void } {
+  if (!on) return { off() {} };
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      app.log.warn({ signal, requestsCut: connections.unanswered }, 'second signal: exiting now');
+      process.exit(128 + (osConstants.signals[signal] ?? 0));
+    }
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    void close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return {
+    off() {
+      // After a signal they stay for the drain: a second signal still means now.
+      if (stopping) return;
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    },
+  };
+}
+
 interface Handling {
   readonly maxBody: number;
   readonly maxHeaders: number;
-  /** Whether the app may answer from its public directory (`static_files`), passed on in each message. */
+  /** Whether the app may answer from its public directory (`staticFiles`), passed on in each message. */
   readonly staticFiles: boolean;
   /** Writes an answer from the app (its body may be a file on disk), now or in the next batch; never throws. */
   readonly send: (res: ServerResponse, response: ResponseMessage) => void;
@@ -181,11 +290,17 @@ interface Handling {
  * request answered plainly); anything that fails later reaches `handling.failed`, never a rejected promise.
  */
 function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable): void {
-  const { maxBody, maxHeaders } = handling;
-  if (req.rawHeaders.length / 2 > maxHeaders) {
-    res.writeHead(431, { ...TEXT, Connection: 'close' });
-    res.end('Too many request headers');
-    return;
+  const { maxBody, maxHeaders, send } = handling;
+  // Node's parser takes `GET /` with no version as HTTP/0.9, and any HTTP/d.d; this server speaks HTTP/1.x.
+  if (req.httpVersionMajor !== 1) {
+    const [status, message] = req.httpVersionMajor === 0 ? BAD_VERSION : OTHER_VERSION;
+    return refuse(res, status, message);
+  }
+  if (req.rawHeaders.length / 2 > maxHeaders) return refuse(res, 431, 'Too many request headers');
+  // The asterisk form names the server itself, not a resource (RFC 9112 §3.2.4): no route, no forgery check.
+  if (req.url === '*') {
+    if (req.method !== 'OPTIONS') return refuse(res, 400, 'Only OPTIONS may name the server as "*"');
+    return send(res, { status: 200, headers: { Allow: SERVER_METHODS, 'Content-Length': '0' }, body: '' });
   }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBody) return refuseBody(body, res);
@@ -202,9 +317,9 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     url: req.url ?? '/',
     headers: req.headers as Record<string, string | string[] | undefined>,
     body,
-    remote_address: req.socket.remoteAddress ?? '',
-    local_address: req.socket.localAddress,
-    local_port: req.socket.localPort,
+    remoteAddress: req.socket.remoteAddress ?? '',
+    localAddress: req.socket.localAddress,
+    localPort: req.socket.localPort,
     encrypted: encryptedSocket(req),
     transport: 'http',
     staticFiles,
@@ -224,9 +339,20 @@ function transportFailed(app: App, res: ServerResponse, error: unknown): void {
 
 const FAILED = 'Internal Server Error';
 
+/** The methods a Signalbox app implements, as `OPTIONS *` states them. */
+const SERVER_METHODS = [...ACCEPTED_METHODS].map((m) => m.toUpperCase()).join(', ');
+
+const BAD_VERSION = [400, 'A request line needs an HTTP version'] as const;
+const OTHER_VERSION = [505, 'This server speaks HTTP/1.1'] as const;
+
+/** A transport-level refusal, on a connection that closes after it. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { ...TEXT, Connection: 'close' });
+  res.end(message);
+}
+
 function refuseBody(body: Readable, res: ServerResponse): void {
-  res.writeHead(413, { ...TEXT, Connection: 'close' });
-  res.end('Request body too large');
+  refuse(res, 413, 'Request body too large');
   // Stop reading what the client still sends; the connection closes after the answer.
   body.resume();
 }
@@ -256,7 +382,9 @@ function readBody(req: Readable, max: number): Promise<Buffer | null> {
   });
 }
 
-function write(res: ServerResponse, response: ResponseMessage): void {
+function write(res: ServerResponse, response: ResponseMessage, closes: boolean): void {
+  // Setting it is what makes Node close the connection after this answer.
+  if (closes) res.setHeader('Connection', 'close');
   if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
   else res.writeHead(response.status, response.headers);
   // A large public file comes from disk; for HEAD, Node sends no body anyway.

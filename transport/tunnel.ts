@@ -21,6 +21,7 @@ import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { sliceLength, withFileBytes } from './send-file.ts';
+import { checkOptionNames } from './option-names.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
@@ -36,26 +37,26 @@ export interface TunnelOptions {
    */
   readonly origins?: readonly string[];
   /** Largest frame read, in bytes; a larger one is answered `frame_too_large` and the socket stays open. Default 1 MiB. */
-  readonly max_frame_bytes?: number;
-  /** Past this many bytes `ws` closes the socket (1009) before reading the frame. Default 4 × `max_frame_bytes`. */
-  readonly max_payload_bytes?: number;
+  readonly maxFrameBytes?: number;
+  /** Past this many bytes `ws` closes the socket (1009) before reading the frame. Default 4 × `maxFrameBytes`. */
+  readonly maxPayloadBytes?: number;
   /** Requests in flight per socket; beyond it `too_many_requests`. Default 1024. */
-  readonly max_in_flight?: number;
+  readonly maxInFlight?: number;
   /** Close (1000) a socket that has sent nothing and has nothing in flight for this long. Default 120 s. */
-  readonly idle_timeout_ms?: number;
+  readonly idleTimeoutMs?: number;
   /** Ping interval; a peer that has not answered the last ping by the next is dropped. Default 30 s. */
-  readonly heartbeat_ms?: number;
+  readonly heartbeatMs?: number;
   /** Stop reading from a socket while more than this many bytes of answers wait to be sent. Default 1 MiB. */
-  readonly backpressure_bytes?: number;
-  /** Most header lines in the upgrade request (431 beyond). Default 100; `serve()` passes its own `max_headers`. */
-  readonly max_headers?: number;
-  /** Answer GET and HEAD for files under the app's public directory before routing, as over HTTP. Default true; `serve()` passes its own `static_files`. */
-  readonly static_files?: boolean;
+  readonly backpressureBytes?: number;
+  /** Most header lines in the upgrade request (431 beyond). Default 100; `serve()` passes its own `maxHeaders`. */
+  readonly maxHeaders?: number;
+  /** Answer GET and HEAD for files under the app's public directory before routing, as over HTTP. Default true; `serve()` passes its own `staticFiles`. */
+  readonly staticFiles?: boolean;
   /**
    * Largest public file (or range of one) sent through the tunnel; a larger one is answered `file_too_large`
    * and is to be fetched over HTTP, which streams it. A frame holds its whole body, so this bounds what one request can make the server hold. Default 4 MiB.
    */
-  readonly max_file_bytes?: number;
+  readonly maxFileBytes?: number;
 }
 
 export interface TunnelServer {
@@ -72,31 +73,33 @@ export interface TunnelServer {
    * closes the sockets with `code` (default 1001, going away).
    */
   close(code?: number): Promise<void>;
+  /** Cuts every socket now (a shutdown past its deadline); returns how many requests were still in flight. */
+  terminate(): number;
 }
 
 export const TUNNEL_DEFAULTS = Object.freeze({
   path: '/_tunnel',
-  max_frame_bytes: 1024 * 1024,
-  max_in_flight: 1024,
-  idle_timeout_ms: 120_000,
-  heartbeat_ms: 30_000,
-  backpressure_bytes: 1024 * 1024,
-  max_headers: 100,
-  max_file_bytes: 4 * 1024 * 1024,
+  maxFrameBytes: 1024 * 1024,
+  maxInFlight: 1024,
+  idleTimeoutMs: 120_000,
+  heartbeatMs: 30_000,
+  backpressureBytes: 1024 * 1024,
+  maxHeaders: 100,
+  maxFileBytes: 4 * 1024 * 1024,
 });
 
 interface Settings {
   readonly path: string;
   readonly origins: ReadonlySet<string> | null;
-  readonly max_frame_bytes: number;
-  readonly max_payload_bytes: number;
-  readonly max_in_flight: number;
-  readonly idle_timeout_ms: number;
-  readonly heartbeat_ms: number;
-  readonly backpressure_bytes: number;
-  readonly max_headers: number;
-  readonly static_files: boolean;
-  readonly max_file_bytes: number;
+  readonly maxFrameBytes: number;
+  readonly maxPayloadBytes: number;
+  readonly maxInFlight: number;
+  readonly idleTimeoutMs: number;
+  readonly heartbeatMs: number;
+  readonly backpressureBytes: number;
+  readonly maxHeaders: number;
+  readonly staticFiles: boolean;
+  readonly maxFileBytes: number;
 }
 
 /**
@@ -117,7 +120,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
   const wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
-    maxPayload: settings.max_payload_bytes,
+    maxPayload: settings.maxPayloadBytes,
     // Compression would let a small frame inflate past every limit here.
     perMessageDeflate: false,
   });
@@ -160,20 +163,31 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
       });
       return closing;
     },
+    terminate() {
+      let cut = 0;
+      for (const connection of live) cut += connection.terminate();
+      return cut;
+    },
   };
 }
 
+const TUNNEL_OPTIONS: ReadonlySet<string> = new Set<keyof TunnelOptions>([
+  'path', 'origins', 'maxFrameBytes', 'maxPayloadBytes', 'maxInFlight', 'idleTimeoutMs', 'heartbeatMs', 'backpressureBytes',
+  'maxHeaders', 'staticFiles', 'maxFileBytes',
+]);
+
 function settle(options: TunnelOptions): Settings {
+  checkOptionNames('tunnel', options, TUNNEL_OPTIONS);
   const path = options.path ?? TUNNEL_DEFAULTS.path;
   if (typeof path !== 'string' || !path.startsWith('/') || path.includes('?')) throw new ArgumentError(`The tunnel path must start with "/" and have no query: ${JSON.stringify(path)}`);
-  const positive = (name: keyof typeof TUNNEL_DEFAULTS | 'max_payload_bytes', fallback: number): number => {
+  const positive = (name: keyof typeof TUNNEL_DEFAULTS | 'maxPayloadBytes', fallback: number): number => {
     const value = (options as Record<string, unknown>)[name] ?? fallback;
     if (typeof value !== 'number' || !(value > 0)) throw new ArgumentError(`Tunnel option ${name} must be a positive number, not ${String(value)}`);
     return value;
   };
-  const maxFrame = positive('max_frame_bytes', TUNNEL_DEFAULTS.max_frame_bytes);
-  const maxPayload = positive('max_payload_bytes', 4 * maxFrame);
-  if (maxPayload < maxFrame) throw new ArgumentError('Tunnel option max_payload_bytes must be at least max_frame_bytes');
+  const maxFrame = positive('maxFrameBytes', TUNNEL_DEFAULTS.maxFrameBytes);
+  const maxPayload = positive('maxPayloadBytes', 4 * maxFrame);
+  if (maxPayload < maxFrame) throw new ArgumentError('Tunnel option maxPayloadBytes must be at least maxFrameBytes');
   return {
     path,
     origins: options.origins === undefined ? null : new Set(options.origins.map((o) => {
@@ -181,21 +195,21 @@ function settle(options: TunnelOptions): Settings {
       if (normal === null) throw new ArgumentError(`Not an origin: ${JSON.stringify(o)} (write scheme://host[:port])`);
       return normal;
     })),
-    max_frame_bytes: maxFrame,
-    max_payload_bytes: maxPayload,
-    max_in_flight: positive('max_in_flight', TUNNEL_DEFAULTS.max_in_flight),
-    idle_timeout_ms: positive('idle_timeout_ms', TUNNEL_DEFAULTS.idle_timeout_ms),
-    heartbeat_ms: positive('heartbeat_ms', TUNNEL_DEFAULTS.heartbeat_ms),
-    backpressure_bytes: positive('backpressure_bytes', TUNNEL_DEFAULTS.backpressure_bytes),
-    max_headers: positive('max_headers', TUNNEL_DEFAULTS.max_headers),
-    static_files: options.static_files !== false,
-    max_file_bytes: positive('max_file_bytes', TUNNEL_DEFAULTS.max_file_bytes),
+    maxFrameBytes: maxFrame,
+    maxPayloadBytes: maxPayload,
+    maxInFlight: positive('maxInFlight', TUNNEL_DEFAULTS.maxInFlight),
+    idleTimeoutMs: positive('idleTimeoutMs', TUNNEL_DEFAULTS.idleTimeoutMs),
+    heartbeatMs: positive('heartbeatMs', TUNNEL_DEFAULTS.heartbeatMs),
+    backpressureBytes: positive('backpressureBytes', TUNNEL_DEFAULTS.backpressureBytes),
+    maxHeaders: positive('maxHeaders', TUNNEL_DEFAULTS.maxHeaders),
+    staticFiles: options.staticFiles !== false,
+    maxFileBytes: positive('maxFileBytes', TUNNEL_DEFAULTS.maxFileBytes),
   };
 }
 
 /** Why an upgrade is refused before any WebSocket exists, or null. */
 function refuseUpgrade(req: IncomingMessage, env: RequestFacts, settings: Settings): readonly [number, string] | null {
-  if (req.rawHeaders.length / 2 > settings.max_headers) return [431, 'Too many request headers'];
+  if (req.rawHeaders.length / 2 > settings.maxHeaders) return [431, 'Too many request headers'];
   if (pathOf(req.url) !== settings.path) return [404, 'Not Found'];
   return originAllowed(env, settings.origins) ? null : [403, 'Origin not allowed'];
 }
@@ -253,9 +267,9 @@ class TunnelConnection {
       if (Object.hasOwn(env.headers, name)) this.#inherited[name] = env.headers[name];
     }
 
-    this.#idle = setTimeout(() => this.#onIdle(), settings.idle_timeout_ms);
+    this.#idle = setTimeout(() => this.#onIdle(), settings.idleTimeoutMs);
     this.#idle.unref();
-    this.#beat = setInterval(() => this.#heartbeat(), settings.heartbeat_ms);
+    this.#beat = setInterval(() => this.#heartbeat(), settings.heartbeatMs);
     this.#beat.unref();
 
     this.#closed = new Promise((resolveClosed) => {
@@ -306,6 +320,13 @@ class TunnelConnection {
     return this.#closed;
   }
 
+  /** Cuts the socket now; returns how many requests were in flight on it. */
+  terminate(): number {
+    const cut = this.#inFlight.size;
+    this.#ws.terminate();
+    return cut;
+  }
+
   #onMessage(data: Buffer, isBinary: boolean): void {
     if (this.#draining) return;
     this.#idle.refresh();
@@ -313,9 +334,9 @@ class TunnelConnection {
       this.#refuse(errorFrame('binary_frame', 'Binary frames are not accepted; send JSON text frames'));
       return;
     }
-    if (data.length > this.#settings.max_frame_bytes) {
+    if (data.length > this.#settings.maxFrameBytes) {
       const id = sniffId(data.subarray(0, 400).toString('utf8'));
-      this.#refuse(errorFrame('frame_too_large', `Frames are limited to ${this.#settings.max_frame_bytes} bytes`, id));
+      this.#refuse(errorFrame('frame_too_large', `Frames are limited to ${this.#settings.maxFrameBytes} bytes`, id));
       return;
     }
     const frame = readRequestFrame(data.toString('utf8'), this.#inherited);
@@ -328,8 +349,8 @@ class TunnelConnection {
       this.#refuse(errorFrame('duplicate_id', `A request with id ${JSON.stringify(id)} is already in flight`, id));
       return;
     }
-    if (this.#inFlight.size >= this.#settings.max_in_flight) {
-      this.#refuse(errorFrame('too_many_requests', `At most ${this.#settings.max_in_flight} requests may be in flight`, id));
+    if (this.#inFlight.size >= this.#settings.maxInFlight) {
+      this.#refuse(errorFrame('too_many_requests', `At most ${this.#settings.maxInFlight} requests may be in flight`, id));
       return;
     }
     this.#inFlight.add(id);
@@ -339,8 +360,8 @@ class TunnelConnection {
       // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
       answer = this.#app.handle({
         method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
-        remote_address: this.#remote, local_address: this.#localAddress, local_port: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
-        staticFiles: this.#settings.static_files,
+        remoteAddress: this.#remote, localAddress: this.#localAddress, localPort: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
+        staticFiles: this.#settings.staticFiles,
       }).then((response) => this.#withBody(id, frame.path, response));
     } catch (error) {
       answer = Promise.reject(error);
@@ -359,13 +380,13 @@ class TunnelConnection {
 
   /**
    * The answer with its whole body, as a frame carries it: a file slice (a large public file) is read
-   * in without blocking, unless it is over `max_file_bytes`, which is refused (null) with `file_too_large`.
+   * in without blocking, unless it is over `maxFileBytes`, which is refused (null) with `file_too_large`.
    */
   #withBody(id: FrameId, path: string, response: ResponseMessage): ResponseMessage | null | Promise<ResponseMessage> {
     if (response.file === undefined) return response;
-    if (sliceLength(response.file) > this.#settings.max_file_bytes) {
+    if (sliceLength(response.file) > this.#settings.maxFileBytes) {
       if (this.#inFlight.has(id)) {
-        this.#refuse(errorFrame('file_too_large', `${path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.max_file_bytes} bytes); request it over HTTP`, id));
+        this.#refuse(errorFrame('file_too_large', `${path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.maxFileBytes} bytes); request it over HTTP`, id));
         this.#settled(id);
       }
       return null;
@@ -418,7 +439,7 @@ class TunnelConnection {
       this.#socket!.cork();
     }
     // A client that does not read its answers must not make the server buffer without bound: stop reading its requests.
-    if (!this.#pausedForBackpressure && ws.bufferedAmount > this.#settings.backpressure_bytes) {
+    if (!this.#pausedForBackpressure && ws.bufferedAmount > this.#settings.backpressureBytes) {
       this.#pausedForBackpressure = true;
       this.#app.log.debug({ transport: 'tunnel', remote: this.#remote, buffered: ws.bufferedAmount }, 'tunnel reading paused (back-pressure)');
       ws.pause();
@@ -433,7 +454,7 @@ class TunnelConnection {
 
   // Called as each answer leaves for the kernel; the last one to leave sees the buffer drained.
   readonly #sent = (): void => {
-    if (!this.#pausedForBackpressure || this.#ws.bufferedAmount > this.#settings.backpressure_bytes) return;
+    if (!this.#pausedForBackpressure || this.#ws.bufferedAmount > this.#settings.backpressureBytes) return;
     this.#pausedForBackpressure = false;
     if (!this.#draining) this.#ws.resume();
   };

@@ -47,8 +47,8 @@ export function treeState(): string {
   return `commit ${head.stdout.trim()}${dirty.length ? ` plus uncommitted changes to ${dirty.length} file(s) under core/, machines/, transport/` : ', clean'}`;
 }
 
-/** `npm run build`, so that servers run from the build of the very sources fingerprinted. */
+/** The benchmarks' build (tsconfig.bench.json), so that servers run from the build of the very sources fingerprinted. */
 export function build(): void {
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`the benchmarks' build (tsc -p tsconfig.bench.json) failed:\n${r.stdout}${r.stderr}`);
 }

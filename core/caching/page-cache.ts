@@ -126,7 +126,7 @@ export class PageCache {
     this.directory = resolve(settings.directory);
     this.#mime = settings.mime;
     this.#log = settings.log;
-    this.#root = (settings.relative_url_root ?? '').replace(/\/+$/, '');
+    this.#root = (settings.relative_url_root ?? '').replace(/(?<!\/)\/+$/, '');
   }
 
   /** Pages written and not expired. */
@@ -185,7 +185,7 @@ export class PageCache {
   }
 
   /** Removes every page this process wrote; how many. */
-  expire_all(): number {
+  expireAll(): number {
     let removed = 0;
     for (const url of [...this.#pages.keys()]) removed += this.expire(url);
     return removed;
@@ -271,7 +271,7 @@ export class PageCache {
   }
 
   #refuse(path: string, reason: string, msg = 'page not cached'): false {
-    this.#log.info({ path: path.slice(0, 200), reason, page_cache: this.directory }, msg);
+    this.#log.info({ path: path.slice(0, 200), reason, page_cache_directory: this.directory }, msg);
     return false;
   }
 }

@@ -18,10 +18,12 @@ export function authorizationHeader(headers: Readonly<Record<string, string | un
 
 /** `[user, password]` from a Basic authorization value (the password may contain colons), or null. */
 export function decodeCredentials(authorization: string | null): [string, string] | null {
-  if (authorization === null) return null;
-  const m = /^Basic\s+([A-Za-z0-9+/=\s]*)$/i.exec(authorization);
-  if (!m) return null;
-  const text = Buffer.from(m[1].replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (authorization === null || authorization.slice(0, 5).toLowerCase() !== 'basic') return null;
+  // `Basic`, whitespace, then base64 that may hold whitespace: checked as three single-pass tests, since
+  // one pattern (`^Basic\s+([A-Za-z0-9+/=\s]*)$`) backtracks quadratically over a long run of spaces.
+  const encoded = authorization.slice(5);
+  if (!/^\s/.test(encoded) || /[^A-Za-z0-9+/=\s]/.test(encoded)) return null;
+  const text = Buffer.from(encoded.replace(/\s+/g, ''), 'base64').toString('utf8');
   const colon = text.indexOf(':');
   if (colon < 0) return null;
   return [text.slice(0, colon), text.slice(colon + 1)];

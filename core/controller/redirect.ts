@@ -7,11 +7,18 @@
 import { ActionControllerError } from '../errors.ts';
 
 /**
- * Absolute targets: a scheme followed by `://`, or a mail/phone link. Anything else that
- * looks like `scheme:` (`javascript:`, `data:`) is taken as a path on this site, so a
- * redirect can never run script.
+ * Absolute targets: anything that starts with a scheme (`https://`, `mailto:`, an app's own
+ * `x-app+scheme.v2:open`), as Rails takes them, except the schemes that run script or carry
+ * a document (`javascript:`, `vbscript:`, `data:`): those are taken as a path on this site, so
+ * a redirect can never run script.
  */
-const ABSOLUTE = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|(?:mailto|tel|sms):)/;
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+const SCRIPT_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'vbscript', 'data']);
+
+function isAbsolute(target: string): boolean {
+  const scheme = SCHEME.exec(target);
+  return scheme !== null && !SCRIPT_SCHEMES.has(scheme[1].toLowerCase());
+}
 
 /**
  * Makes a redirect target safe for a `Location` header.
@@ -27,7 +34,7 @@ export function sanitiseLocation(target: string): string {
 /** Resolves a string target against the request: absolute URLs stay, paths get the request's scheme and host. */
 export function absoluteLocation(target: string, protocol: string, hostWithPort: string): string {
   const clean = sanitiseLocation(target);
-  if (ABSOLUTE.test(clean)) return clean;
+  if (isAbsolute(clean)) return clean;
   // `//evil.example/x` and `/\evil.example` would leave the site; keep them on it.
   const path = clean.replace(/^[/\\]+/, '/');
   return `${protocol}${hostWithPort}${path.startsWith('/') ? path : `/${path}`}`;

@@ -5,7 +5,7 @@
  * A template is given a `ViewHost` (core/views/host.ts) made here from the
  * controller: what it shares with templates, never its internals.
  */
-import { MissingTemplate } from '../errors.ts';
+import { BadRequest, MissingTemplate } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { Helpers } from '../routing/index.ts';
@@ -14,6 +14,7 @@ import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
 import type { ViewHost } from '../views/host.ts';
 import { renderView } from '../views/render.ts';
 import type { ViewResolver } from '../views/resolver.ts';
+import { runOf } from './action-state.ts';
 import { declarationsOf } from './declarations.ts';
 import { toXml } from './xml.ts';
 
@@ -25,8 +26,6 @@ export interface Renderer {
   readonly controller_path: string;
   readonly controller_name: string;
   readonly action_name: string;
-  /** The format `respond_to` chose, if any; it names the template format. */
-  readonly _format: string | null;
   readonly params: Readonly<Record<string, unknown>>;
   readonly flash: Flash;
   readonly routes: Helpers;
@@ -36,8 +35,11 @@ export interface Renderer {
 export interface RenderOptions {
   readonly text?: unknown;
   readonly json?: unknown;
-  /** JSONP: wraps the JSON in a call to this function name (letters, digits, `_`, `.`, `$` only). */
-  readonly callback?: string;
+  /**
+   * JSONP: wraps the JSON in a call to this function name (letters, digits, `_`, `$`, dot-separated;
+   * anything else is a 400). Blank means no wrapping.
+   */
+  readonly callback?: string | null;
   readonly xml?: unknown;
   readonly html?: unknown;
   readonly js?: unknown;
@@ -54,21 +56,33 @@ export interface RenderOptions {
   readonly format?: string;
 }
 
+const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+const MAX_CALLBACK = 128;
+
 /** Fills the response for `options`; a promise when a template has to be loaded and run. */
 export function renderBody(c: Renderer, options: RenderOptions): void | Promise<void> {
   const res = c.response;
+  // Rails fills a blank charset in at render time: null set before rendering means the default, and
+  // only one set after rendering (or an app default of null) leaves the charset off.
+  res.charset ??= res.default_charset;
   if (options.content_type !== undefined) res.content_type = options.content_type;
   if ('text' in options) {
-    res.body = options.text === null || options.text === undefined ? '' : String(options.text);
+    // Rails answers nil text with a single space, as it does `nothing`, so that every client sees a body.
+    res.body = options.text === null || options.text === undefined ? ' ' : String(options.text);
     return;
   }
   if ('json' in options) {
     let body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json) ?? 'null';
-    if (options.callback !== undefined) {
-      if (!/^[A-Za-z_$][\w$.]*$/.test(options.callback)) throw new TypeError(`Invalid JSONP callback name ${JSON.stringify(options.callback)}`);
-      body = `${options.callback}(${body})`;
-      res.content_type ??= 'text/javascript';
+    const callback = options.callback;
+    if (callback !== undefined && callback !== null && callback !== '') {
+      // The name usually comes from a parameter: only a plain (dotted) name may reach the body, so it cannot inject script.
+      if (typeof callback !== 'string' || callback.length > MAX_CALLBACK || !CALLBACK.test(callback)) {
+        // The message never repeats the name: the client chose it.
+        throw new BadRequest(`Invalid JSONP callback name: up to ${MAX_CALLBACK} letters, digits, _ and $, dot-separated, not starting with a digit`);
+      }
+      body = `${callback}(${body})`;
     }
+    // JSONP keeps application/json, as Rails 2.1 does (README: "JSONP").
     res.content_type ??= 'application/json';
     res.body = body;
     return;
@@ -98,7 +112,7 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
 }
 
 async function renderTemplate(c: Renderer, name: string, options: RenderOptions): Promise<void> {
-  const format = options.format ?? c._format ?? c.request.template_format;
+  const format = options.format ?? runOf(c).format ?? c.request.template_format;
   const views = c.views;
   const wanted = `${name}.${format}`;
   if (views === null) throw new MissingTemplate([`(no views directory)/${wanted}`]);

@@ -13,15 +13,15 @@ export interface RequestMessage {
   /** Header names in any case. */
   readonly headers: Readonly<Record<string, HeaderValue | undefined>>;
   readonly body?: Uint8Array | string | null;
-  readonly remote_address?: string;
+  readonly remoteAddress?: string;
   /** The server's own address and port on this connection: the host to link to when a request names none. */
-  readonly local_address?: string;
-  readonly local_port?: number;
+  readonly localAddress?: string;
+  readonly localPort?: number;
   /** Whether the connection was TLS (the transport knows; headers may also say so behind a proxy). */
   readonly encrypted?: boolean;
   /** Which transport carried it, for logs and traces. */
   readonly transport?: string;
-  /** False keeps files under the app's public directory (and cached pages) from answering it: `serve({ static_files: false })`. */
+  /** False keeps files under the app's public directory (and cached pages) from answering it: `serve({ staticFiles: false })`. */
   readonly staticFiles?: boolean;
 }
 
@@ -41,7 +41,7 @@ export interface ResponseMessage {
   /**
    * When set, the body is this slice of a file (and `body` is empty): a public file too large to
    * hold in memory, which the transport sends from disk (HTTP streams it; the tunnel, whose frames
-   * carry whole bodies, reads it up to its `max_file_bytes`).
+   * carry whole bodies, reads it up to its `maxFileBytes`).
    */
   file?: FileSlice;
 }

@@ -24,8 +24,8 @@ export interface RequestSettings {
   readonly mime: MimeRegistry;
   readonly limits?: ParamLimits;
   readonly relative_url_root?: string;
-  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trust_proxy`. */
-  readonly trust_proxy?: boolean;
+  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trustProxy`. */
+  readonly trustProxy?: boolean;
 }
 
 function isEmpty(params: Params): boolean {
@@ -39,15 +39,15 @@ const NO_PARAMS: Params = Object.freeze({});
 export class Request {
   readonly headers: Readonly<Record<string, string>>;
   /** The method as received, upper-case. */
-  readonly raw_method: string;
+  readonly rawMethod: string;
   /** Path and query as received (an absolute-form target is reduced to its path). */
   readonly request_uri: string;
   /** The path, still percent-encoded (recognition decodes parameters itself). */
   readonly path: string;
   readonly query_string: string;
-  readonly remote_address: string;
-  readonly local_address: string | undefined;
-  readonly local_port: number | undefined;
+  readonly remoteAddress: string;
+  readonly localAddress: string | undefined;
+  readonly localPort: number | undefined;
   readonly encrypted: boolean;
   readonly transport: string;
   readonly body: Uint8Array | string;
@@ -59,6 +59,8 @@ export class Request {
   #method: string | null = null;
   #accepts: readonly MimeType[] | null = null;
   #format: MimeType | null | undefined = undefined;
+  /** The format an action set (`request.format = 'xml'`): kept as the `format` parameter through any re-merge. */
+  #forcedFormat: string | null = null;
   #env: env.RequestEnv | null = null;
   readonly #settings: RequestSettings;
 
@@ -66,8 +68,8 @@ export class Request {
     this.#settings = settings;
     this.headers = normaliseHeaders(message.headers);
     const method = String(message.method);
-    this.raw_method = LOWER_METHODS.has(method) ? method : method.toUpperCase();
-    if (!LOWER_METHODS.has(this.raw_method)) throw new UnknownHttpMethod(this.raw_method, IMPLEMENTED);
+    this.rawMethod = LOWER_METHODS.has(method) ? method : method.toUpperCase();
+    if (!LOWER_METHODS.has(this.rawMethod)) throw new UnknownHttpMethod(this.rawMethod, IMPLEMENTED);
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
     // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
@@ -81,9 +83,9 @@ export class Request {
     this.path = path;
     const q = request_uri.indexOf('?');
     this.query_string = q < 0 ? '' : request_uri.slice(q + 1);
-    this.remote_address = message.remote_address ?? '';
-    this.local_address = message.local_address;
-    this.local_port = message.local_port;
+    this.remoteAddress = message.remoteAddress ?? '';
+    this.localAddress = message.localAddress;
+    this.localPort = message.localPort;
     this.encrypted = message.encrypted === true;
     this.transport = message.transport ?? 'http';
     this.body = message.body ?? '';
@@ -120,12 +122,13 @@ export class Request {
       const query = this.query_parameters;
       // Most requests carry path parameters alone; one spread of them costs half of three.
       this.#parameters = isEmpty(body) && isEmpty(query) ? { ...this.#path_parameters } : { ...body, ...query, ...this.#path_parameters };
+      if (this.#forcedFormat !== null) this.#parameters.format = this.#forcedFormat;
     }
     return this.#parameters;
   }
 
   /** Drops cached derived values after body parameters arrive. */
-  parameters_changed(): void {
+  parametersChanged(): void {
     this.#parameters = null;
     this.#method = null;
     this.#format = undefined;
@@ -138,12 +141,12 @@ export class Request {
 
   /** True when the client sent HEAD (the method still reads `get`). */
   get head(): boolean {
-    return this.raw_method === 'HEAD';
+    return this.rawMethod === 'HEAD';
   }
 
   // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
-    const raw = LOWER_METHODS.get(this.raw_method)!;
+    const raw = LOWER_METHODS.get(this.rawMethod)!;
     if (raw === 'head') return 'get';
     if (raw === 'post') {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;
@@ -166,7 +169,7 @@ export class Request {
     if (this.#accepts === null) {
       const accept = this.headers.accept;
       // The Content-Type only matters without an Accept header, so it is read only then.
-      this.#accepts = this.mime.accept_list(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
+      this.#accepts = this.mime.acceptList(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
     }
     return this.#accepts;
   }
@@ -180,14 +183,35 @@ export class Request {
     return this.#format;
   }
 
+  /**
+   * Forces the format, as Rails' `request.format = :xml` does: it becomes the `format` parameter, so
+   * `respond_to` and the template format follow it over both a `?format=` given and the Accept header.
+   * Takes a format symbol or extension (`'xml'`, a registered alias such as `'iphone'`) or a registered
+   * MimeType; null returns to negotiation (and drops the `format` parameter).
+   * @example static { this.before_filter((c) => { if (c.request.headers['user-agent']?.includes('iPhone')) c.request.format = 'iphone' }) }
+   */
   set format(value: MimeType | string | null) {
-    if (typeof value === 'string') {
-      const type = this.mime.get(value) ?? this.mime.lookup_by_extension(value);
-      if (!type) throw new ArgumentError(`Unknown format ${JSON.stringify(value)}`);
-      this.#format = type;
-    } else {
-      this.#format = value;
+    if (value === null) {
+      this.#forcedFormat = null;
+      delete this.parameters.format;
+      this.#format = undefined;
+      return;
     }
+    let type: MimeType | undefined;
+    let ext: string | null;
+    if (typeof value === 'string') {
+      type = this.mime.lookup_by_extension(value) ?? this.mime.get(value);
+      ext = value;
+    } else {
+      type = value;
+      ext = value.symbol;
+    }
+    if (!type || ext === null || this.mime.lookup_by_extension(ext) === undefined) {
+      throw new ArgumentError(`Unknown format ${JSON.stringify(typeof value === 'string' ? value : value.string)}: register it on the app's MIME registry first`);
+    }
+    this.#forcedFormat = ext;
+    this.parameters.format = ext;
+    this.#format = type;
   }
 
   /**
@@ -206,11 +230,11 @@ export class Request {
   get env(): env.RequestEnv {
     return (this.#env ??= {
       headers: this.headers,
-      remote_address: this.remote_address,
+      remote_addr: this.remoteAddress,
       ssl: this.encrypted,
-      server_addr: this.local_address === undefined ? undefined : bracketIpv6(this.local_address),
-      server_port: this.local_port,
-      trust_proxy: this.#settings.trust_proxy === true,
+      server_addr: this.localAddress === undefined ? undefined : bracketIpv6(this.localAddress),
+      server_port: this.localPort,
+      trustProxy: this.#settings.trustProxy === true,
     });
   }
 

@@ -25,8 +25,12 @@ export class Response {
   /** The file slice the body is, for a public file too large to hold (`body` is then empty). */
   file: FileSlice | null = null;
 
-  constructor(defaultCharset = 'utf-8') {
+  /** The app's charset: what a render puts back when the charset was set to null before it, as Rails does. */
+  readonly default_charset: string | null;
+
+  constructor(defaultCharset: string | null = 'utf-8') {
     this.charset = defaultCharset;
+    this.default_charset = defaultCharset;
   }
 
   /** Reads a header by any case. */
@@ -78,7 +82,7 @@ export class Response {
   }
 
   /** True once a body, a redirect or a bare status has been produced. */
-  get body_bytes(): number {
+  get bodyBytes(): number {
     return typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.byteLength;
   }
 }

@@ -69,7 +69,8 @@ export const STATUS_CODES: Readonly<Record<number, string>> = Object.freeze({
 /** ActiveSupport's `underscore`, enough for reason phrases with the spaces removed ("Request-URITooLong"). */
 function underscore(word: string): string {
   return word
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    // Before the last capital of a run that starts a word (`HTMLParser`): `([A-Z]+)([A-Z][a-z])` splits the same, but backtracks quadratically over a long run.
+    .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, '_')
     .replace(/([a-z\d])([A-Z])/g, '$1_$2')
     .replace(/-/g, '_')
     .toLowerCase();
@@ -114,7 +115,8 @@ export function headOptionHeaderName(key: string): string {
   return key
     .replace(/_/g, '-')
     // Ruby's split drops trailing empty fields, so a trailing dash disappears.
-    .replace(/-+$/, '')
+    // The lookbehind lets only the start of a run try to reach the end: linear in a long run of dashes.
+    .replace(/(?<!-)-+$/, '')
     .split('-')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
     .join('-');

@@ -5,12 +5,12 @@
  * answer it), and goes straight to `responding`. Everything else goes on
  * to `parsing`; a path whose escapes do not decode is refused (400) here,
  * its first reader. Transports may turn this off per message
- * (`serve({ static_files: false })`).
+ * (`serve({ staticFiles: false })`).
  */
 import type { RequestRun } from './run.ts';
 
 export function lookUpPublic(run: RequestRun): void {
-  const files = run.app.public_files;
+  const files = run.app.publicFiles;
   if (files === null) return;
   const message = run.message;
   if (message.staticFiles === false || (message.method !== 'GET' && message.method !== 'HEAD')) return;

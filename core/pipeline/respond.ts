@@ -5,7 +5,7 @@
  * 204 and 304 carry no body; a body that is a slice of a file goes out as
  * that slice, for the transport to send from disk; every response gets
  * X-Runtime, and every response of a cached action or a cached page
- * X-Cache (unless `config.cache_header` is off).
+ * X-Cache (unless `config.cacheHeader` is off).
  */
 import { contentTypeHeader, runtimeHeader } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
@@ -22,7 +22,7 @@ export function respond(run: RequestRun): void {
   }
   if (res.cookies.length > 0) headers['Set-Cookie'] = res.cookies;
   headers['X-Runtime'] = runtimeHeader(performance.now() - run.started);
-  if (run.cache !== null && run.app.config.cache_header) headers['X-Cache'] = run.cache;
+  if (run.cache !== null && run.app.config.cacheHeader) headers['X-Cache'] = run.cache;
   let body = res.body;
   let file = res.file;
   if (noBody(res.status) || res.status < 200) {

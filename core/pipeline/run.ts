@@ -25,7 +25,8 @@ export type ControllerClass = typeof Controller;
 
 export interface AppConfig {
   readonly environment: 'development' | 'test' | 'production';
-  readonly default_charset: string;
+  /** The charset of every text response (`utf-8`); null sends none. */
+  readonly default_charset: string | null;
   /** Show diagnostics (error class, message, backtrace) instead of the public error page. */
   readonly consider_all_requests_local: boolean;
   /** Off turns forgery protection off for the whole app (default: off in test, on otherwise). */
@@ -33,18 +34,21 @@ export interface AppConfig {
   readonly limits: ParamLimits;
   readonly relative_url_root: string;
   /** Content types exempt from forgery protection, by exact essence (default `application/json` and `application/xml`). */
-  readonly forgery_exempt_types: readonly string[];
+  readonly forgeryExemptTypes: readonly string[];
   /** Believe X-Forwarded-Host/-Proto/-For and Client-IP; turn on only behind a proxy you control (default off). */
-  readonly trust_proxy: boolean;
+  readonly trustProxy: boolean;
   /**
-   * Host names this app answers to (with or without a port; a leading `.` admits subdomains).
-   * Empty admits any host; otherwise any other Host gets 403, so links and redirects never name a forged host.
+   * Host names this app answers to (with or without a port; a leading `.` admits subdomains; a RegExp
+   * matches the whole name). Empty admits any host; otherwise any other Host gets 403, so links and
+   * redirects never name a forged host, and a rebound domain name (DNS rebinding) reaches nothing.
+   * Default: `localhost`, `*.localhost` and IP addresses in development, none (any host) in test, and in
+   * every environment the names in `SIGNALBOX_HOSTS` (comma-separated).
    */
-  readonly hosts: readonly string[];
+  readonly hosts: readonly (string | RegExp)[];
   /** Rails' `perform_caching`: false turns page and action caching off (default on). */
   readonly perform_caching: boolean;
   /** Whether responses of cached actions carry `X-Cache: hit` or `miss` (default on). */
-  readonly cache_header: boolean;
+  readonly cacheHeader: boolean;
 }
 
 /** Everything the stages need from the app, built once by `createApp`. */
@@ -54,20 +58,20 @@ export interface AppRuntime {
   readonly mime: MimeRegistry;
   readonly config: AppConfig;
   readonly views: ViewResolver | null;
-  readonly public_dir: string | null;
+  readonly publicDir: string | null;
   readonly log: Logger;
   readonly services: Readonly<Record<string, unknown>>;
   readonly sessions: SessionStore;
   /** Whether any controller declares `protect_from_forgery` (and the app allows it): then no route is a way around it. */
-  readonly forgery_protected: boolean;
-  /** Reads a file of `public_dir` (cached); null when absent. */
+  readonly forgeryProtected: boolean;
+  /** Reads a file of `publicDir` (cached); null when absent. */
   publicFile(name: string): string | null;
   /** The page cache, the action cache's store, and expiry. */
   readonly caching: Caching;
   /** The public directory and the page cache as the first stage answers from them; null when the app has neither. */
-  readonly public_files: PublicFiles | null;
+  readonly publicFiles: PublicFiles | null;
   /** What every `Request` of this app is built with (from `mime` and `config`), made once. */
-  readonly request_settings: RequestSettings;
+  readonly requestSettings: RequestSettings;
 }
 
 export interface RequestRun {

@@ -8,6 +8,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { BodyParseError, ParamsParseError, PayloadTooLarge } from '../errors.ts';
+import { prescanXml } from './prescan.ts';
 import { resolveParamLimits, type ParamLimits, type ResolvedParamLimits } from './limits.ts';
 import { UploadedFile, bytesToText, isUnsafeKey, originalFilename, ownParam, setParam, type ParamObject, type ParamValue, type Params } from './param-values.ts';
 
@@ -26,12 +27,14 @@ const CONTENT = '__content__';
  */
 export function parseXmlParams(body: string, limits?: ParamLimits): Params {
   const resolved = resolveParamLimits(limits);
-  if (body.length * 3 > resolved.body_bytes && Buffer.byteLength(body) > resolved.body_bytes) {
-    throw new PayloadTooLarge('body_bytes', resolved.body_bytes);
+  if (body.length * 3 > resolved.bodyBytes && Buffer.byteLength(body) > resolved.bodyBytes) {
+    throw new PayloadTooLarge('bodyBytes', resolved.bodyBytes);
   }
   if (body.trim() === '') return {};
   // No DTDs, so no entity definitions to expand: only XML's five entities and character references.
   if (/<!DOCTYPE/i.test(body)) throw xmlError('DOCTYPE declarations are not accepted');
+  // Over a count or depth limit: refused where the count is crossed, before validating or building a tree.
+  prescanXml(body, resolved);
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw xmlError(`${valid.err.msg} (line ${valid.err.line})`);
 
@@ -107,8 +110,8 @@ class SimpleReader {
     if (existing === undefined) {
       hash.set(name, value);
     } else if (Array.isArray(existing)) {
-      if (existing.length >= this.#limits.array_length) {
-        throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many repeated XML elements: the limit is ${this.#limits.array_length}`);
+      if (existing.length >= this.#limits.arrayLength) {
+        throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many repeated XML elements: the limit is ${this.#limits.arrayLength}`);
       }
       existing.push(value);
     } else {

@@ -23,7 +23,8 @@ export interface GenRoute {
   readonly checks: readonly { readonly key: string; readonly value: string | null; readonly re: RegExp | null }[];
   /** Whole-value patterns for segments that carry a requirement (by segment index). */
   readonly valueRes: readonly (RegExp | null)[];
-  readonly shell: Readonly<Record<string, string>>;
+  /** Rails' `parameter_shell`: the fixed values, nil options included. */
+  readonly shell: Readonly<Record<string, string | null>>;
   readonly significant: readonly string[];
   readonly controllerReq: string | RegExp | null;
   readonly actionReq: string | RegExp | null;
@@ -31,10 +32,10 @@ export interface GenRoute {
 
 export function prepareRoute(route: Route): GenRoute {
   const checks: { key: string; value: string | null; re: RegExp | null }[] = [];
-  const shell: Record<string, string> = {};
+  const shell: Record<string, string | null> = {};
   for (const key in route.requirements) {
     const req = route.requirements[key];
-    if (typeof req === 'string') {
+    if (typeof req === 'string' || req === null) {
       checks.push({ key, value: req, re: null });
       shell[key] = req;
     } else {
@@ -53,7 +54,7 @@ export function prepareRoute(route: Route): GenRoute {
     checks,
     valueRes,
     shell,
-    significant: route.significantKeys,
+    significant: route.significant_keys,
     controllerReq: requirementFor(route, 'controller'),
     actionReq: requirementFor(route, 'action'),
   };
@@ -209,6 +210,15 @@ export interface GeneratorTable {
 
 export type GenerateResult = { path: string; extraKeys: string[] };
 
+/** One generation's inputs, worked out once. */
+type Prepared = {
+  readonly options: GenerateOptions;
+  readonly merged: GenerateOptions;
+  readonly expireOn: Readonly<Record<string, boolean>>;
+  readonly named: GenRoute | null;
+  readonly useRoute: string;
+};
+
 const SELECTION_CACHE_LIMIT = 2000;
 
 /** Route selection and expiry over a whole table: Rails' `RouteSet#generate`. */
@@ -229,7 +239,44 @@ export class Generator {
     return { path: r.path, extraKeys: [...r.extraKeys].sort() };
   }
 
+  /**
+   * Rails' `generate_all`: the path (with its query string) of every route that can generate from the
+   * options, in route order; with `use_route`, that route's path alone. Caches use it to expire every
+   * URL of a resource.
+   */
+  generateAll(input: GenerateOptions, recall: GenerateOptions = {}): string[] {
+    const p = this.prepare(input, recall);
+    if (p.named !== null) {
+      const r = this.runNamed(p, p.named);
+      return [r.path + buildQueryString(r.hash, r.extraKeys)];
+    }
+    const paths: string[] = [];
+    for (const g of this.table.routes) {
+      const { path, hash } = generateRaw(g, p.options, p.merged, p.expireOn);
+      if (path !== null) paths.push(path + buildQueryString(hash, extraKeys(g, p.options)));
+    }
+    return paths;
+  }
+
   private run(input: GenerateOptions, recall: GenerateOptions): { path: string; hash: GenerateOptions; extraKeys: string[] } {
+    const p = this.prepare(input, recall);
+    if (p.named !== null) return this.runNamed(p, p.named);
+    const { options, merged, expireOn } = p;
+    for (const g of this.routesFor(toParam(merged.controller)!, toParam(merged.action)!, Object.keys(options))) {
+      const { path, hash } = generateRaw(g, options, merged, expireOn);
+      if (path !== null) return { path, hash, extraKeys: extraKeys(g, options) };
+    }
+    throw new UrlGenerationError(`No route matches ${inspect(options)}`);
+  }
+
+  private runNamed(p: Prepared, named: GenRoute): { path: string; hash: GenerateOptions; extraKeys: string[] } {
+    const { path, hash } = generateRaw(named, p.options, p.merged, p.expireOn);
+    if (path === null) throw namedRouteError(named, p.useRoute, p.options);
+    return { path, hash, extraKeys: extraKeys(named, p.options) };
+  }
+
+  /** The options as generation reads them: the named route's shell, the controller made absolute, the recall merged under. */
+  private prepare(input: GenerateOptions, recall: GenerateOptions): Prepared {
     let options = definedOnly(input);
     const useRoute = options.use_route;
     delete options.use_route;
@@ -251,24 +298,12 @@ export class Generator {
     }
     if (typeof options.controller === 'string' && options.controller.startsWith('/')) options.controller = options.controller.slice(1);
     const merged: GenerateOptions = { ...recall, ...options };
-
-    if (named !== null) {
-      const { path, hash } = generateRaw(named, options, merged, expireOn);
-      if (path === null) throw namedRouteError(named, String(useRoute), options);
-      return { path, hash, extraKeys: extraKeys(named, options) };
-    }
+    if (named !== null) return { options, merged, expireOn, named, useRoute: String(useRoute) };
 
     if (!truthy(merged.action)) merged.action = 'index';
     if (!truthy(options.action)) options.action = 'index';
-    const c = toParam(merged.controller);
-    const a = toParam(merged.action);
-    if (c === null || a === null) throw new UrlGenerationError(`Need controller and action! ${inspect(options)}`);
-
-    for (const g of this.routesFor(c, a, Object.keys(options))) {
-      const { path, hash } = generateRaw(g, options, merged, expireOn);
-      if (path !== null) return { path, hash, extraKeys: extraKeys(g, options) };
-    }
-    throw new UrlGenerationError(`No route matches ${inspect(options)}`);
+    if (toParam(merged.controller) === null || toParam(merged.action) === null) throw new UrlGenerationError(`Need controller and action! ${inspect(options)}`);
+    return { options, merged, expireOn, named: null, useRoute: '' };
   }
 
   private routesFor(controller: string, action: string, keys: readonly string[]): readonly GenRoute[] {

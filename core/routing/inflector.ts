@@ -77,7 +77,8 @@ function remember(cache: Map<string, string>, word: string, inflected: string): 
 export function underscore(name: string): string {
   return name
     .replace(/::/g, '/')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    // Before the last capital of a run that starts a word (`HTMLParser`): `([A-Z]+)([A-Z][a-z])` splits the same, but backtracks quadratically over a long run.
+    .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, '_')
     .replace(/([a-z\d])([A-Z])/g, '$1_$2')
     .replace(/-/g, '_')
     .toLowerCase();

@@ -96,7 +96,7 @@ export function parameterShell(route: Route): Params {
   const shell: Params = {};
   for (const key in route.requirements) {
     const req = route.requirements[key];
-    if (typeof req === 'string') shell[key] = req;
+    if (typeof req === 'string' || req === null) shell[key] = req;
   }
   return shell;
 }

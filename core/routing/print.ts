@@ -10,8 +10,8 @@ export interface RouteRow {
   readonly path: string;
   readonly controller: string | null;
   readonly action: string | null;
-  /** Every requirement on a key outside the path, patterns as `/source/flags`. */
-  readonly requirements: Readonly<Record<string, string>>;
+  /** Every requirement on a key outside the path, patterns as `/source/flags`, nil options as null. */
+  readonly requirements: Readonly<Record<string, string | null>>;
 }
 
 /** One row per route, as plain data (what `--json` prints). */
@@ -22,7 +22,7 @@ export function routeRows(routes: readonly Route[]): RouteRow[] {
     path: r.path,
     controller: typeof r.requirements.controller === 'string' ? r.requirements.controller : null,
     action: typeof r.requirements.action === 'string' ? r.requirements.action : null,
-    requirements: Object.fromEntries(Object.entries(r.requirements).map(([k, v]) => [k, typeof v === 'string' ? v : `/${v.source}/${v.flags}`])),
+    requirements: Object.fromEntries(Object.entries(r.requirements).map(([k, v]) => [k, typeof v === 'string' || v === null ? v : `/${v.source}/${v.flags}`])),
   }));
 }
 

@@ -31,10 +31,16 @@ export const INHERITABLE_OPTIONS = Object.freeze(['namespace', 'shallow', 'actio
 /** A method spec for extra actions: `'get'`, `['get', 'post']` or `'any'`. */
 export type MethodSpec = string | readonly string[];
 
+/**
+ * Extra actions: `{ search: 'get' }` by method, or a list of names (`['preview']`), each then routed
+ * for any method, as Rails reads `:collection => [:preview]`.
+ */
+export type ExtraActions = Readonly<Record<string, MethodSpec>> | readonly string[] | string;
+
 export interface ResourceOptions {
-  collection?: Readonly<Record<string, MethodSpec>>;
-  member?: Readonly<Record<string, MethodSpec>>;
-  new?: Readonly<Record<string, MethodSpec>>;
+  collection?: ExtraActions;
+  member?: ExtraActions;
+  new?: ExtraActions;
   controller?: string;
   singular?: string;
   plural?: string;
@@ -64,8 +70,8 @@ export type ActionList = 'all' | 'none' | string | readonly string[];
 /** What a route emitter needs from the route set being drawn. */
 export interface ResourceContext {
   readonly inflector: Inflector;
-  readonly pathNames: Readonly<{ new: string; edit: string } & Record<string, string>>;
-  readonly actionSeparator: string;
+  readonly resources_path_names: Readonly<{ new: string; edit: string } & Record<string, string>>;
+  readonly resource_action_separator: string;
   hasNamedRoute(name: string): boolean;
   addRoute(name: string | null, path: string, options: Record<string, unknown>): void;
 }
@@ -112,7 +118,7 @@ export class Resource {
   }
 
   newPath(ctx: ResourceContext): string {
-    return `${this.path}/${this.options.path_names?.new ?? ctx.pathNames.new}`;
+    return `${this.path}/${this.options.path_names?.new ?? ctx.resources_path_names.new}`;
   }
 
   /** Member routes of a shallow resource keep only the namespace's prefix, never their parents'. */
@@ -215,9 +221,9 @@ function namespaceName(namespace: string | undefined): string {
   return namespace ? namespace.replace(/\//g, '_') : '';
 }
 
-function arrangeByMethod(actions: Readonly<Record<string, MethodSpec>> | undefined): MethodGroups {
+function arrangeByMethod(actions: ExtraActions | undefined | null): MethodGroups {
   const groups: MethodGroups = [];
-  for (const [action, method] of Object.entries(actions ?? {})) {
+  for (const [action, method] of extraActionEntries(actions)) {
     validateMethodSpec(action, method);
     const key = methodKey(method);
     let group = groups.find((g) => methodKey(g.method) === key);
@@ -225,6 +231,20 @@ function arrangeByMethod(actions: Readonly<Record<string, MethodSpec>> | undefin
     group.actions.push(action);
   }
   return groups;
+}
+
+/** `[action, method]` pairs; a name given in a list has no method (null: any method). */
+function extraActionEntries(actions: ExtraActions | undefined | null): [string, MethodSpec | null][] {
+  if (actions === undefined || actions === null) return [];
+  if (typeof actions === 'string') return [[actions, null]];
+  if (Array.isArray(actions)) {
+    return actions.map((name: unknown) => {
+      if (typeof name !== 'string' || name === '') throw new ArgumentError(`Extra action names in a list must be strings, got ${JSON.stringify(name)}`);
+      return [name, null];
+    });
+  }
+  if (typeof actions !== 'object') throw new ArgumentError(`Extra actions must be a hash of action => method or a list of names, got ${JSON.stringify(actions)}`);
+  return Object.entries(actions as Readonly<Record<string, MethodSpec>>);
 }
 
 function methodKey(method: MethodSpec | null): string {
@@ -293,7 +313,7 @@ function eachMethod(method: MethodSpec | null, fn: (m: MethodSpec | null) => voi
 function mapCollectionActions(ctx: ResourceContext, r: Resource): void {
   for (const { method, actions } of r.collectionMethods) {
     for (const action of actions) {
-      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.path}${ctx.actionSeparator}${action}`, `${action}_${r.namePrefix}${r.plural}`, m));
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.path}${ctx.resource_action_separator}${action}`, `${action}_${r.namePrefix}${r.plural}`, m));
     }
   }
 }
@@ -311,7 +331,7 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
       let path = r.newPath(ctx);
       let name = `new_${r.namePrefix}${r.singular}`;
       if (action !== 'new') {
-        path = `${path}${ctx.actionSeparator}${action}`;
+        path = `${path}${ctx.resource_action_separator}${action}`;
         name = `${action}_${name}`;
       }
       mapResourceRoutes(ctx, r, action, path, name, method);
@@ -322,8 +342,8 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
 function mapMemberActions(ctx: ResourceContext, r: Resource): void {
   for (const { method, actions } of r.memberMethods) {
     for (const action of actions) {
-      const word = r.options.path_names?.[action] ?? ctx.pathNames[action] ?? action;
-      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.actionSeparator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m));
+      const word = r.options.path_names?.[action] ?? ctx.resources_path_names[action] ?? action;
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.resource_action_separator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m));
     }
   }
   const name = `${r.shallowNamePrefix}${r.singular}`;

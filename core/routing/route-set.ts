@@ -51,7 +51,7 @@ export interface RouteSet {
    */
   recognize(method: string | null, path: string): Params;
   /** Like `recognize`, but also returns the route that matched. */
-  recognize_route(method: string | null, path: string): Match;
+  recognizeRoute(method: string | null, path: string): Match;
   /**
    * The non-throwing lookup: the matching route and its parameters, or null.
    * (The request machine decides between 404, 405 and 501 afterwards, with `allowed_methods`.)
@@ -61,9 +61,12 @@ export interface RouteSet {
   allowed_methods(path: string): string[];
   /**
    * Builds a path (with query string) from options, Rails-style; `recall` is the current request's path parameters.
+   * With `{ generate_all: true }`, every path any route builds from them, in route order (Rails' `:generate_all`).
    * @example routes.generate({ controller: 'posts', action: 'show', id: 1 }) // '/posts/1'
+   * @example routes.generate({ action: 'show', id: 10 }, { controller: 'post' }, { generate_all: true }) // ['/show_post/10', '/post/show/10']
    */
-  generate(options: GenerateOptions, recall?: GenerateOptions): string;
+  generate(options: GenerateOptions, recall?: GenerateOptions, flags?: { readonly generate_all?: false }): string;
+  generate(options: GenerateOptions, recall: GenerateOptions | undefined, flags: { readonly generate_all: true }): string[];
   /** The path without its query string, and the option keys the query string would carry. */
   generate_extras(options: GenerateOptions, recall?: GenerateOptions): { path: string; extra_keys: string[] };
   /** Option keys that `generate` would put in the query string. */
@@ -93,6 +96,16 @@ export function deprecate(code: string, message: string): void {
   process.emitWarning(message, { type: 'DeprecationWarning', code });
 }
 
+/** Tells a developer that a route name was declared again (once per name and paths); quiet in test and production. */
+function warnRenamed(name: string, before: string, after: string): void {
+  const env = process.env.NODE_ENV;
+  if (env === 'production' || env === 'test') return;
+  const key = `${name}\u0000${before}\u0000${after}`;
+  if (deprecationsShown.has(key)) return;
+  deprecationsShown.add(key);
+  process.emitWarning(`Route name ${JSON.stringify(name)} is declared again: it now names ${after}; the route ${before} keeps no name`, { code: 'SIGNALBOX_ROUTE_NAME_REDEFINED' });
+}
+
 /**
  * Draws a route set. The block receives `map`; the result is frozen.
  * @example const routes = draw((map) => { map.resources('posts'); map.root({ controller: 'posts' }) })
@@ -107,20 +120,25 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
 
   const target = {
     inflector,
-    pathNames: config.resources_path_names,
-    actionSeparator: config.resource_action_separator,
+    resources_path_names: config.resources_path_names,
+    resource_action_separator: config.resource_action_separator,
     hasNamedRoute: (name: string) => named.has(name),
     namedRoute: (name: string) => named.get(name),
     addRoute(name: string | null, path: string, options: Record<string, unknown>) {
       if (!open) throw new ArgumentError('This route set is already drawn; routes cannot be added to it');
+      if (name !== null && BUILTIN_ROUTE_NAMES.has(name)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
+      const route = buildRoute(path, options, routes.length, name, pool);
       if (name !== null) {
         const taken = named.get(name);
-        if (taken) throw new ArgumentError(`Route name ${JSON.stringify(name)} is already taken by ${taken.path}`);
-        if (BUILTIN_ROUTE_NAMES.has(name)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
+        // As in Rails 2.x, a later route of the same name takes the name and the earlier one stays, unnamed:
+        // long-lived routes files redefine names, and refusing them would refuse the whole file.
+        if (taken) {
+          routes[taken.index] = Object.freeze({ ...taken, name: null });
+          warnRenamed(name, taken.path, route.path);
+        }
+        named.set(name, route);
       }
-      const route = buildRoute(path, options, routes.length, name, pool);
       routes.push(route);
-      if (name !== null) named.set(name, route);
     },
   };
   if (typeof block !== 'function') throw new ArgumentError('draw needs a block: draw((map) => { ... })');
@@ -164,7 +182,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     const verb = normaliseMethod(method);
     const match = recognizer.match(verb, path);
     if (match) return match;
-    const allowed = recognizer.allowedMethods(path);
+    const allowed = recognizer.allowed_methods(path);
     if (verb !== null && !ALL_METHODS.includes(verb)) throw new NotImplemented(allowed);
     if (allowed.length > 0) throw new MethodNotAllowed(allowed);
     throw new RoutingError(`No route matches ${JSON.stringify(path)}${verb ? ` with method ${verb}` : ''}`);
@@ -175,7 +193,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     named,
     config,
     recognize: (method, path) => recognizeRoute(method, path).params,
-    recognize_route: recognizeRoute,
+    recognizeRoute: recognizeRoute,
     match: (method, path) => {
       try {
         return recognizer.match(normaliseMethod(method), path);
@@ -187,13 +205,17 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     },
     allowed_methods: (path) => {
       try {
-        return recognizer.allowedMethods(path);
+        return recognizer.allowed_methods(path);
       } catch (error) {
         if (error instanceof MalformedPathError) return [];
         throw error;
       }
     },
-    generate: (options, recall = {}) => generator.generate(options, recall),
+    generate: ((options: GenerateOptions, recall: GenerateOptions = {}, flags: { readonly generate_all?: boolean } = {}) => {
+      // Rails takes the flag inside the options; here it changes the result's type, so it is an argument of its own.
+      if (isPlainObject(options) && 'generate_all' in options) throw new ArgumentError('generate: pass generate_all as the third argument, generate(options, recall, { generate_all: true })');
+      return flags.generate_all === true ? generator.generateAll(options, recall) : generator.generate(options, recall);
+    }) as RouteSet['generate'],
     generate_extras: (options, recall = {}) => {
       const r = generator.generateExtras(options, recall);
       return { path: r.path, extra_keys: r.extraKeys };

@@ -54,7 +54,10 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
     if (s.type === 'glob') routeDefaults[s.key] = '';
     else if (s.default !== null) routeDefaults[s.key] = s.default;
   }
-  if (!segmentKeys.includes('action') && routeRequirements.action === undefined) routeRequirements.action = 'index';
+  // `action: nil` reads as no action at all, as Ruby's `||=` does.
+  if (!segmentKeys.includes('action') && routeRequirements.action == null) routeRequirements.action = 'index';
+  // A nil controller names none: the route is as illegal as one that leaves it out.
+  if (routeRequirements.controller === null) delete routeRequirements.controller;
   const significantKeys = segmentKeys.slice();
   for (const key in routeRequirements) {
     if (!significantKeys.includes(key)) significantKeys.push(key);
@@ -79,8 +82,8 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
     requirements: Object.freeze(routeRequirements),
     conditions: otherConditions(conditions),
     defaults: Object.freeze(routeDefaults),
-    segmentKeys: Object.freeze(segmentKeys),
-    significantKeys: Object.freeze(significantKeys),
+    segment_keys: Object.freeze(segmentKeys),
+    significant_keys: Object.freeze(significantKeys),
   });
 }
 
@@ -276,7 +279,11 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       segment.requirement = req;
     } else if (isRequirementInput(value)) {
       routeRequirements[key] = toRequirement(value);
-    } else if (value !== null && value !== undefined) {
+    } else if (value === null) {
+      // Rails keeps a nil option as a requirement: recognition returns the key as nil, and
+      // generation takes the route only when the key is absent or nil.
+      routeRequirements[key] = null;
+    } else if (value !== undefined) {
       routeRequirements[key] = toParam(value) ?? '';
     }
   }

@@ -31,8 +31,11 @@ export type Segment =
 
 export type KeySegment = Extract<Segment, { key: string }>;
 
-/** A route-level requirement: a fixed value (`action: 'show'`) or a pattern on a non-path key. */
-export type RouteRequirement = string | Requirement;
+/**
+ * A route-level requirement: a fixed value (`action: 'show'`), a pattern on a non-path key,
+ * or null for an option declared nil (`id: null`: recognition gives `id: null`, generation wants no id).
+ */
+export type RouteRequirement = string | Requirement | null;
 
 export interface Route {
   /** Declaration order; the first matching route wins recognition. */
@@ -44,20 +47,20 @@ export interface Route {
   /** Upper-case methods this route answers, or null for any method. */
   readonly methods: readonly string[] | null;
   readonly segments: readonly Segment[];
-  /** Requirements on keys that are not path segments (fixed `controller`/`action`, extra patterns). */
+  /** Requirements on keys that are not path segments (fixed `controller`/`action`, extra patterns, nil options). */
   readonly requirements: Readonly<Record<string, RouteRequirement>>;
   /** Conditions other than `method`, kept as declared (recognition ignores them, as Rails 2.1 does). */
   readonly conditions: Readonly<Record<string, unknown>>;
   /** Rails' `Route#defaults`: segment defaults plus fixed requirements. */
   readonly defaults: Readonly<Record<string, string>>;
   /** Dynamic segment keys in path order; named helpers fill them positionally. */
-  readonly segmentKeys: readonly string[];
+  readonly segment_keys: readonly string[];
   /** Keys the route uses: segment keys and requirement keys. */
-  readonly significantKeys: readonly string[];
+  readonly significant_keys: readonly string[];
 }
 
-/** Recognised parameters: strings, and arrays of strings for globs. */
-export type Params = Record<string, string | string[]>;
+/** Recognised parameters: strings, arrays of strings for globs, and null for options declared nil. */
+export type Params = Record<string, string | string[] | null>;
 
 /** Options handed to generation: anything with a `to_param`, arrays, nested hashes for the query. */
 export type GenerateOptions = Record<string, unknown>;

@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import { loadCorpus, show } from '../support/acceptance.ts';
 import { UNIT_FACT_HANDLERS, sameFact } from '../support/request-facts.ts';
-import { PartialFact, SESSION_FACT_HANDLERS, SKIPPED_FACTS, partialExpected } from '../support/session-facts.ts';
+import { PartialFact, SESSION_FACT_HANDLERS, SKIP_RULES, partialExpected } from '../support/session-facts.ts';
 
 const HANDLERS: Record<string, (input: any) => unknown> = { ...UNIT_FACT_HANDLERS, ...SESSION_FACT_HANDLERS };
 
@@ -30,7 +30,7 @@ const skipped: string[] = [];
 
 for (const { file, data } of corpus) {
   for (const fact of data.unit) {
-    const skipReason = Object.entries(SKIPPED_FACTS).find(([name]) => fact.id.includes(name))?.[1];
+    const skipReason = SKIP_RULES.find((rule) => rule.applies(fact))?.reason;
     if (skipReason) {
       skipped.push(`${fact.id}: ${skipReason}`);
       continue;

@@ -122,6 +122,12 @@ test('MalformedPathError and UrlGenerationError are RoutingErrors, so one catch 
   assert.not.instance(FIXED.ArgumentError, RoutingError);
 });
 
+test('MissingHost is not a routing error: a URL without a host is a programming error, answered 500', () => {
+  assert.not.instance(FIXED.MissingHost, RoutingError);
+  assert.is(FIXED.MissingHost.status, 500);
+  assert.match(FIXED.MissingHost.message, /^Missing host to link to!/);
+});
+
 test('MalformedPathError names the path it could not decode', () => {
   assert.is(FIXED.MalformedPathError.message, 'Malformed percent-encoding in path "/posts/%zz"');
 });

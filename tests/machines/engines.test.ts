@@ -49,7 +49,7 @@ function app(engine: Engine) {
   return createApp({
     routes, controllers: { posts: PostsController }, engine, environment: 'test', config: { allow_forgery_protection: true },
     // Pages apart from the public files: a page one app wrote is not a file another app's index finds.
-    public_dir: join(dir, 'public'), page_cache_dir: join(dir, `pages-${engine}`),
+    publicDir: join(dir, 'public'), page_cache_directory: join(dir, `pages-${engine}`),
   });
 }
 

@@ -65,9 +65,9 @@ export function fixtureApp(engine: Engine): App {
   return createApp({
     routes,
     controllers: { widgets: WidgetsController, gadgets: GadgetsController },
-    public_dir: publicDir,
+    publicDir: publicDir,
     // Each app its own page cache: a page one app wrote is never a public file another app finds.
-    page_cache_dir: scratchDir('model-pages'),
+    page_cache_directory: scratchDir('model-pages'),
     engine,
     environment: 'test',
     // The test environment turns forgery protection off; the forgery paths need it on.

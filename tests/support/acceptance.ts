@@ -14,9 +14,8 @@ export function acceptanceDir(): string {
   return resolve(ROOT, process.env.SIGNALBOX_ACCEPTANCE_DIR ?? 'tests/acceptance/data/');
 }
 
-/** Every JSON file of the corpus whose name matches `pattern`, parsed. */
-export function loadCorpus<T>(pattern: RegExp): { file: string; data: T }[] {
-  const dir = acceptanceDir();
+/** Every JSON file of the corpus (or of `dir`) whose name matches `pattern`, parsed. */
+export function loadCorpus<T>(pattern: RegExp, dir: string = acceptanceDir()): { file: string; data: T }[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json') && pattern.test(f))
     .sort()

@@ -1,31 +1,49 @@
 /**
- * The fixture application the request peer suite runs against: the echo
- * controller on Rails' default routes, and controllers that reproduce the
- * behaviour Rails' own test controllers had, driven by each case's
- * declarative `action` / `setup` / `verify` / `respond_to` fields. One app
- * is built per case, so a case's setup (charset, MIME registrations,
- * rescue handlers, hidden actions) never leaks into another.
+ * The fixture application the request corpus runs against, built for one
+ * case from that case's documented fields alone (tests/acceptance/data/README.md,
+ * request section), so that a case nobody here has seen runs the same way:
+ *
+ * - The request path names the controller and the action (Rails' default
+ *   routes; a trailing numeric segment is the id). The controller class is
+ *   named as Rails names it (`module_test/module_redirect` is
+ *   `ModuleTest::ModuleRedirectController`).
+ * - `echo` is the corpus's echo controller: for any action name it reports the
+ *   request as JSON, or, when the case lists `respond_to` entries, negotiates
+ *   over exactly those.
+ * - `action` describes what the action does (tests/support/fixture-actions.ts).
+ *   Without one the action does not exist (UnknownAction), except where the
+ *   case tests a filter in front of it (`protect_from_forgery`, `http_basic`,
+ *   `verify`): the action behind a filter exists. A `verify` case describes the
+ *   guard, not what the guarded action renders once the guard passes; that is
+ *   Rails' VerificationTestController's, reproduced whole below.
+ * - `setup` adds declarations (rescue_from, filters, hidden actions,
+ *   method_missing, MIME types, a forced format) and app settings (charset,
+ *   public pages, local requests, sessions).
+ * - Routes for the records and named routes the case mentions are drawn
+ *   beside the default routes; templates exist for what `action` renders.
+ *
+ * Nothing here knows a case id or a case's action name.
  */
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
-import { scratchDir } from './temp.ts';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import pino from 'pino';
 import {
-  ActionControllerError, Controller, MethodNotAllowed, NotImplemented, UploadedFile, draw, html, memoryViews,
-  createMimeRegistry, type RouteSet, type Template,
+  Controller, UploadedFile, createInflector, createMimeRegistry, draw, html, memoryViews, NULL_SESSION_STORE, TOKEN_KEY,
+  type RouteSet, type SessionData, type SessionStore, type Template,
 } from '../../core/index.ts';
-import { createHash } from 'node:crypto';
-import { NULL_SESSION_STORE, TOKEN_KEY, type SessionData, type SessionStore } from '../../core/index.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
-import { makeRecord } from './acceptance.ts';
+import { scratchDir } from './temp.ts';
+import { CaseErrors, inOrderEntry, namedErrorClasses, type RaiseSpec } from './fixture-errors.ts';
+import { handle, modelOf, perform, templateFormat, type ActionSpec } from './fixture-actions.ts';
 
 export interface RequestCase {
   id: string;
   kind: string;
   request: { method: string; path: string; headers?: Record<string, string>; body?: string; body_base64?: string; body_parts?: ({ text: string } | { repeat: string; count: number })[] };
   expect: Record<string, any>;
-  action?: Record<string, any>;
+  action?: ActionSpec;
   setup?: Record<string, any>;
   verify?: Record<string, any> | null;
   respond_to?: string[];
@@ -33,27 +51,51 @@ export interface RequestCase {
   note?: string;
 }
 
-const CONTROLLERS = [
-  'echo', 'content_type', 'test', 'new_render', 'redirect', 'module_test/module_redirect', 'verification', 'rescue',
-  'rescue_inheritance', 'non_empty', 'method_missing', 'forgery', 'auth',
-];
-
-/** Rails' echo routes, plus the named route and resources that redirects and locations generate URLs for. */
-function fixtureRoutes(): RouteSet {
-  return draw((map) => {
-    map.named('foo', 'foo', { controller: 'test', action: 'foo' });
-    map.resources('workshops');
-    map.resources('customers');
-    map.connect(':controller/:action/:id.:format');
-    map.connect(':controller/:action/:id');
-    map.connect(':controller/:action');
-  }, { controllers: [...CONTROLLERS].sort((a, b) => b.length - a.length) });
+/** The controller path and action a case's request names. */
+export interface CaseTarget {
+  readonly controller: string;
+  readonly action: string;
 }
 
-// The text each respond_to entry of Rails' MimeRespondsController rendered.
+/** Rails' default routes read the request path: the last word is the action, the words before it the controller. */
+export function caseTarget(c: RequestCase): CaseTarget {
+  const words = c.request.path.split('?')[0].split('/').filter(Boolean);
+  // `/echo/params/1.xml`: a trailing numeric segment (with its format) is the id.
+  if (words.length >= 3 && /^\d+(\.\w+)?$/.test(words[words.length - 1])) words.pop();
+  if (words.length === 0) return { controller: '', action: 'index' };
+  if (words.length === 1) return { controller: words[0], action: 'index' };
+  return { controller: words.slice(0, -1).join('/'), action: words[words.length - 1] };
+}
+
+/** What the fixture puts in `public/<status>.html` when a case says the page exists. */
+export function publicPage(status: number | string): string {
+  return `<html><body>${status} public page</body></html>`;
+}
+
+/** Rails' class name for a controller path: `module_test/module_redirect` → `ModuleTest::ModuleRedirectController`. */
+export function controllerClassName(path: string): string {
+  return `${path.split('/').map(modelOf).join('::')}Controller`;
+}
+
+function named<T extends abstract new (...args: any[]) => unknown>(klass: T, name: string): T {
+  Object.defineProperty(klass, 'name', { value: name });
+  return klass;
+}
+
+/** Defines (or replaces) an action method on a controller class. */
+function defineMethod(klass: typeof Controller, name: string, fn: (this: Controller, ...args: any[]) => unknown): void {
+  Object.defineProperty(klass.prototype, name, { value: fn, writable: true, configurable: true });
+}
+
+// ---- the echo controller ---------------------------------------------------------------------
+
+/**
+ * What each `respond_to` entry of Rails' MimeRespondsController rendered. The entries are the
+ * corpus's vocabulary (a format symbol, `custom:<mime>`, `any:<symbols>`, `any`), not case names.
+ */
 const BLOCK_TEXT: Record<string, string> = {
-  html: 'HTML', js: 'JS', xml: 'XML', rss: 'RSS', atom: 'Atom', json: 'JSON', yaml: 'YAML', all: 'Nothing', mobile: 'Mobile', iphone: 'iPhone',
-  'custom:application/crazy-xml': 'Crazy XML', 'any:js,xml': 'Either JS or XML', any: 'Either',
+  html: 'HTML', js: 'JS', xml: 'XML', rss: 'RSS', atom: 'ATOM', json: 'JSON', yaml: 'YAML', all: 'Nothing', mobile: 'Mobile', iphone: 'iPhone',
+  'custom:application/crazy-xml': 'Crazy XML', 'any:js,xml': 'Either JS or XML', any: 'Whatever you ask for, I got it',
 };
 
 /** Parameters as the echo reports them: files, dates and binary values become comparable markers. */
@@ -65,304 +107,228 @@ function echoValue(value: unknown): unknown {
   return value;
 }
 
-function buildControllers(c: RequestCase): Record<string, typeof Controller> {
-  const action = c.action ?? {};
+/** The request as the echo reports it (also in headers, for HEAD requests, which carry no body). */
+function echo(c: Controller): void {
+  const path = c.request.path_parameters;
+  const params: Record<string, unknown> = { ...c.params };
+  for (const key of ['controller', 'action', 'id', 'format']) if (key === 'controller' || key === 'action' || key in path) delete params[key];
+  const format = c.request.format?.symbol ?? c.request.format?.string ?? null;
+  c.response.set_header('X-Echo-Method', c.request.method);
+  c.response.set_header('X-Echo-Format', String(format ?? ''));
+  c.render({
+    json: {
+      params: echoValue(params),
+      method: c.request.method,
+      format,
+      content_type: c.request.content_type?.symbol ?? c.request.content_type?.string ?? null,
+    },
+  });
+}
+
+/** `respond_to` with exactly the case's entries, in order; each reports itself in X-Block. */
+function negotiate(c: Controller, entries: readonly string[]): void {
+  c.respond_to((format) => {
+    for (const entry of entries) {
+      const run = () => {
+        c.response.set_header('X-Block', entry);
+        c.render({ text: BLOCK_TEXT[entry] ?? entry });
+      };
+      if (entry.startsWith('custom:')) format.custom(entry.slice('custom:'.length), run);
+      else if (entry.startsWith('any:')) format.any(...entry.slice('any:'.length).split(','), run);
+      else if (entry === 'any') format.any(run);
+      else format[entry](run);
+    }
+  });
+}
+
+// ---- verification ------------------------------------------------------------------------------
+
+/**
+ * Rails' VerificationTestController: what each of its actions renders once its guard passes. The
+ * `verify` fields describe the guard only, so this is that controller, whole (every action it has),
+ * not a list of the corpus's cases.
+ */
+const VERIFICATION_ACTIONS: Record<string, (c: Controller) => void> = {
+  guarded_one: (c) => c.render({ text: String(c.params.one ?? '') }),
+  guarded_one_for_named_route_test: (c) => c.render({ text: String(c.params.one ?? '') }),
+  guarded_with_flash: (c) => c.render({ text: String(c.params.one ?? '') }),
+  guarded_with_back: (c) => c.render({ text: String(c.params.one ?? '') }),
+  guarded_two: (c) => c.render({ text: `${c.params.one ?? ''}:${c.params.two ?? ''}` }),
+  guarded_in_session: (c) => c.render({ text: String(c.session.one ?? '') }),
+  multi_one: (c) => c.render({ text: `${c.session.one ?? ''}:${c.session.two ?? ''}` }),
+  multi_two: (c) => c.render({ text: `${c.session.two ?? ''}:${c.session.one ?? ''}` }),
+  guarded_by_method: (c) => c.render({ text: c.request.method }),
+  guarded_by_xhr: (c) => c.render({ text: String(c.request.xhr) }),
+  guarded_by_not_xhr: (c) => c.render({ text: String(c.request.xhr) }),
+  unguarded: (c) => c.render({ text: String(c.params.one ?? '') }),
+  two_redirects: (c) => c.render({ nothing: true }),
+  must_be_post: (c) => c.render({ text: 'Was a post!' }),
+  no_default_action: () => {},
+};
+
+/** A verify redirect target as the core takes it: `:back`, a named route helper, or a route hash. */
+function verifyTarget(target: unknown): unknown {
+  if (target === ':back') return 'back';
+  // "named route foo_url (/foo)": the helper's name.
+  const helper = typeof target === 'string' ? /^named route (\w+)/.exec(target) : null;
+  return helper ? helper[1] : target;
+}
+
+// ---- routes --------------------------------------------------------------------------------------
+
+/** Every value of a case's fields, depth first. */
+function* values(value: unknown): Generator<unknown> {
+  yield value;
+  if (Array.isArray(value)) for (const v of value) yield* values(v);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) yield* values(v);
+}
+
+/** Rails' default routes, plus resources for the records and the named routes the case mentions. */
+function caseRoutes(c: RequestCase, target: CaseTarget): RouteSet {
+  const inflector = createInflector();
+  const resources = new Set<string>();
+  const namedRoutes = new Map<string, string>();
+  for (const v of values([c.action, c.setup, c.verify])) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      if (typeof o.record === 'string') resources.add(inflector.plural(o.record.replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase()));
+      if (typeof o.url_for_record === 'string') resources.add(inflector.plural(o.url_for_record));
+    }
+    const route = typeof v === 'string' ? /^named route (\w+)_(?:url|path) \((\/[^)]*)\)$/.exec(v) : null;
+    if (route) namedRoutes.set(route[1], route[2]);
+  }
+  const controllers = target.controller === '' ? [] : [target.controller];
+  return draw((map) => {
+    for (const [name, path] of namedRoutes) map.named(name, path, { controller: target.controller, action: name });
+    for (const plural of resources) map.resources(plural);
+    map.connect(':controller/:action/:id.:format');
+    map.connect(':controller/:action/:id');
+    map.connect(':controller/:action');
+  }, { controllers });
+}
+
+// ---- the case's controller -----------------------------------------------------------------------
+
+/** Whether the case tests a filter in front of the action, so that the action behind it exists. */
+function testsAFilter(c: RequestCase): boolean {
   const setup = c.setup ?? {};
+  return 'verify' in c || setup.protect_from_forgery !== undefined || setup.http_basic !== undefined;
+}
 
-  class EchoController extends Controller {
-    /** Every echo action: `params` reports the request; the others negotiate with the case's respond_to. */
-    method_missing(name: string): void {
-      if (name === 'params') return this.#echo();
-      const entries = c.respond_to ?? [];
-      const defaults = name === 'using_defaults' || name.endsWith('_without_block');
-      this.respond_to((format) => {
-        for (const entry of entries) {
-          const run = () => {
-            this.response.set_header('X-Block', entry);
-            if (defaults) this.render({ action: name });
-            else this.render({ text: BLOCK_TEXT[entry] ?? entry });
-          };
-          if (entry.startsWith('custom:')) format.custom(entry.slice(7), run);
-          else if (entry.startsWith('any:')) format.any(...entry.slice(4).split(','), run);
-          else if (entry === 'any') format.any(run);
-          else format[entry](run);
-        }
-      });
-    }
+/** `request.format = ...` before respond_to, as `setup.set_request_format(_if_accept_equals)` says. */
+function forceFormat(ctl: Controller, setup: Record<string, any>): void {
+  if (setup.set_request_format !== undefined) ctl.request.format = String(setup.set_request_format);
+  const conditional = setup.set_request_format_if_accept_equals as Record<string, string> | undefined;
+  for (const [accept, format] of Object.entries(conditional ?? {})) {
+    if (ctl.request.headers.accept === accept) ctl.request.format = format;
+  }
+}
 
-    #echo(): void {
-      const path = this.request.path_parameters;
-      const params: Record<string, unknown> = { ...this.params };
-      for (const key of ['controller', 'action', 'id', 'format']) if (key === 'controller' || key === 'action' || key in path) delete params[key];
-      // Also in headers, for HEAD requests (which carry no body).
-      this.response.set_header('X-Echo-Method', this.request.method);
-      this.response.set_header('X-Echo-Format', String(this.request.format?.symbol ?? this.request.format?.string ?? ''));
-      this.render({
-        json: {
-          params: echoValue(params),
-          method: this.request.method,
-          format: this.request.format?.symbol ?? this.request.format?.string ?? null,
-          content_type: this.request.content_type?.symbol ?? this.request.content_type?.string ?? null,
-        },
-      });
+function buildController(c: RequestCase, target: CaseTarget, errors: CaseErrors): typeof Controller {
+  const setup = c.setup ?? {};
+  const action = c.action;
+  const inOrder = ((setup.rescue_from_in_order ?? []) as [string, number][]).map(([joined, status]) => ({ ...inOrderEntry(joined), status }));
+
+  // A parent declares the handlers the child (the requested controller) inherits.
+  class CaseParent extends Controller {
+    static {
+      for (const entry of inOrder) {
+        if (entry.childOnly) continue;
+        for (const name of entry.names) this.rescue_from(errors.get(name), function (this: Controller) { this.head(entry.status); });
+      }
     }
   }
-  if (c.setup?.set_request_format_if_accept_equals) {
-    const [accept, format] = Object.entries(c.setup.set_request_format_if_accept_equals as Record<string, string>)[0];
-    EchoController.before_filter((ctl: Controller) => {
-      if (ctl.request.headers.accept === accept) ctl.request.format = format;
-    });
-  }
 
-  /** Runs the case's `action` script: render, head, redirect_to, respond_to, header and content-type changes. */
-  class ScriptedController extends Controller {
-    method_missing(name: string): void {
-      if (action.set_response_content_type) this.response.content_type = action.set_response_content_type;
-      if (action.set_response_charset) this.response.charset = action.set_response_charset;
-      for (const [k, v] of Object.entries((action.set_response_header ?? {}) as Record<string, string>)) this.response.set_header(k, v);
-      if (action.double_render) {
-        if (String(action.double_render).includes('redirect')) {
-          this.redirect_to({ action: 'one' });
-          this.redirect_to({ action: 'two' });
+  class CaseController extends CaseParent {
+    static {
+      // The corpus names methods as data, defined below at run time: the compiler cannot check those names.
+      const declare = this as unknown as { rescue_from(...args: unknown[]): void; hide_action(...names: string[]): void };
+      for (const entry of inOrder) {
+        if (!entry.childOnly) continue;
+        for (const name of entry.names) this.rescue_from(errors.get(name), function (this: Controller) { this.head(entry.status); });
+      }
+      for (const rescue of (setup.rescue_from ?? []) as { class: string; by_name?: boolean; handler_method?: string; handler: ActionSpec }[]) {
+        const matcher = rescue.by_name ? rescue.class.replace(/^.*::/, '') : errors.get(rescue.class);
+        if (rescue.handler_method) {
+          // A controller method, which rescue_from keeps from being an action.
+          defineMethod(this, rescue.handler_method, function (this: Controller, error: unknown) { handle(this, rescue.handler, error, errors); });
+          declare.rescue_from(matcher, rescue.handler_method);
         } else {
-          this.render({ text: 'hello' });
-          this.render({ text: 'world' });
+          this.rescue_from(matcher, function (this: Controller, error: unknown) { handle(this, rescue.handler, error, errors); });
         }
-        return;
       }
-      if (action.respond_to) return this.#respond(name, action.respond_to as string[]);
-      if ('redirect_to' in action) return this.#redirect(action.redirect_to, action.response_status);
-      if (action.head) return this.#head(action.head as Record<string, unknown>);
-      this.#render(name);
-    }
-
-    #render(name: string): void {
-      const status = action.status;
-      const location = action.location && typeof action.location === 'object' ? makeRecord('Customer', String(action.location.id), false) : action.location;
-      const common = { ...(status !== undefined ? { status } : {}), ...(location !== undefined ? { location } : {}), ...(action.content_type ? { content_type: action.content_type } : {}) };
-      switch (action.render) {
-        case 'json': return this.render({ json: action.json, ...common });
-        case 'xml': return this.render({ xml: action.xml, ...common });
-        case 'template': return this.render({ action: name, ...(String(action.template_type).startsWith('builder') ? { format: 'xml' } : {}), ...common });
-        case 'update (RJS page)': return this.render({ js: 'alert("updated")', ...common });
-        default: return this.render({ text: 'text' in action ? action.text : 'hello world!', ...common });
-      }
-    }
-
-    #head(spec: Record<string, unknown>): void {
-      const { status, ...headers } = spec;
-      const given = this.params.status;
-      const resolved = typeof status === 'string' && status.startsWith('params[:status]')
-        ? (status.includes('integer') ? Number(given) : String(given))
-        : status;
-      this.head(resolved === undefined ? 'ok' : (resolved as number | string), headers);
-    }
-
-    #redirect(target: unknown, responseStatus?: { status?: number | string }): void {
-      let resolved: unknown = target;
-      if (target === ':back') resolved = 'back';
-      else if (target && typeof target === 'object' && 'record' in target) {
-        const t = target as { record: string; id: number; new_record: boolean };
-        resolved = makeRecord(t.record, t.new_record ? null : String(t.id), t.new_record);
-      }
-      if (resolved === null) throw new ActionControllerError('Cannot redirect to nil!');
-      this.redirect_to(resolved, responseStatus ?? {});
-    }
-
-    #respond(name: string, entries: string[]): void {
-      this.respond_to((format) => {
-        for (const entry of entries) {
-          const [symbol, kind] = entry.split(':');
-          format[symbol](() => {
-            if (kind === 'template') return this.render({ action: name });
-            const type = /with content_type (\S+)/.exec(kind)?.[1];
-            this.render({ text: `${symbol} text`, ...(type ? { content_type: type } : {}) });
-          });
-        }
-      });
-    }
-  }
-  class ContentTypeController extends ScriptedController {}
-  class TestController extends ScriptedController {}
-  class NewRenderController extends ScriptedController {}
-  class RedirectController extends ScriptedController {
-    hello_world(): void {
-      this.render({ text: 'hello world' });
-    }
-  }
-  class ModuleRedirectController extends RedirectController {}
-
-  class VerificationController extends Controller {
-    static {
-      if (c.verify?.before_filter) this.before_filter((ctl: Controller) => ctl.redirect_to({ action: 'unguarded' }));
-      if (c.verify) {
-        const spec = { ...c.verify };
-        delete spec.before_filter;
-        const target = spec.redirect_to;
-        if (target === ':back') spec.redirect_to = 'back';
-        else if (typeof target === 'string' && target.startsWith('named route ')) spec.redirect_to = target.split(' ')[2];
-        this.verify({ ...spec, only: [actionOf(c)] });
-      }
-    }
-    guarded_one(): void { this.render({ text: String(this.params.one ?? '') }); }
-    guarded_one_for_named_route_test(): void { this.guarded_one(); }
-    guarded_with_flash(): void { this.guarded_one(); }
-    guarded_with_back(): void { this.guarded_one(); }
-    guarded_two(): void { this.render({ text: `${this.params.one}:${this.params.two}` }); }
-    guarded_in_session(): void { this.render({ text: String(this.session.one ?? '') }); }
-    multi_one(): void { this.render({ text: `${this.session.one}:${this.session.two}` }); }
-    multi_two(): void { this.render({ text: `${this.session.two}:${this.session.one}` }); }
-    guarded_by_method(): void { this.render({ text: this.request.method }); }
-    guarded_by_xhr(): void { this.render({ text: String(this.request.xhr) }); }
-    guarded_by_not_xhr(): void { this.render({ text: String(this.request.xhr) }); }
-    must_be_post(): void { this.render({ text: 'Was a post!' }); }
-    two_redirects(): void { this.render({ nothing: true }); }
-    unguarded(): void { this.render({ text: String(this.params.one ?? '') }); }
-  }
-
-  const rescueErrors = rescueFixtures();
-  class RescueController extends Controller {
-    static {
-      const { NotAllowed, NotAllowedToRescueAsString, InvalidRequest, InvalidRequestToRescueAsString } = rescueErrors;
-      this.rescue_from(NotAllowed, function (this: Controller) { this.head('forbidden'); });
-      this.rescue_from('NotAllowedToRescueAsString', function (this: Controller) { this.head('forbidden'); });
-      this.rescue_from(InvalidRequest, function (this: Controller, e: Error) { this.render({ text: e.message }); });
-      this.rescue_from('InvalidRequestToRescueAsString', function (this: Controller, e: Error) { this.render({ text: e.message }); });
-      void NotAllowedToRescueAsString;
-      void InvalidRequestToRescueAsString;
-    }
-    raises(): void {
-      this.render({ text: 'already rendered' });
-      throw new Error("don't panic!");
-    }
-    not_implemented(): void { throw new NotImplemented(['get', 'put']); }
-    method_not_allowed(): void { throw new MethodNotAllowed(['get', 'head', 'put']); }
-    not_allowed(): void { throw new rescueErrors.NotAllowed(); }
-    not_allowed_raise_as_string(): void { throw new rescueErrors.NotAllowedToRescueAsString(); }
-    invalid_request(): void { throw new rescueErrors.InvalidRequest(); }
-    invalid_request_raise_as_string(): void { throw new rescueErrors.InvalidRequestToRescueAsString(); }
-    missing_template(): void {}
-  }
-
-  const inheritance = inheritanceFixtures(setup.rescue_from_in_order as [string, number][] | undefined);
-
-  class NonEmptyController extends Controller {
-    static {
-      this.hide_action(...((setup.hidden_actions ?? []) as string[]));
-    }
-    public_action(): void { this.render({ nothing: true }); }
-    hidden_action(): void { this.render({ nothing: true }); }
-    another_hidden_action(): void { this.render({ nothing: true }); }
-  }
-  class MethodMissingController extends NonEmptyController {
-    shouldnt_be_called(): void { throw new Error('NonEmptyController#shouldnt_be_called should not be called'); }
-    method_missing(selector: string): void { this.render({ text: selector }); }
-  }
-
-  class ForgeryController extends Controller {
-    static {
       const protection = setup.protect_from_forgery as { only?: string[]; except?: string[]; secret?: string } | undefined;
       if (protection) this.protect_from_forgery(protection);
-    }
-    index(): void { this.render({ text: 'index' }); }
-    unsafe(): void { this.render({ text: 'unsafe' }); }
-  }
-
-  class AuthController extends Controller {
-    static {
       const basic = setup.http_basic as { realm: string; login: string } | undefined;
       if (basic) {
-        // The case states its check as Ruby: `user_name == "dhh" && password == "secret"`.
+        // The check is stated as Ruby: `user_name == "dhh" && password == "secret"`.
         const [, user, password] = /user_name == "([^"]*)" && password == "([^"]*)"/.exec(basic.login) ?? [];
-        this.before_filter((c: Controller) => c.authenticate_or_request_with_http_basic(basic.realm, (u, p) => u === user && p === password));
+        this.before_filter((ctl: Controller) => ctl.authenticate_or_request_with_http_basic(basic.realm, (u, p) => u === user && p === password));
+      }
+      if (c.verify) {
+        const { before_filter: before, ...spec } = c.verify;
+        // "unconditional redirect to unguarded": a filter ahead of the verification that redirects.
+        const redirectTo = typeof before === 'string' ? /redirect to (\w+)/.exec(before)?.[1] : undefined;
+        if (redirectTo) this.before_filter((ctl: Controller) => ctl.redirect_to({ action: redirectTo }));
+        this.verify({ ...spec, redirect_to: verifyTarget(spec.redirect_to), only: [target.action] });
+      }
+      // Hidden actions exist as methods (which must never run), and are hidden.
+      const hidden = (setup.hidden_actions ?? []) as string[];
+      for (const name of hidden) {
+        defineMethod(this, name, function (this: Controller) { throw new Error(`the hidden action ${name} ran`); });
+      }
+      if (hidden.length > 0) declare.hide_action(...hidden);
+      if (setup.method_missing !== undefined) {
+        // "render text of the selector".
+        defineMethod(this, 'method_missing', function (this: Controller, selector: string) { this.render({ text: selector }); });
       }
     }
-    protected_action(): void { this.render({ text: 'Hello Secret' }); }
-    method_missing(): void { this.render({ text: 'Hello Secret' }); }
   }
 
-  return {
-    forgery: ForgeryController,
-    auth: AuthController,
-    echo: EchoController,
-    content_type: ContentTypeController,
-    test: TestController,
-    new_render: NewRenderController,
-    redirect: RedirectController,
-    'module_test/module_redirect': ModuleRedirectController,
-    verification: VerificationController,
-    rescue: RescueController,
-    rescue_inheritance: inheritance,
-    non_empty: NonEmptyController,
-    method_missing: MethodMissingController,
-  };
-}
-
-function actionOf(c: RequestCase): string {
-  const path = c.request.path.split('?')[0];
-  return path.split('/')[2] ?? 'index';
-}
-
-/** Errors of Rails' RescueController; a message defaults to the Ruby class name, as Ruby's does. */
-function rescueFixtures() {
-  const named = (name: string) => class extends Error {
-    constructor() {
-      super(`RescueController::${name}`);
-      this.name = name;
-    }
-  };
-  const classes = {
-    NotAllowed: named('NotAllowed'),
-    NotAllowedToRescueAsString: named('NotAllowedToRescueAsString'),
-    InvalidRequest: named('InvalidRequest'),
-    InvalidRequestToRescueAsString: named('InvalidRequestToRescueAsString'),
-  };
-  // Class names are what string-named rescue_from declarations match.
-  for (const [name, klass] of Object.entries(classes)) Object.defineProperty(klass, 'name', { value: name });
-  return classes;
-}
-
-/** Rails' ControllerInheritanceRescueController: handlers declared in order, the child adding its own. */
-function inheritanceFixtures(order: [string, number][] | undefined): typeof Controller {
-  class ParentException extends Error {}
-  class ChildException extends ParentException {}
-  class GrandchildException extends ChildException {}
-  class FirstExceptionInChildController extends Error {}
-  class SecondExceptionInChildController extends Error {}
-  const byName: Record<string, new () => Error> = { ParentException, ChildException, GrandchildException, FirstExceptionInChildController, SecondExceptionInChildController };
-  class ControllerInheritanceRescueController extends Controller {
-    static {
-      for (const [names, status] of order ?? []) {
-        if (names.includes('child controller only')) continue;
-        for (const name of names.split('|')) this.rescue_from(byName[name.trim()], function (this: Controller) { this.head(status); });
-      }
-    }
-    raise_parent_exception(): void { throw new ParentException(); }
+  const name = target.action;
+  if (target.controller === 'echo') {
+    // The echo answers any action name (`params` included, which no controller may have as an action).
+    defineMethod(CaseController, 'method_missing', function (this: Controller) {
+      if (c.respond_to === undefined) return echo(this);
+      forceFormat(this, setup);
+      negotiate(this, c.respond_to);
+    });
+  } else if (c.respond_to !== undefined) {
+    defineMethod(CaseController, name, function (this: Controller) {
+      forceFormat(this, setup);
+      negotiate(this, c.respond_to!);
+    });
+  } else if (action !== undefined) {
+    defineMethod(CaseController, name, function (this: Controller) {
+      forceFormat(this, setup);
+      perform(this, name, action, errors);
+    });
+  } else if ('verify' in c) {
+    const guarded = VERIFICATION_ACTIONS[name];
+    if (guarded) defineMethod(CaseController, name, function (this: Controller) { guarded(this); });
+  } else if (testsAFilter(c)) {
+    defineMethod(CaseController, name, function (this: Controller) { this.render({ text: `${name} ran` }); });
   }
-  class ControllerInheritanceRescueChildController extends ControllerInheritanceRescueController {
-    static {
-      for (const [names, status] of order ?? []) {
-        if (!names.includes('child controller only')) continue;
-        for (const name of names.replace(/\(.*\)/, '').split('|')) this.rescue_from(byName[name.trim()], function (this: Controller) { this.head(status); });
-      }
-    }
-    raise_first_exception_in_child_controller(): void { throw new FirstExceptionInChildController(); }
-    raise_second_exception_in_child_controller(): void { throw new SecondExceptionInChildController(); }
-  }
-  return ControllerInheritanceRescueChildController;
+  return named(CaseController, controllerClassName(target.controller));
 }
 
-// Templates Rails' fixtures had, as memory templates.
-const TEMPLATES: Record<string, Template> = {
-  'echo/using_defaults.html': () => html`HTML`,
-  'echo/using_defaults.js': () => html`JS`,
-  'echo/using_defaults.xml': () => html`XML`,
-  'echo/custom_constant_handling_without_block.mobile': () => html`Mobile`,
-  'content_type/render_default_for_rxml.xml': () => html`<hello>world</hello>`,
-  'content_type/render_change_for_rxml.xml': () => html`<hello>world</hello>`,
-  'content_type/render_default_for_rjs.js': () => html`alert('hello')`,
-  'content_type/render_default_content_types_for_respond_to.xml': () => html`<hello/>`,
-};
+/** Templates for what the action renders from a template, in the format its type names. */
+function caseTemplates(c: RequestCase, target: CaseTarget): Record<string, Template> {
+  const templates: Record<string, Template> = {};
+  const action = c.action ?? {};
+  const base = `${target.controller}/${target.action}`;
+  if (action.render === 'template') {
+    const format = templateFormat(action.template_type);
+    if (format !== null) templates[`${base}.${format}`] = () => html`${format} template of ${base}`;
+  }
+  for (const entry of (action.respond_to ?? []) as string[]) {
+    const [symbol, kind] = entry.split(':');
+    if (kind === 'template') templates[`${base}.${symbol}`] = () => html`${symbol} template of ${base}`;
+  }
+  return templates;
+}
+
+// ---- the app ---------------------------------------------------------------------------------
 
 export interface FixtureApp {
   readonly app: App;
@@ -390,11 +356,9 @@ function caseSessionStore(c: RequestCase, saved: { data: SessionData | null }): 
   };
 }
 
-/** A fresh app for one case, with that case's setup applied. */
-export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
-  const setup = c.setup ?? {};
-  const errors: FixtureApp['errors'] = [];
-  const sink = new Writable({
+/** Collects the errors the app logs (class for 5xx, code for refusals). */
+function errorSink(errors: FixtureApp['errors']): Writable {
+  return new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString().split('\n')) {
         if (!line) continue;
@@ -405,29 +369,42 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
       done();
     },
   });
+}
+
+/** The app's public directory when the case says which error pages it holds. */
+function publicDir(setup: Record<string, any>): string | undefined {
+  const pages = [404, 500].filter((status) => setup[`public_${status}_html`] !== undefined);
+  if (pages.length === 0) return undefined;
+  const dir = scratchDir('public');
+  for (const status of pages) if (setup[`public_${status}_html`] === true) writeFileSync(join(dir, `${status}.html`), publicPage(status));
+  return dir;
+}
+
+/** A fresh app for one case, with that case's setup applied. */
+export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
+  const setup = c.setup ?? {};
+  const target = caseTarget(c);
+  const errors: FixtureApp['errors'] = [];
+  const caseErrors = new CaseErrors(c.action?.raise as RaiseSpec | undefined, namedErrorClasses(setup));
   const mime = createMimeRegistry();
   for (const [type, symbol] of Object.entries((setup.register_mime ?? {}) as Record<string, string>)) mime.register(type, symbol);
   for (const [type, symbol] of Object.entries((setup.register_alias ?? {}) as Record<string, string>)) mime.register_alias(type, symbol);
-  let publicDir: string | undefined;
-  if (setup.public_404_html !== undefined) {
-    publicDir = scratchDir('public');
-    if (setup.public_404_html) writeFileSync(join(publicDir, '404.html'), '<html><body>404 public page</body></html>');
-  }
+  const pages = publicDir(setup);
   const saved: { data: SessionData | null } = { data: null };
   const app = createApp({
-    routes: fixtureRoutes(),
-    controllers: buildControllers(c),
-    views: memoryViews(TEMPLATES),
-    ...(publicDir ? { public_dir: publicDir } : {}),
+    routes: caseRoutes(c, target),
+    controllers: target.controller === '' ? {} : { [target.controller]: buildController(c, target, caseErrors) },
+    views: memoryViews(caseTemplates(c, target)),
+    ...(pages ? { publicDir: pages } : {}),
     engine,
     environment: 'test',
     mime,
     session_store: setup.session === 'off' ? NULL_SESSION_STORE : caseSessionStore(c, saved),
-    logger: pino({ level: 'info' }, sink),
+    logger: pino({ level: 'info' }, errorSink(errors)),
     config: {
       // Rails' forgery tests switch protection on for themselves (test mode has it off).
-      allow_forgery_protection: c.kind === 'forgery' ? setup.allow_forgery_protection !== false : false,
-      ...(setup.default_charset ? { default_charset: setup.default_charset } : {}),
+      allow_forgery_protection: setup.protect_from_forgery !== undefined && setup.allow_forgery_protection !== false,
+      ...('default_charset' in setup ? { default_charset: setup.default_charset } : {}),
       consider_all_requests_local: setup.consider_all_requests_local ?? false,
     },
   });

@@ -108,8 +108,8 @@ test('a custom reason phrase is written on the status line', async () => {
   });
 });
 
-test('a body declared larger than max_body_bytes is 413 before it is read', async () => {
-  await withServer(echoApp(), { max_body_bytes: 16 }, async (server) => {
+test('a body declared larger than maxBodyBytes is 413 before it is read', async () => {
+  await withServer(echoApp(), { maxBodyBytes: 16 }, async (server) => {
     const res = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: 'x'.repeat(100) });
     assert.is(res.status, 413);
     assert.is(res.body, 'Request body too large');
@@ -119,8 +119,8 @@ test('a body declared larger than max_body_bytes is 413 before it is read', asyn
   });
 });
 
-test('a streamed body without Content-Length is 413 once it passes max_body_bytes', async () => {
-  await withServer(echoApp(), { max_body_bytes: 32 }, async (server) => {
+test('a streamed body without Content-Length is 413 once it passes maxBodyBytes', async () => {
+  await withServer(echoApp(), { maxBodyBytes: 32 }, async (server) => {
     const res = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: [Buffer.alloc(20, 'a'), Buffer.alloc(20, 'b')] });
     assert.is(res.status, 413);
     const small = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: [Buffer.alloc(10, 'a'), Buffer.alloc(10, 'b')] });
@@ -128,8 +128,8 @@ test('a streamed body without Content-Length is 413 once it passes max_body_byte
   });
 });
 
-test('more header lines than max_headers is 431', async () => {
-  await withServer(echoApp(), { max_headers: 5 }, async (server) => {
+test('more header lines than maxHeaders is 431', async () => {
+  await withServer(echoApp(), { maxHeaders: 5 }, async (server) => {
     const headers: Record<string, string> = {};
     for (let i = 0; i < 10; i++) headers[`X-H${i}`] = String(i);
     const res = await send(server, 'GET', '/echo/show', { headers });
@@ -139,8 +139,8 @@ test('more header lines than max_headers is 431', async () => {
   });
 });
 
-test('a header block over max_header_bytes is 431 from the parser', async () => {
-  await withServer(echoApp(), { max_header_bytes: 1024 }, async (server) => {
+test('a header block over maxHeaderBytes is 431 from the parser', async () => {
+  await withServer(echoApp(), { maxHeaderBytes: 1024 }, async (server) => {
     const out = await raw(server, `GET /echo/show HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);
     assert.match(out, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   });
@@ -178,6 +178,50 @@ test('a method token the parser does not know is 501; a known one the app does n
     const patch = await send(server, 'PATCH', '/echo/show');
     assert.is(patch.status, 501);
     assert.is(patch.headers.allow, 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
+  });
+});
+
+test('a request line without an HTTP version is 400, another major version 505, and the connection closes', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    assert.match(await raw(server, 'GET /echo/show\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n[^]*Connection: close\r\n[^]*\r\n\r\nA request line needs an HTTP version$/);
+    assert.match(await raw(server, 'GET /echo/show HTTP/2.0\r\nHost: x\r\n\r\n'), /^HTTP\/1\.1 505 HTTP Version Not Supported\r\n[^]*Connection: close\r\n/);
+    assert.match(await raw(server, 'GET /echo/show HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 OK\r\n/);
+  });
+});
+
+test('OPTIONS * asks about the server: 200 with Allow, before routing or any forgery check; another method with * is 400', async () => {
+  await withServer(appWith({ echo: EchoController }, { config: { allow_forgery_protection: true } }), {}, async (server) => {
+    const out = await raw(server, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(out, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(out, /\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n/);
+    assert.match(await raw(server, 'GET * HTTP/1.1\r\nHost: x\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n/);
+  });
+});
+
+test('oversized chunk extensions are 413, as Node itself answers them, and the connection closes', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const head = 'POST /echo/show HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n';
+    for (const body of [`5;${'a'.repeat(20_000)}\r\nhello\r\n0\r\n\r\n`, `0;name=${'v'.repeat(20_000)}\r\n\r\n`]) {
+      const out = await raw(server, head + body);
+      assert.match(out, /^HTTP\/1\.1 413 Payload Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n$/);
+    }
+  });
+});
+
+test('malformed chunk extensions, and bytes after a chunked body that are no request, are 400 (never 501) and close the connection', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const head = 'POST /echo/show HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n';
+    for (const body of [
+      '5;a="unterminated\r\nhello\r\n0\r\n\r\n',
+      '5;a\x00b\r\nhello\r\n0\r\n\r\n',
+      '5 ;a=b\r\nhello\r\n0\r\n\r\n',
+      '5;a=b\r\nhello\r\n0\r\n\r\nGARBAGE',
+      `5;a=b\r\nhello\r\n0;${'x'.repeat(100)}\r\n\r\n${'y'.repeat(20_000)}`,
+    ]) {
+      const out = await raw(server, head + body);
+      assert.match(out, /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n/, JSON.stringify(body.slice(0, 60)));
+    }
+    assert.is((await send(server, 'GET', '/echo/show')).status, 200);
   });
 });
 
@@ -231,14 +275,14 @@ test('a failure in the transport itself answers a plain 500', async () => {
 });
 
 test('answers of many concurrent requests all come back, each to its own request, with batching on and off', async () => {
-  for (const batch_writes of [true, false]) {
-    await withServer(echoApp(), { batch_writes }, async (server) => {
+  for (const batchWrites of [true, false]) {
+    await withServer(echoApp(), { batchWrites }, async (server) => {
       const agent = new Agent({ keepAlive: true, maxSockets: 20 });
       try {
         const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => send(server, 'GET', `/echo/show?i=${i}`, { agent })));
         answers.forEach((res, i) => {
           assert.is(res.status, 200);
-          assert.is((JSON.parse(res.body) as { params: { i: string } }).params.i, String(i), `batch_writes ${batch_writes}: answer ${i}`);
+          assert.is((JSON.parse(res.body) as { params: { i: string } }).params.i, String(i), `batchWrites ${batchWrites}: answer ${i}`);
         });
       } finally {
         agent.destroy();
@@ -279,9 +323,22 @@ test('serve rejects when the port cannot be bound', async () => {
   }
 });
 
-test('handle_signals installs SIGTERM and SIGINT handlers (once each)', async () => {
+test('serve() refuses an option name it does not know, and points a snake_case one at its camelCase name', async () => {
+  for (const [options, message] of [
+    [{ max_body_bytes: 10 }, /Unknown serve\(\) option "max_body_bytes" \(did you mean maxBodyBytes\?\)/],
+    [{ maxBody: 10 }, /Unknown serve\(\) option "maxBody"$/],
+    [{ tunnel: { max_in_flight: 4 } }, /Unknown tunnel option "max_in_flight" \(did you mean maxInFlight\?\)/],
+  ] as const) {
+    await serve(echoApp(), { port: 0, host: '127.0.0.1', ...(options as object) }).then(
+      () => assert.unreachable('an unknown option'),
+      (e: Error) => assert.match(e.message, message),
+    );
+  }
+});
+
+test('handleSignals installs SIGTERM and SIGINT handlers (once each)', async () => {
   const before = { term: process.listeners('SIGTERM'), int: process.listeners('SIGINT') };
-  const server = await serve(echoApp(), { port: 0, host: '127.0.0.1', handle_signals: true });
+  const server = await serve(echoApp(), { port: 0, host: '127.0.0.1', handleSignals: true });
   try {
     const added = process.listeners('SIGTERM').filter((l) => !before.term.includes(l));
     assert.is(added.length, 1);

@@ -1,5 +1,5 @@
 /** What the transport suites share besides tests/support/harness.ts: a controller behind HTTP Basic. */
-import { Controller, secure_compare } from '../../core/index.ts';
+import { Controller, secureCompare } from '../../core/index.ts';
 
 /** `admin` / `secret` over HTTP Basic, else 401. */
 export class AdminController extends Controller {
@@ -7,7 +7,7 @@ export class AdminController extends Controller {
     this.before_filter('sign_in');
   }
   sign_in() {
-    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secure_compare(user, 'admin') && secure_compare(password, 'secret'));
+    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secureCompare(user, 'admin') && secureCompare(password, 'secret'));
   }
   index(): void {
     this.render({ text: 'admin area' });

@@ -34,7 +34,7 @@ class EchoController extends Controller {
       json: {
         method: this.request.method, path: this.request.path, params: this.params, headers: this.request.headers,
         body: typeof body === 'string' ? body : Buffer.from(body).toString('latin1'),
-        transport: this.request.transport, remote: this.request.remote_address, host: this.request.host_with_port,
+        transport: this.request.transport, remote: this.request.remoteAddress, host: this.request.host_with_port,
       },
     });
   }
@@ -89,7 +89,7 @@ class Raw {
   }
 
   /** Waits until `done()` holds, checking whenever a frame arrives. */
-  async until(done: () => boolean, timeout = 2000): Promise<void> {
+  async until(done: () => boolean, timeout = 10_000): Promise<void> {
     const deadline = Date.now() + timeout;
     while (!done()) {
       if (Date.now() > deadline) throw new Error(`not done within ${timeout} ms; got ${JSON.stringify(this.frames).slice(0, 500)}`);
@@ -101,7 +101,7 @@ class Raw {
   }
 
   /** The first frame received (from `from` on) that `match` accepts. */
-  async frame(match: (f: Frame) => boolean, timeout = 2000, from = 0): Promise<Frame> {
+  async frame(match: (f: Frame) => boolean, timeout = 10_000, from = 0): Promise<Frame> {
     let found: Frame | undefined;
     await this.until(() => (found = this.frames.slice(from).find(match)) !== undefined, timeout);
     return found!;
@@ -128,7 +128,7 @@ class Raw {
 
   /** The next frame after those already received. */
   next(): Promise<Frame> {
-    return this.frame(() => true, 2000, this.frames.length);
+    return this.frame(() => true, 10_000, this.frames.length);
   }
 }
 
@@ -181,7 +181,7 @@ test('a text body and a base64 body reach the app as bytes; Content-Length and T
     assert.is(text.headers['content-length'], undefined);
     assert.is(text.headers['transfer-encoding'], undefined);
     const bytes = Buffer.from([0, 1, 2, 255]);
-    const binary = JSON.parse((await raw.call({ id: 2, method: 'PUT', path: '/echo/show', headers: { 'Content-Type': 'application/octet-stream' }, body_base64: bytes.toString('base64') })).body);
+    const binary = JSON.parse((await raw.call({ id: 2, method: 'PUT', path: '/echo/show', headers: { 'Content-Type': 'application/octet-stream' }, bodyBase64: bytes.toString('base64') })).body);
     assert.is(binary.method, 'put');
     assert.equal(Buffer.from(binary.body, 'latin1'), bytes);
   });
@@ -206,9 +206,9 @@ test('an answer goes as text when it is textual UTF-8, as base64 otherwise, with
     const raw = await Raw.open(server);
     const bytes = await raw.call({ id: 1, method: 'GET', path: '/bytes' });
     assert.is(bytes.body, undefined);
-    assert.equal([...Buffer.from(bytes.body_base64, 'base64')], [0, 159, 146, 150]);
+    assert.equal([...Buffer.from(bytes.bodyBase64, 'base64')], [0, 159, 146, 150]);
     assert.is((await raw.call({ id: 2, method: 'GET', path: '/utf8' })).body, 'héllo ✓');
-    assert.is((await raw.call({ id: 3, method: 'GET', path: '/latin1' })).body_base64, Buffer.from([0x68, 0xe9]).toString('base64'), 'text that is not UTF-8 stays exact');
+    assert.is((await raw.call({ id: 3, method: 'GET', path: '/latin1' })).bodyBase64, Buffer.from([0x68, 0xe9]).toString('base64'), 'text that is not UTF-8 stays exact');
     const moved = await raw.call({ id: 4, method: 'GET', path: '/moved' });
     assert.is(moved.status, 404);
     assert.is(moved.reason, 'Moved Elsewhere');
@@ -220,20 +220,20 @@ test('files under the public directory are served before routing, as over HTTP; 
   try {
     writeFileSync(join(pub.path, 'robots.txt'), 'User-agent: *');
     writeFileSync(join(pub.path, 'logo.png'), Buffer.from([137, 80, 78, 71]));
-    await withServer(echoApp({ public_dir: pub.path }), {}, async (server) => {
+    await withServer(echoApp({ publicDir: pub.path }), {}, async (server) => {
       const raw = await Raw.open(server);
       const robots = await raw.call({ id: 1, method: 'GET', path: '/robots.txt' });
       assert.is(robots.status, 200);
       assert.is(robots.body, 'User-agent: *');
       assert.match(robots.headers['Content-Type'], /^text\/plain/);
-      assert.equal([...Buffer.from((await raw.call({ id: 2, method: 'GET', path: '/logo.png' })).body_base64, 'base64')], [137, 80, 78, 71]);
+      assert.equal([...Buffer.from((await raw.call({ id: 2, method: 'GET', path: '/logo.png' })).bodyBase64, 'base64')], [137, 80, 78, 71]);
       const head = await raw.call({ id: 3, method: 'HEAD', path: '/robots.txt' });
       assert.is(head.body, '');
       assert.is(head.headers['Content-Length'], '13');
       assert.is((await raw.call({ id: 4, method: 'GET', path: '/..%2F..%2Fetc%2Fpasswd' })).status, 404);
       assert.is((await raw.call({ id: 5, method: 'POST', path: '/robots.txt' })).status, 404, 'only GET and HEAD');
     });
-    await withServer(echoApp({ public_dir: pub.path }), { static_files: false }, async (server) => {
+    await withServer(echoApp({ publicDir: pub.path }), { staticFiles: false }, async (server) => {
       assert.is((await (await Raw.open(server)).call({ id: 1, method: 'GET', path: '/robots.txt' })).status, 404);
     });
   } finally {
@@ -293,8 +293,8 @@ const BAD_FRAMES: [name: string, frame: Frame | string, code: string, status: nu
   ['a header value with CR LF', { id: 18, method: 'GET', path: '/', headers: { 'X-A': 'a\r\nX-B: b' } }, 'bad_frame', 400, 18],
   ['a header list holding a non-string', { id: 19, method: 'GET', path: '/', headers: { 'X-A': ['a', 1] } }, 'bad_frame', 400, 19],
   ['a body that is a number', { id: 20, method: 'POST', path: '/', body: 5 }, 'bad_frame', 400, 20],
-  ['both body and body_base64', { id: 21, method: 'POST', path: '/', body: 'a', body_base64: 'YQ==' }, 'bad_frame', 400, 21],
-  ['body_base64 that is not base64', { id: 22, method: 'POST', path: '/', body_base64: 'not base64!' }, 'bad_frame', 400, 22],
+  ['both body and bodyBase64', { id: 21, method: 'POST', path: '/', body: 'a', bodyBase64: 'YQ==' }, 'bad_frame', 400, 21],
+  ['bodyBase64 that is not base64', { id: 22, method: 'POST', path: '/', bodyBase64: 'not base64!' }, 'bad_frame', 400, 22],
 ];
 
 test('every malformed frame is answered with an error frame (code, status, id when readable) and the socket stays usable', async () => {
@@ -325,8 +325,8 @@ test('a binary frame is refused with binary_frame; the socket stays usable', asy
   });
 });
 
-test('a frame over max_frame_bytes is frame_too_large (413) with its id, unparsed; the socket stays usable', async () => {
-  await withServer(echoApp(), tunnelOptions({ max_frame_bytes: 1024 }), async (server) => {
+test('a frame over maxFrameBytes is frame_too_large (413) with its id, unparsed; the socket stays usable', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxFrameBytes: 1024 }), async (server) => {
     const raw = await Raw.open(server);
     const error = await raw.call({ id: 'big', method: 'POST', path: '/echo/show', body: 'x'.repeat(2000) });
     assert.is(error.error.code, 'frame_too_large');
@@ -381,8 +381,8 @@ test('a request id already in flight is duplicate_id; the id is free again once 
   });
 });
 
-test('beyond max_in_flight a request is too_many_requests (429); the others are answered', async () => {
-  await withServer(echoApp(), tunnelOptions({ max_in_flight: 2 }), async (server) => {
+test('beyond maxInFlight a request is too_many_requests (429); the others are answered', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxInFlight: 2 }), async (server) => {
     const raw = await Raw.open(server);
     raw.send({ id: 1, method: 'GET', path: '/echo/slow/1?ms=100' });
     raw.send({ id: 2, method: 'GET', path: '/echo/slow/2?ms=100' });
@@ -422,7 +422,7 @@ test('answers arrive in completion order: a fast request overtakes a slow one', 
 });
 
 test('the heartbeat drops a peer that stops answering pings, and keeps one that answers', async () => {
-  await withServer(echoApp(), tunnelOptions({ heartbeat_ms: 40 }), async (server) => {
+  await withServer(echoApp(), tunnelOptions({ heartbeatMs: 40 }), async (server) => {
     const silent = await Raw.open(server, { autoPong: false });
     const alive = await Raw.open(server);
     const started = performance.now();
@@ -436,8 +436,8 @@ test('the heartbeat drops a peer that stops answering pings, and keeps one that 
   });
 });
 
-test('a socket idle for idle_timeout_ms is closed with 1000, but not while a request is in flight', async () => {
-  await withServer(echoApp(), tunnelOptions({ idle_timeout_ms: 80 }), async (server) => {
+test('a socket idle for idleTimeoutMs is closed with 1000, but not while a request is in flight', async () => {
+  await withServer(echoApp(), tunnelOptions({ idleTimeoutMs: 80 }), async (server) => {
     const idle = await Raw.open(server);
     const started = performance.now();
     assert.is((await idle.closedWithin()).code, 1000);
@@ -454,7 +454,7 @@ test('a socket idle for idle_timeout_ms is closed with 1000, but not while a req
 
 test('back-pressure: while a client leaves its answers unread, the server stops reading its requests', async () => {
   counted = 0;
-  await withServer(echoApp(), tunnelOptions({ backpressure_bytes: 1024 }), async (server) => {
+  await withServer(echoApp(), tunnelOptions({ backpressureBytes: 1024 }), async (server) => {
     const raw = await Raw.open(server);
     const socket = (raw.ws as unknown as { _socket: Socket })._socket;
     // The client stops reading: the kernel buffers fill, then the server's own send buffer.
@@ -527,7 +527,7 @@ test('with origins listed, exactly those are accepted', async () => {
 });
 
 test('an upgrade elsewhere is 404, a non-WebSocket upgrade is 400, too many header lines are 431; each socket is closed', async () => {
-  await withServer(echoApp(), { max_headers: 10 }, async (server) => {
+  await withServer(echoApp(), { maxHeaders: 10 }, async (server) => {
     assert.is((await handshake(server, '/elsewhere', {})).status, 404);
     assert.is((await handshake(server, '/_tunnel/x', {})).status, 404);
     assert.is((await handshake(server, '/_tunnel?token=1', {})).status, 101, 'a query string is not part of the path');
@@ -631,9 +631,9 @@ test('the tunnel path is configurable', async () => {
     () => assert.unreachable('a path without a slash'),
     (e: Error) => assert.match(e.message, /must start with "\/"/),
   );
-  await serve(echoApp(), { port: 0, tunnel: { max_in_flight: 0 } }).then(
+  await serve(echoApp(), { port: 0, tunnel: { maxInFlight: 0 } }).then(
     () => assert.unreachable('zero in flight'),
-    (e: Error) => assert.match(e.message, /max_in_flight must be a positive number/),
+    (e: Error) => assert.match(e.message, /maxInFlight must be a positive number/),
   );
 });
 

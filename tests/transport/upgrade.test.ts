@@ -114,7 +114,7 @@ test('an h2c upgrade (curl --http2) is answered by the app as plain HTTP/1.1, th
 });
 
 test('a plain upgrade request\'s Content-Length body reaches the action, across TCP segments; a chunked one is 411; a client leaving midway is harmless', async () => {
-  await withServer(appWith({ forms: FormsController }), { max_body_bytes: 64 }, async (server) => {
+  await withServer(appWith({ forms: FormsController }), { maxBodyBytes: 64 }, async (server) => {
     const body = 'post[title]=hello&post[body]=world';
     const head = `POST /forms/create HTTP/1.1\r\nHost: x\r\n${H2C}Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`;
     for (const pieces of [[head + body], [head + body.slice(0, 10), body.slice(10)], [head, body]]) {

@@ -5,6 +5,10 @@
  * `signalbox machines --format json` prints). Nothing comes from elsewhere,
  * so the page works offline. A fixed table of names, never a file path
  * taken from the URL. Internal to the inspector.
+ *
+ * elkjs is an optional peer dependency (8 MB installed, needed by this
+ * development page alone): without it the page lists and replays requests
+ * and says, where the diagrams would be, how to install it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -33,6 +37,22 @@ function pageFile(name: string): Buffer {
   throw new Error(`The inspector page file ${name} is missing (looked in ${PAGE_DIRS.map((d) => fileURLToPath(d)).join(', ')})`);
 }
 
+/** Where elkjs's browser build is; throws when elkjs is not installed. */
+const locateElk = (): string => createRequire(import.meta.url).resolve('elkjs/lib/elk.bundled.js');
+
+export const ELK_MISSING = 'The machine diagrams are laid out by elkjs, an optional dependency of Signalbox that is not installed: run `npm install --save-dev elkjs` and restart.';
+
+/** elkjs's browser build, or a script that leaves the page the reason it cannot draw. */
+export function elkScript(locate: () => string = locateElk): Buffer {
+  let file: string;
+  try {
+    file = locate();
+  } catch {
+    return Buffer.from(`// elkjs is not installed.\nwindow.SIGNALBOX_ELK_MISSING = ${JSON.stringify(ELK_MISSING)};\n`, 'utf8');
+  }
+  return readFileSync(file);
+}
+
 const ASSETS: Readonly<Record<string, Asset>> = {
   '/': {
     type: 'text/html; charset=utf-8',
@@ -44,7 +64,7 @@ const ASSETS: Readonly<Record<string, Asset>> = {
   '/diagram.js': { type: JS, read: () => pageFile('diagram.js') },
   '/traces.js': { type: JS, read: () => pageFile('traces.js') },
   '/channel.js': { type: JS, read: () => pageFile('channel.js') },
-  '/elk.bundled.js': { type: JS, read: () => readFileSync(createRequire(import.meta.url).resolve('elkjs/lib/elk.bundled.js')) },
+  '/elk.bundled.js': { type: JS, read: () => elkScript() },
   '/machines.json': { type: 'application/json; charset=utf-8', read: () => toJson(exportedGraphs()) },
 };
 

@@ -62,6 +62,10 @@ test('encodeCredentials and decodeCredentials: a malformed value is no credentia
   assert.is(decodeCredentials(null), null);
   assert.is(decodeCredentials('Basic !!!'), null);
   assert.is(decodeCredentials(`Basic ${Buffer.from('no colon').toString('base64')}`), null);
+  // Whitespace may sit inside the base64 (folded headers); anything else outside its alphabet is no credentials.
+  assert.equal(decodeCredentials('Basic \tZGho On\tNlY3JldA== '), ['dhh', 'secret']);
+  assert.is(decodeCredentials('BasicZGhoOnNlY3JldA=='), null);
+  assert.is(decodeCredentials(`Basic ${' '.repeat(100_000)}!`), null);
 });
 
 test.run();

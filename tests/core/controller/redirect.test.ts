@@ -54,7 +54,14 @@ test('a URL is kept; a path lands on the request own scheme, host and port', asy
   assert.is(await locationOf(() => 'posts'), 'http://test.host/posts', 'a relative path is rooted');
   assert.is(await locationOf(() => '/posts', { headers: { host: 'test.host:8080' } }), 'http://test.host:8080/posts');
   assert.is(await locationOf(() => '/posts', { encrypted: true }), 'https://test.host/posts');
-  assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trust_proxy');
+  assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trustProxy');
+});
+
+test('a URL of any scheme but a script one is kept as given', async () => {
+  assert.is(await locationOf(() => 'x-test+scheme.complex:redirect'), 'x-test+scheme.complex:redirect');
+  assert.is(await locationOf(() => 'mailto:someone@example.com'), 'mailto:someone@example.com');
+  assert.is(await locationOf(() => 'JavaScript:alert(1)'), 'http://test.host/JavaScript:alert(1)');
+  assert.is(await locationOf(() => 'vbscript:msgbox'), 'http://test.host/vbscript:msgbox');
 });
 
 test('the answer is 302 Found with an HTML body linking to the URL, escaped', async () => {
@@ -77,6 +84,17 @@ test('the status option takes a code, a symbol or a custom line', async () => {
   assert.is(res.reason, 'Elsewhere');
 });
 
+test('a status inside the route hash is the response status, not a query parameter', async () => {
+  let res = await call(redirecting(() => ({ action: 'index', status: 301 })), 'GET /pages/go');
+  assert.is(res.status, 301);
+  assert.is(res.header('location'), 'http://test.host/pages');
+  res = await call(redirecting(() => ({ action: 'index', status: 'see_other' }), { status: 307 }), 'GET /pages/go');
+  assert.is(res.status, 303, 'the hash status wins over the second argument');
+  res = await call(redirecting(() => ({ action: 'index' }), { status: 301 }), 'GET /pages/go');
+  assert.is(res.status, 301);
+  assert.is(res.header('location'), 'http://test.host/pages');
+});
+
 test('a route hash, a record and a [parent, child] pair become full URLs', async () => {
   assert.is(await locationOf(() => ({ action: 'index' })), 'http://test.host/pages');
   assert.is(await locationOf(() => ({ controller: 'posts', action: 'show', id: 3 })), 'http://test.host/posts/3');
@@ -88,7 +106,7 @@ test('a route hash, a record and a [parent, child] pair become full URLs', async
 test("'back' (and ':back') goes to the Referer; without one it is a RedirectBackError", async () => {
   assert.is(await locationOf(() => 'back', { headers: { referer: 'http://test.host/previous?page=2' } }), 'http://test.host/previous?page=2');
   assert.is(await locationOf(() => ':back', { headers: { referer: '/relative' } }), 'http://test.host/relative');
-  const res = await call(redirecting(() => 'back'), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(redirecting(() => 'back'), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'RedirectBackError');
   assert.is(res.header('location'), undefined, 'the failed redirect leaves nothing behind');
@@ -96,7 +114,7 @@ test("'back' (and ':back') goes to the Referer; without one it is a RedirectBack
 
 test('null, undefined and an empty string cannot be redirected to (ActionControllerError)', async () => {
   for (const target of [null, undefined, '']) {
-    const res = await call(redirecting(() => target), 'GET /pages/go', { remote_address: '127.0.0.1' });
+    const res = await call(redirecting(() => target), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
     assert.is(res.status, 500);
     assert.match(res.body, 'ActionControllerError');
     assert.match(res.body, 'Cannot redirect to nil!');

@@ -31,13 +31,19 @@ test('text is sent as given, as text/html unless told otherwise', async () => {
   assert.is(res.header('content-type'), 'text/html; charset=utf-8');
 });
 
-test('null or undefined text is an empty body (and an empty body gets no ETag)', async () => {
+test('null or undefined text answers a single space, as Rails does, so every client sees a body', async () => {
   for (const text of [null, undefined]) {
     const res = await call(renderer((c) => c.render({ text })), 'GET /pages/go');
-    assert.is(res.body, '');
-    assert.is(res.header('etag'), undefined);
-    assert.is(res.header('content-length'), '0');
+    assert.is(res.status, 200);
+    assert.is(res.body, ' ');
   }
+});
+
+test('an empty text is an empty body, and an empty body gets no ETag', async () => {
+  const res = await call(renderer((c) => c.render({ text: '' })), 'GET /pages/go');
+  assert.is(res.body, '');
+  assert.is(res.header('etag'), undefined);
+  assert.is(res.header('content-length'), '0');
 });
 
 test('json serialises values as application/json; a string is taken as ready-made JSON', async () => {
@@ -50,17 +56,27 @@ test('json serialises values as application/json; a string is taken as ready-mad
   assert.is(res.body, 'null', 'undefined has no JSON text of its own');
 });
 
-test('json with a callback is JSONP: the call wraps the JSON, sent as text/javascript', async () => {
+test('json with a callback is JSONP: the call wraps the JSON, and the type stays application/json as in Rails 2.1', async () => {
   const res = await call(renderer((c) => c.render({ json: { id: 1 }, callback: 'jQuery.handle_1$' })), 'GET /pages/go');
   assert.is(res.body, 'jQuery.handle_1$({"id":1})');
-  assert.is(res.header('content-type'), 'text/javascript; charset=utf-8');
+  assert.is(res.header('content-type'), 'application/json; charset=utf-8');
+  const typed = await call(renderer((c) => c.render({ json: { id: 1 }, callback: 'cb', content_type: 'text/javascript' })), 'GET /pages/go');
+  assert.is(typed.header('content-type'), 'text/javascript; charset=utf-8');
 });
 
-test('a JSONP callback that is not a plain name is refused (the action fails), so it cannot inject script', async () => {
-  for (const callback of ['alert(1)//', 'a b', '1abc', '', 'x;y']) {
+test('a blank JSONP callback wraps nothing', async () => {
+  for (const callback of ['', null, undefined]) {
+    const res = await call(renderer((c) => c.render({ json: { id: 1 }, callback })), 'GET /pages/go');
+    assert.is(res.body, '{"id":1}');
+  }
+});
+
+test('a JSONP callback that is not a plain name is a 400, so it cannot inject script', async () => {
+  for (const callback of ['alert(1)//', 'a b', '1abc', 'x;y', 'a..b', 'a.', '<script>', 'x'.repeat(200)]) {
     const res = await call(renderer((c) => c.render({ json: {}, callback })), 'GET /pages/go');
-    assert.is(res.status, 500, callback);
+    assert.is(res.status, 400, callback);
     assert.not.match(res.body, 'alert');
+    assert.not.match(res.body, '<script>');
   }
 });
 
@@ -145,11 +161,21 @@ test('content_type replaces the type the body would have had', async () => {
   assert.is(res.header('content-type'), 'application/vnd.api+json; charset=utf-8');
 });
 
-test('a response charset of null leaves the charset off the Content-Type', async () => {
-  const res = await call(renderer((c) => {
+test('a charset set to null before rendering takes the default again, as in Rails; set after, it stays off', async () => {
+  let res = await call(renderer((c) => {
     c.response.charset = null;
     c.render({ text: 'x' });
   }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+  res = await call(renderer((c) => {
+    c.render({ text: 'x' });
+    c.response.charset = null;
+  }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/html');
+});
+
+test('an app default charset of null sends no charset', async () => {
+  const res = await call(renderer((c) => c.render({ text: 'x' }), undefined, { config: { default_charset: null } }), 'GET /pages/go');
   assert.is(res.header('content-type'), 'text/html');
 });
 
@@ -158,18 +184,18 @@ test('a second render or redirect in one action is a DoubleRenderError', async (
   let res = await call(renderer((c) => {
     c.render({ text: 'one' });
     c.render({ text: 'two' });
-  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  }, undefined, { config: local }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'DoubleRenderError');
   res = await call(renderer((c) => {
     c.redirect_to('/a');
     c.render({ text: 'two' });
-  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  }, undefined, { config: local }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, 'DoubleRenderError');
   res = await call(renderer((c) => {
     c.head('ok');
     c.redirect_to('/b');
-  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  }, undefined, { config: local }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, 'DoubleRenderError');
 });
 
@@ -255,7 +281,7 @@ test('a missing template is a MissingTemplate error naming the path searched', a
     go(): void {}
   }
   const app = appWith({ pages: PagesController }, { views: memoryViews({}), config: { consider_all_requests_local: true } });
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'MissingTemplate');
   assert.match(res.body, '(memory)/pages/go.html');
@@ -266,7 +292,7 @@ test('without any views, the error says there is no views directory', async () =
     go(): void {}
   }
   const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true } });
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, '(no views directory)/pages/go.html');
 });
 

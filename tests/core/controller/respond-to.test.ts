@@ -144,9 +144,52 @@ test('an alias type answers for its own symbol, and for its string when its orig
 
 test('an unknown format symbol is a programming error (500) naming it', async () => {
   const app = negotiating((c) => texts(c, 'html', 'nosuchformat'));
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'unknown format "nosuchformat"');
+});
+
+test('a format the action sets (request.format = ...) decides, over both the format parameter and the Accept header', async () => {
+  const app = negotiating((c) => {
+    c.request.format = 'xml';
+    return texts(c, 'html', 'xml');
+  });
+  assert.is((await call(app, 'GET /pages/go', { headers: { accept: 'text/html' } })).body, 'xml');
+  assert.is((await call(app, 'GET /pages/go?format=html')).body, 'xml');
+  assert.is((await call(app, 'GET /pages/go/1.html')).body, 'xml');
+});
+
+test('a format set in a before filter decides respond_to and the template format', async () => {
+  const mime = createMimeRegistry();
+  class PagesController extends Controller {
+    static {
+      this.before_filter((c: Controller) => { c.request.format = 'xml'; });
+    }
+    go(): void {
+      this.respond_to({ html: true, xml: true });
+    }
+    plain(): void {
+      this.render({ action: 'go' });
+    }
+  }
+  const app = appWith({ pages: PagesController }, { views: VIEWS, mime, config: { consider_all_requests_local: true } });
+  let res = await call(app, 'GET /pages/go?format=html', { headers: { accept: 'text/html' } });
+  assert.is(res.body, '<xml-page/>');
+  assert.is(res.header('content-type'), 'application/xml; charset=utf-8');
+  res = await call(app, 'GET /pages/plain', { headers: { accept: 'text/html' } });
+  assert.is(res.body, '<xml-page/>', 'the template format follows it without respond_to too');
+});
+
+test('a registered alias can be forced: iphone answers its own block, sent as text/html', async () => {
+  const app = negotiating((c) => {
+    if (c.request.headers.accept === 'text/iphone') c.request.format = 'iphone';
+    return texts(c, 'html', 'iphone');
+  }, (mime) => mime.register_alias('text/html', 'iphone'));
+  let res = await call(app, 'GET /pages/go', { headers: { accept: 'text/iphone' } });
+  assert.is(res.body, 'iphone');
+  assert.is(res.header('content-type'), 'text/html; charset=utf-8');
+  res = await call(app, 'GET /pages/go', { headers: { accept: 'text/html' } });
+  assert.is(res.body, 'html');
 });
 
 test.run();

@@ -34,7 +34,7 @@ class FallbackController extends Controller {
 }
 const appOver = (dir: string): App => appWith({ fallback: FallbackController }, {
   draw: (map) => map.connect('*path', { controller: 'fallback', action: 'show' }),
-  public_dir: dir,
+  publicDir: dir,
 });
 
 test.before(() => {
@@ -152,9 +152,9 @@ test('over the tunnel a large file arrives whole, read without blocking', async 
   });
 });
 
-test('the tunnel refuses a file, or a range of one, over max_file_bytes (file_too_large, 501); HEAD and smaller ranges still pass', async () => {
-  assert.is(TUNNEL_DEFAULTS.max_file_bytes, 4 * 1024 * 1024);
-  await withServer(appOver(tmp.path), { tunnel: { max_file_bytes: MEMO_MAX_FILE * 2 } }, async (server) => {
+test('the tunnel refuses a file, or a range of one, over maxFileBytes (file_too_large, 501); HEAD and smaller ranges still pass', async () => {
+  assert.is(TUNNEL_DEFAULTS.maxFileBytes, 4 * 1024 * 1024);
+  await withServer(appOver(tmp.path), { tunnel: { maxFileBytes: MEMO_MAX_FILE * 2 } }, async (server) => {
     const t = await tunnel(`ws://127.0.0.1:${server.port}/_tunnel`);
     try {
       for (const headers of <Record<string, string>[]>[{}, { Range: `bytes=0-${MEMO_MAX_FILE * 2}` }]) {
@@ -177,7 +177,7 @@ test('the tunnel refuses a file, or a range of one, over max_file_bytes (file_to
       await t.close();
     }
   });
-  assert.throws(() => createTunnel(appOver(tmp.path), { max_file_bytes: 0 }), /max_file_bytes must be a positive number/);
+  assert.throws(() => createTunnel(appOver(tmp.path), { maxFileBytes: 0 }), /maxFileBytes must be a positive number/);
 });
 
 test('readSlice reads exactly the slice, and a file that has since shrunk is an error', async () => {

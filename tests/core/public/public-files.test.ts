@@ -31,7 +31,7 @@ class FallbackController extends Controller {
 /** An app with a catch-all route, so whatever static serving refuses is visibly answered by the app. */
 const appOver = (publicDir: string | null): App => appWith({ fallback: FallbackController }, {
   draw: (map) => map.connect('*path', { controller: 'fallback', action: 'show' }),
-  ...(publicDir ? { public_dir: publicDir } : {}),
+  ...(publicDir ? { publicDir: publicDir } : {}),
 });
 
 test.before(() => {
@@ -143,8 +143,8 @@ test('over HTTP: files are served before routing, HEAD without a body, and escap
   }
 });
 
-test('POST to a file path, and static_files: false, go to the app', async () => {
-  for (const [options, method] of [[{}, 'POST'], [{ static_files: false }, 'GET']] as const) {
+test('POST to a file path, and staticFiles: false, go to the app', async () => {
+  for (const [options, method] of [[{}, 'POST'], [{ staticFiles: false }, 'GET']] as const) {
     const server = await serve(appOver(pub), { port: 0, host: '127.0.0.1', ...options });
     try {
       const body = await new Promise<string>((resolve, reject) => {
@@ -165,7 +165,7 @@ test('POST to a file path, and static_files: false, go to the app', async () => 
 
 test('an app without a public directory, or with an empty one, serves no files', async () => {
   assert.is(await publicAnswer(appOver(null), '/style.css'), null);
-  assert.is(appOver(null).public_files, null);
+  assert.is(appOver(null).publicFiles, null);
   const empty = join(tmp.path, 'empty');
   mkdirSync(empty);
   assert.is(await publicAnswer(appOver(empty), '/'), null);
@@ -178,13 +178,13 @@ test('the index is built once per app: a file removed afterwards is no longer se
   writeFileSync(join(dir, 'gone.txt'), 'here');
   const app = appOver(dir);
   assert.is(String((await publicAnswer(app, '/gone.txt'))!.body), 'here');
-  assert.is(app.public_files!.index, app.public_files!.index, 'one index per app');
+  assert.is(app.publicFiles!.index, app.publicFiles!.index, 'one index per app');
   rmSync(join(dir, 'gone.txt'));
   assert.is(await publicAnswer(app, '/gone.txt'), null);
   mkdirSync(join(dir, 'late'));
   writeFileSync(join(dir, 'late.txt'), 'late');
   assert.is(await publicAnswer(app, '/late.txt'), null, 'files written later must be added to the index');
-  app.public_files!.index!.add(join(dir, 'late.txt'));
+  app.publicFiles!.index!.add(join(dir, 'late.txt'));
   assert.is(String((await publicAnswer(app, '/late.txt'))!.body), 'late');
 });
 

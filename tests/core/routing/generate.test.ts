@@ -6,8 +6,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { draw, UrlGenerationError, RoutingError, type GenerateOptions } from '../../../core/index.ts';
-import { assertRouting, throwsA } from './support.ts';
+import { ArgumentError, draw, UrlGenerationError, RoutingError, type GenerateOptions } from '../../../core/index.ts';
+import { assertRecognizes, assertRouting, throwsA } from './support.ts';
 
 const routes = draw((map) => {
   map.resources('posts', { has_many: 'comments' });
@@ -192,6 +192,36 @@ test('the selection cache does not confuse option sets with the same keys in ano
   assert.is(b, '/posts/1?z=1');
   for (let i = 0; i < 2100; i++) routes.generate({ controller: 'posts', action: 'index', [`k${i}`]: i });
   assert.is(routes.generate({ controller: 'posts', action: 'show', id: 1, z: 1 }), '/posts/1?z=1');
+});
+
+test('generate_all gives every path the options generate, in route order', () => {
+  const set = draw((map) => {
+    map.connect('show_post/:id', { controller: 'post', action: 'show' });
+    map.connect(':controller/:action/:id');
+  });
+  assert.equal(set.generate({ action: 'show', id: 10 }, { controller: 'post', action: 'show' }, { generate_all: true }), ['/show_post/10', '/post/show/10']);
+  // Extra keys become each path's query string; a route that cannot generate is left out.
+  assert.equal(set.generate({ controller: 'post', action: 'list', page: 2 }, {}, { generate_all: true }), ['/post/list?page=2']);
+  assert.equal(routes.generate({ use_route: 'login' }, {}, { generate_all: true }), ['/login']);
+  // Where a single generate would raise, generate_all finds nothing.
+  assert.equal(draw((map) => map.connect('show_post/:id', { controller: 'post', action: 'show' })).generate({ controller: 'post', action: 'list' }, {}, { generate_all: true }), []);
+});
+
+test('generate_all belongs in the third argument, never among the options', () => {
+  throwsA(() => routes.generate({ controller: 'posts', generate_all: true }), ArgumentError, /third argument/);
+});
+
+test('a nil option is a requirement: recognition returns it as null and generation wants it absent or nil', () => {
+  const set = draw((map) => {
+    map.connect('feed', { controller: 'posts', action: 'feed', id: null });
+    map.connect(':controller/:action/:id');
+  });
+  assertRecognizes(set, 'GET /feed', { controller: 'posts', action: 'feed', id: null });
+  assert.is(set.generate({ controller: 'posts', action: 'feed' }), '/feed');
+  assert.is(set.generate({ controller: 'posts', action: 'feed', id: null }), '/feed');
+  // An id the route was declared without goes to the route that takes one.
+  assert.is(set.generate({ controller: 'posts', action: 'feed', id: 3 }), '/posts/feed/3');
+  assert.equal(set.extra_keys({ controller: 'posts', action: 'feed', id: null }), []);
 });
 
 test.run();

@@ -44,7 +44,7 @@ test('on by default in development; inspect: false turns it off there, inspect: 
   await withServer(inspectedApp({ environment: 'development' }), {}, async (server) => {
     assert.ok(server.inspector);
     assert.is(server.inspector!.path, '/__inspect');
-    assert.is(server.inspector!.trace_path, '/__inspect/trace');
+    assert.is(server.inspector!.tracePath, '/__inspect/trace');
     assert.match((await get(server, '/__inspect')).body, /<title>Signalbox inspector<\/title>/);
   });
   await withServer(inspectedApp({ environment: 'development' }), { inspect: false }, async (server) => {
@@ -58,7 +58,7 @@ test('on by default in development; inspect: false turns it off there, inspect: 
 
 test('the path is configurable; the old one is then the app\'s', async () => {
   await withServer(inspectedApp(), { inspect: { path: '/_debug/machines' } }, async (server) => {
-    assert.is(server.inspector!.trace_path, '/_debug/machines/trace');
+    assert.is(server.inspector!.tracePath, '/_debug/machines/trace');
     const page = await get(server, '/_debug/machines');
     assert.match(page.body, /<base href="\/_debug\/machines\/">/);
     assert.is((await get(server, '/__inspect')).body, 'the app: /__inspect');
@@ -230,7 +230,7 @@ test('a public file and a page-cache hit appear in the live trace like any other
   const dir = scratchDir('inspect-public');
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
   for (const engine of ['compiled', 'xstate'] as const) {
-    const app = appWith({ shelf: ShelfController }, { engine, public_dir: dir, page_cache_dir: scratchDir(`inspect-pages-${engine}`) });
+    const app = appWith({ shelf: ShelfController }, { engine, publicDir: dir, page_cache_directory: scratchDir(`inspect-pages-${engine}`) });
     await withServer(app, { inspect: true }, async (server) => {
       assert.is((await get(server, '/shelf/show')).body, 'the shelf', 'the first request renders and writes the page');
       const viewer = await Viewer.open(server);

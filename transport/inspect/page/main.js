@@ -20,6 +20,8 @@ async function drawMachines() {
     const response = await fetch('machines.json');
     if (!response.ok) throw new Error(`machines.json: ${response.status}`);
     const graphs = await response.json();
+    // Without elkjs (an optional dependency) the server sends, in its place, the reason to show here.
+    if (window.ELK === undefined) throw new Error(window.SIGNALBOX_ELK_MISSING ?? 'elk.bundled.js did not load');
     // elk.bundled.js runs the layout in this thread (no worker): nothing to fetch, nothing to allow.
     const elk = new window.ELK();
     container.replaceChildren();

@@ -1,0 +1,833 @@
+/**
+ * Runs the declarative part of routes files and records the routing calls they make (internal to
+ * `signalbox port-routes`).
+ *
+ * What it evaluates is what a routes file can say without code from elsewhere: the `draw` block (or
+ * bare `map.` statements), literals, local variables and constants assigned in the file, `#{}`
+ * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, and
+ * the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
+ * (a plugin hook, a `require`, a condition, a method defined elsewhere) is not guessed at: the
+ * statement is left out and reported with its file and line, and evaluation goes on with the next.
+ * Work is charged against a budget proportional to the input, so no file (loops within loops,
+ * strings doubled in a loop) can make the port cost more than linear time and memory.
+ */
+import type { Block, Node, NodeOf, Part, Program } from './ast.ts';
+import type { Comment } from './lexer.ts';
+import { NotPorted } from './errors.ts';
+import { translateRegexp } from './regexp.ts';
+import { type Data, type DataHash, type HashKey, MapperRef, RubyHash, RubyRegexp, Sym, type Value } from './values.ts';
+
+/** The routing methods of Signalbox's mapper that a ported call can be. */
+export type MapperMethod = 'resources' | 'resource' | 'namespace' | 'with_options' | 'connect' | 'root' | 'named';
+
+export interface MapperCall {
+  readonly kind: 'call';
+  readonly file: string;
+  readonly line: number;
+  /** The last line of the statement (before its block, if it has one). */
+  readonly endLine: number;
+  /** The statement as written, for a report. */
+  readonly statement: string;
+  readonly receiver: MapperRef;
+  readonly method: MapperMethod;
+  /** For `named`: the name, the path, then the options if given. */
+  readonly args: readonly Data[];
+  readonly block: { readonly param: MapperRef | null; readonly body: readonly Declaration[]; readonly endLine: number } | null;
+}
+
+export interface Omission {
+  readonly kind: 'omitted';
+  readonly file: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly statement: string;
+  readonly reason: string;
+}
+
+/** Where the declarations of the next file start. */
+export interface FileStart {
+  readonly kind: 'file';
+  readonly file: string;
+}
+
+export type Declaration = MapperCall | Omission | FileStart;
+
+export interface ParsedFile {
+  readonly name: string;
+  readonly text: string;
+  readonly program: Program;
+}
+
+export interface Evaluation {
+  /** The draw's own `map`; named after the first `draw do |name|` block. */
+  readonly root: MapperRef;
+  readonly declarations: Declaration[];
+  /** Every statement left out, in order, once each. */
+  readonly omissions: Omission[];
+  readonly comments: ReadonlyMap<string, readonly Comment[]>;
+}
+
+const BLOCK_METHODS: ReadonlySet<string> = new Set(['resources', 'resource', 'namespace', 'with_options']);
+const SEND_METHODS: ReadonlySet<string> = new Set(['send', '__send__', 'public_send']);
+const LOADING_METHODS: ReadonlySet<string> = new Set(['require', 'require_dependency', 'load', 'require_relative', 'autoload', 'gem']);
+const ROUTES_CONSTANT = ['ActionController', 'Routing', 'Routes'];
+
+/** Evaluation ran past the work a routes file of this size can need; it ends the statement at the top of the file or draw. */
+class BudgetExceeded extends NotPorted {
+  constructor() {
+    super('evaluating it costs more than a routes file can (the work is bounded by the size of the input)');
+  }
+}
+
+/** How deeply a value may nest (a hash in a hash ...) before it is refused rather than recursed into. */
+const MAX_VALUE_DEPTH = 64;
+
+/** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
+class Scope {
+  readonly #vars = new Map<string, Value>();
+
+  constructor(readonly parent: Scope | null) {}
+
+  lookup(name: string): { value: Value } | null {
+    for (let s: Scope | null = this; s !== null; s = s.parent) if (s.#vars.has(name)) return { value: s.#vars.get(name) as Value };
+    return null;
+  }
+
+  assign(name: string, value: Value): void {
+    for (let s: Scope | null = this; s !== null; s = s.parent) {
+      if (s.#vars.has(name)) {
+        s.#vars.set(name, value);
+        return;
+      }
+    }
+    this.#vars.set(name, value);
+  }
+
+  define(name: string, value: Value): void {
+    this.#vars.set(name, value);
+  }
+
+  /** A constant belongs to the file (its module), not to the block that assigns it. */
+  defineConstant(name: string, value: Value): void {
+    let s: Scope = this;
+    while (s.parent !== null) s = s.parent;
+    s.#vars.set(name, value);
+  }
+}
+
+/** Evaluates parsed routes files in order, as one draw. */
+export function evaluate(files: readonly ParsedFile[]): Evaluation {
+  const size = files.reduce((n, f) => n + f.text.length, 0);
+  return new Evaluator(250_000 + 100 * size).run(files);
+}
+
+class Evaluator {
+  #budget: number;
+  #exhausted = false;
+  readonly #root = new MapperRef('map', null);
+  #rootNamed = false;
+  readonly #omissions: Omission[] = [];
+  readonly #omitted = new Set<string>();
+  #file: ParsedFile = { name: '', text: '', program: { body: [], comments: [] } };
+  /** Methods the current file defines with `def`: a call of one is not a named route. */
+  #defined = new Set<string>();
+  /** Where each line of the current file starts, to find a statement's last line. */
+  #lineStarts: number[] = [0];
+
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+
+  run(files: readonly ParsedFile[]): Evaluation {
+    const declarations: Declaration[] = [];
+    const comments = new Map<string, readonly Comment[]>();
+    for (const file of files) {
+      this.#file = file;
+      this.#omitted.clear();
+      this.#defined = new Set();
+      this.#lineStarts = lineStarts(file.text);
+      collectDefinitions(file.program.body, this.#defined);
+      comments.set(file.name, file.program.comments);
+      declarations.push({ kind: 'file', file: file.name });
+      const scope = new Scope(null);
+      // Plugins' routes files are bare `map.` statements, run with the draw's `map` in scope.
+      scope.define('map', this.#root);
+      this.#topStatements(file.program.body, scope, declarations);
+    }
+    return { root: this.#root, declarations, omissions: this.#omissions, comments };
+  }
+
+  #charge(cost: number): void {
+    this.#budget -= cost;
+    if (this.#budget < 0) throw new BudgetExceeded();
+  }
+
+  /**
+   * Statements of the file, or of the draw block: each one is ported or reported on its own. A statement
+   * that runs out of budget is abandoned whole (a loop stops at once, and none of its routes are kept);
+   * after that, each later statement gets an allowance proportional to its own text, so a plain route
+   * still ports while the total stays linear in the input.
+   */
+  #topStatements(nodes: readonly Node[], scope: Scope, out: Declaration[]): void {
+    for (const node of nodes) {
+      if (this.#exhausted) this.#budget = 1000 + 50 * (node.end - node.start);
+      this.#statement(node, scope, out, true);
+    }
+  }
+
+  #statements(nodes: readonly Node[], scope: Scope, out: Declaration[]): void {
+    for (const node of nodes) this.#statement(node, scope, out, false);
+  }
+
+  /** Runs one statement; if it cannot be ported, whatever it declared is taken back and it is reported instead. */
+  #statement(node: Node, scope: Scope, out: Declaration[], top: boolean): void {
+    const mark = out.length;
+    try {
+      this.#charge(1);
+      this.#execute(node, scope, out);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) {
+        if (!top) throw error;
+        this.#exhausted = true;
+      }
+      out.length = mark;
+      const reason = error instanceof NotPorted ? error.message : `it could not be evaluated (${error instanceof Error ? error.message : String(error)})`;
+      const key = `${this.#file.name}:${node.start}`;
+      if (this.#omitted.has(key)) return;
+      this.#omitted.add(key);
+      const omission: Omission = {
+        kind: 'omitted', file: this.#file.name, line: node.line, endLine: this.#lineAt(node.end), statement: summarize(this.#file.text, node), reason,
+      };
+      this.#omissions.push(omission);
+      out.push(omission);
+    }
+  }
+
+  #execute(node: Node, scope: Scope, out: Declaration[]): void {
+    switch (node.type) {
+      case 'call':
+        this.#call(node, scope, out);
+        return;
+      case 'paren':
+        this.#statements(node.body, scope, out);
+        return;
+      case 'if':
+        if (node.modifier) throw new NotPorted(`it runs only ${node.keyword} ${this.#text(node.cond)}, a condition the port does not decide`);
+        throw new NotPorted('it is a conditional, which the port does not decide');
+      case 'def':
+        throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
+      case 'class': case 'module':
+        throw new NotPorted(`it defines a ${node.type}`);
+      case 'loop': case 'case': case 'begin': case 'rescue_mod': case 'jump': case 'directive': case 'and': case 'or': case 'masgn':
+        throw new NotPorted(`the port evaluates assignments and routing calls, not ${describeNode(node)}`);
+      default:
+        // An assignment, or an expression whose value is dropped: evaluate it for its effects on variables.
+        this.#value(node, scope);
+    }
+  }
+
+  /** The 1-based line of a source offset. */
+  #lineAt(offset: number): number {
+    const starts = this.#lineStarts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  #text(node: Node): string {
+    this.#charge(node.end - node.start);
+    return summarize(this.#file.text, node);
+  }
+
+  // ---- calls ----
+
+  #call(node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
+    if (node.receiver === null) {
+      if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
+      throw new NotPorted(this.#unknownMethod(node.name));
+    }
+    if (node.name === 'draw' && isRoutesConstant(node.receiver)) return this.#draw(node, scope, out);
+    if (node.name === 'draw' && node.block !== null) throw new NotPorted('it draws routes with a DSL other than Rails 2.x\'s ActionController::Routing::Routes.draw');
+    if (isCoreRegexp(node.receiver, scope)) return this.#regexpClassMethod(node, scope);
+    const receiver = this.#value(node.receiver, scope);
+    if (receiver instanceof MapperRef) {
+      this.#mapperCall(receiver, node, scope, out);
+      return null;
+    }
+    return this.#builtin(receiver, node, scope, out);
+  }
+
+  #unknownMethod(name: string): string {
+    return this.#defined.has(name)
+      ? `it calls ${name}, a method the file defines (its body is not run)`
+      : `it calls ${name}, which is not defined in the routes file (a plugin or a method defined elsewhere)`;
+  }
+
+  #draw(node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
+    if (node.args.length > 0 || node.block === null) throw new NotPorted('Routes.draw is given something other than a block');
+    const block = node.block;
+    const inner = new Scope(scope);
+    const param = block.params[0];
+    if (param?.name) {
+      inner.define(param.name, this.#root);
+      if (!this.#rootNamed) this.#root.name = param.name;
+    }
+    this.#rootNamed = true;
+    for (const p of block.params.slice(1)) if (p.name) inner.define(p.name, null);
+    this.#topStatements(block.body, inner, out);
+    return null;
+  }
+
+  #mapperCall(map: MapperRef, node: NodeOf<'call'>, scope: Scope, out: Declaration[]): void {
+    if (!map.live) throw new NotPorted(`it calls ${map.name ?? 'a map'} after the block that gave it has ended`);
+    let name = node.name;
+    let args = this.#arguments(node.args, scope);
+    if (SEND_METHODS.has(name)) {
+      const target = args[0];
+      if (typeof target !== 'string' && !(target instanceof Sym)) throw new NotPorted(`${name} is given no method name`);
+      name = typeof target === 'string' ? target : target.name;
+      args = args.slice(1);
+    }
+    if (this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
+    const block = node.block;
+    const blockPass = node.args.some((a) => a.type === 'blockpass');
+    if (blockPass) throw new NotPorted('it passes a block from elsewhere (&block)');
+    let method: MapperMethod;
+    let callArgs: Value[] = args;
+    if (BLOCK_METHODS.has(name)) {
+      method = name as MapperMethod;
+      // A block's map is Rails' OptionMerger, which supplies its own options as a missing last argument:
+      // `merger.with_options do |m|` is `with_options(options)`. Signalbox's map already carries them.
+      if (name === 'with_options' && map.parent !== null && !args.some((a) => a instanceof RubyHash)) callArgs = [...args, new RubyHash()];
+    } else if (name === 'connect' || name === 'root') {
+      method = name;
+    } else if (name === 'named_route') {
+      method = 'named';
+      const routeName = args[0];
+      if (typeof routeName !== 'string' && !(routeName instanceof Sym)) throw new NotPorted('named_route is given no route name');
+      callArgs = [typeof routeName === 'string' ? routeName : routeName.name, ...args.slice(1)];
+    } else {
+      // Rails 2.x's Mapper#method_missing: `map.name path, options` is a named route; anything else is no route.
+      if (block !== null || typeof args[0] !== 'string' || args.length > 2 || (args.length === 2 && !(args[1] instanceof RubyHash))) {
+        throw new NotPorted(`${map.name ?? 'map'}.${name} is not a routing method (a plugin hook, or a method defined elsewhere)`);
+      }
+      method = 'named';
+      callArgs = [name, ...args];
+    }
+    if (block !== null && !BLOCK_METHODS.has(method)) throw new NotPorted(`${method} takes no block`);
+    const data = callArgs.map((a) => this.#data(a, 0));
+    let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
+    if (block !== null) {
+      const param = block.params[0];
+      const child = new MapperRef(param?.name ?? null, map);
+      const inner = new Scope(scope);
+      if (param?.name) inner.define(param.name, child);
+      for (const p of block.params.slice(1)) if (p.name) inner.define(p.name, null);
+      const declarations: Declaration[] = [];
+      try {
+        this.#statements(block.body, inner, declarations);
+      } finally {
+        child.live = false;
+      }
+      body = { param: param?.name ? child : null, body: declarations, endLine: block.endLine };
+    }
+    const endLine = this.#lineAt(block === null ? node.end : block.start);
+    this.#charge(node.end - node.start);
+    const statement = summarize(this.#file.text, node);
+    out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
+  }
+
+  #arguments(nodes: readonly Node[], scope: Scope): Value[] {
+    const values: Value[] = [];
+    for (const n of nodes) {
+      if (n.type === 'blockpass') continue;
+      if (n.type === 'splat') {
+        const v = n.value === null ? null : this.#value(n.value, scope);
+        if (!Array.isArray(v)) throw new NotPorted('it splats (*) something other than a list');
+        values.push(...v);
+      } else {
+        values.push(this.#value(n, scope));
+      }
+    }
+    return values;
+  }
+
+  // ---- values ----
+
+  #value(node: Node, scope: Scope): Value {
+    this.#charge(1);
+    switch (node.type) {
+      case 'nil': return null;
+      case 'true': return true;
+      case 'false': return false;
+      case 'int': case 'float': return node.value;
+      case 'str': return this.#string(node.parts, scope);
+      case 'sym': return Sym.of(node.name);
+      case 'dsym': return Sym.of(this.#string(node.parts, scope));
+      case 'regexp': {
+        const source = this.#string(node.parts, scope, (v) => (v instanceof RubyRegexp ? v.toS() : undefined));
+        return new RubyRegexp(source, node.flags.replace(/[^imx]/g, ''));
+      }
+      case 'array': {
+        const list = this.#arguments(node.elements, scope);
+        this.#charge(list.length);
+        return list;
+      }
+      case 'hash': {
+        const hash = new RubyHash();
+        for (const pair of node.pairs) {
+          if (pair.key === null) {
+            const other = this.#value(pair.value, scope);
+            if (!(other instanceof RubyHash)) throw new NotPorted('it splats (**) something other than a hash');
+            for (const [k, v] of other.entries) hash.entries.set(k, v);
+            this.#charge(other.entries.size);
+          } else {
+            hash.entries.set(this.#key(this.#value(pair.key, scope)), this.#value(pair.value, scope));
+          }
+        }
+        return hash;
+      }
+      case 'ident': {
+        const found = scope.lookup(node.name);
+        if (found === null) throw new NotPorted(this.#unknownMethod(node.name));
+        return found.value;
+      }
+      case 'const': {
+        if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
+        if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
+        const found = scope.lookup(node.name);
+        if (found === null) throw new NotPorted(`it uses ${node.name}, a constant defined elsewhere`);
+        return found.value;
+      }
+      case 'paren': {
+        let last: Value = null;
+        for (const n of node.body) last = this.#value(n, scope);
+        return last;
+      }
+      case 'assign': return this.#assign(node, scope);
+      case 'call': {
+        const out: Declaration[] = [];
+        const value = this.#call(node, scope, out);
+        if (out.length > 0) throw new NotPorted('it uses the result of a routing call as a value');
+        return value;
+      }
+      case 'index': {
+        const receiver = this.#value(node.receiver, scope);
+        return this.#index(receiver, this.#arguments(node.args, scope));
+      }
+      case 'binary': {
+        const left = this.#value(node.left, scope);
+        return this.#operator(node.op, left, this.#value(node.right, scope));
+      }
+      case 'unary': {
+        const value = this.#value(node.value, scope);
+        if (node.op === '-' && typeof value === 'number') return -value;
+        if (node.op === '+' && typeof value === 'number') return value;
+        throw new NotPorted(`the port does not evaluate the operator ${node.op}`);
+      }
+      default:
+        throw new NotPorted(`the port evaluates literals, variables and routing calls, not ${describeNode(node)}`);
+    }
+  }
+
+  #key(v: Value): HashKey {
+    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Sym) return v;
+    throw new NotPorted('a hash key is not a symbol, string or number');
+  }
+
+  #string(parts: readonly Part[], scope: Scope, special?: (v: Value) => string | undefined): string {
+    let text = '';
+    for (const part of parts) {
+      let piece: string;
+      if (typeof part === 'string') {
+        piece = part;
+      } else {
+        let value: Value = null;
+        for (const n of part.body) value = this.#value(n, scope);
+        piece = special?.(value) ?? toS(value);
+      }
+      this.#charge(piece.length);
+      text += piece;
+    }
+    return text;
+  }
+
+  #assign(node: NodeOf<'assign'>, scope: Scope): Value {
+    const target = node.target;
+    const current = (): Value => {
+      if (target.type === 'ident' || target.type === 'const') return scope.lookup(target.name)?.value ?? null;
+      if (target.type === 'index') return this.#index(this.#value(target.receiver, scope), this.#arguments(target.args, scope));
+      throw new NotPorted('it assigns to something other than a variable or a hash element');
+    };
+    let value: Value;
+    if (node.op === '=') {
+      value = this.#value(node.value, scope);
+    } else if (node.op === '||=') {
+      const now = current();
+      if (now !== null && now !== false) return now;
+      value = this.#value(node.value, scope);
+    } else if (node.op === '+=' || node.op === '-=') {
+      value = this.#operator(node.op[0], current(), this.#value(node.value, scope));
+    } else {
+      throw new NotPorted(`the port does not evaluate ${node.op}`);
+    }
+    if (target.type === 'ident') {
+      scope.assign(target.name, value);
+    } else if (target.type === 'const') {
+      scope.defineConstant(target.name, value);
+    } else if (target.type === 'index') {
+      const receiver = this.#value(target.receiver, scope);
+      const [key] = this.#arguments(target.args, scope);
+      if (receiver instanceof RubyHash) receiver.entries.set(this.#key(key), value);
+      else if (Array.isArray(receiver) && typeof key === 'number' && Number.isInteger(key) && key >= 0 && key <= receiver.length) receiver[key] = value;
+      else throw new NotPorted('it assigns to an element of something other than a hash or list');
+    } else {
+      throw new NotPorted('it assigns to something other than a variable or a hash element');
+    }
+    return value;
+  }
+
+  #index(receiver: Value, args: Value[]): Value {
+    const [key] = args;
+    if (args.length !== 1) throw new NotPorted('the port evaluates [] with one argument only');
+    if (receiver instanceof RubyHash) return receiver.entries.get(this.#key(key)) ?? null;
+    if (Array.isArray(receiver) && typeof key === 'number' && Number.isInteger(key)) return receiver.at(key) ?? null;
+    throw new NotPorted('it indexes something other than a hash or list');
+  }
+
+  #operator(op: string, left: Value, right: Value): Value {
+    if (op === '+') {
+      if (typeof left === 'string' && typeof right === 'string') {
+        this.#charge(left.length + right.length);
+        return left + right;
+      }
+      if (Array.isArray(left) && Array.isArray(right)) {
+        this.#charge(left.length + right.length);
+        return [...left, ...right];
+      }
+    }
+    if (typeof left === 'number' && typeof right === 'number') {
+      if (op === '|' && Number.isInteger(left) && Number.isInteger(right)) return left | right;
+      if (op === '+') return left + right;
+      if (op === '-') return left - right;
+      if (op === '*') return left * right;
+    }
+    throw new NotPorted(`the port does not evaluate ${op} on these values`);
+  }
+
+  /** Ruby's own `Regexp.new` / `Regexp.compile` and `Regexp.escape` / `Regexp.quote`, given values the file wrote. */
+  #regexpClassMethod(node: NodeOf<'call'>, scope: Scope): Value {
+    if (node.block !== null) throw new NotPorted(`the port does not evaluate Regexp.${node.name} with a block`);
+    const args = this.#arguments(node.args, scope);
+    const [source, options] = args;
+    if ((node.name === 'escape' || node.name === 'quote') && args.length === 1 && typeof source === 'string') {
+      this.#charge(source.length);
+      return escapeRegexp(source);
+    }
+    if ((node.name === 'new' || node.name === 'compile') && args.length >= 1 && args.length <= 3) {
+      if (source instanceof RubyRegexp) return source;
+      if (typeof source !== 'string') throw new NotPorted(`Regexp.${node.name} is given something other than a string`);
+      // Options are a bitmask of IGNORECASE (1), EXTENDED (2) and MULTILINE (4), or any other true value for ignore case.
+      let flags = '';
+      if (typeof options === 'number') flags = `${options & 4 ? 'm' : ''}${options & 1 ? 'i' : ''}${options & 2 ? 'x' : ''}`;
+      else if (options !== undefined && options !== null && options !== false) flags = 'i';
+      return new RubyRegexp(source, flags);
+    }
+    throw new NotPorted(`the port does not evaluate Regexp.${node.name} here`);
+  }
+
+  // ---- methods of values ----
+
+  #builtin(receiver: Value, node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
+    const name = node.name;
+    const block = node.block;
+    if (node.args.some((a) => a.type === 'blockpass')) throw new NotPorted('it passes a block from elsewhere (&block)');
+    const args = this.#arguments(node.args, scope);
+    const noBlock = () => {
+      if (block !== null) throw new NotPorted(`the port does not evaluate ${name} with a block`);
+    };
+    if (['freeze', 'dup', 'clone', 'to_s', 'to_sym', 'intern', 'to_a', 'to_hash', 'to_h', 'to_str', 'id2name'].includes(name) && args.length === 0) {
+      noBlock();
+      return this.#conversion(receiver, name);
+    }
+    if (Array.isArray(receiver) || receiver instanceof RubyHash) {
+      const elements: Value[] = Array.isArray(receiver) ? receiver : [...receiver.entries].map(([k, v]) => [k, v]);
+      if ((name === 'each' || name === 'each_pair' || name === 'each_with_index') && args.length === 0 && block !== null) {
+        this.#charge(elements.length);
+        elements.forEach((element, index) => this.#yield(block, name === 'each_with_index' ? [element, index] : [element], scope, out));
+        return receiver;
+      }
+      if ((name === 'map' || name === 'collect') && args.length === 0 && block !== null) {
+        this.#charge(elements.length);
+        return elements.map((element) => this.#yield(block, [element], scope, out, true));
+      }
+    }
+    noBlock();
+    if (receiver instanceof RubyHash) return this.#hashMethod(receiver, name, args);
+    if (Array.isArray(receiver)) return this.#listMethod(receiver, name, args);
+    if (typeof receiver === 'string') {
+      if (name === '+' && args.length === 1) return this.#operator('+', receiver, args[0]);
+      if (args.length === 0 && name === 'downcase') return receiver.toLowerCase();
+      if (args.length === 0 && name === 'upcase') return receiver.toUpperCase();
+      if (args.length === 0 && name === 'capitalize') return receiver.charAt(0).toUpperCase() + receiver.slice(1).toLowerCase();
+      // Ruby's strip removes ASCII whitespace and NUL; chomp one line ending.
+      if (args.length === 0 && name === 'strip') return strip(receiver);
+      if (args.length === 0 && name === 'chomp') return receiver.replace(/\r?\n$|\r$/, '');
+    }
+    if (receiver instanceof RubyRegexp && name === 'source' && args.length === 0) return receiver.source;
+    throw new NotPorted(`the port does not evaluate the method ${name} here`);
+  }
+
+  #conversion(receiver: Value, name: string): Value {
+    switch (name) {
+      case 'freeze': return receiver;
+      case 'dup': case 'clone':
+        if (receiver instanceof RubyHash) return copyHash(receiver);
+        return Array.isArray(receiver) ? [...receiver] : receiver;
+      case 'to_s': case 'to_str': case 'id2name':
+        if (typeof receiver === 'string' || receiver instanceof Sym || typeof receiver === 'number' || receiver === null) return toS(receiver);
+        break;
+      case 'to_sym': case 'intern':
+        if (typeof receiver === 'string' || receiver instanceof Sym) return Sym.of(toS(receiver));
+        break;
+      case 'to_a':
+        if (Array.isArray(receiver)) return receiver;
+        if (receiver === null) return [];
+        break;
+      default:
+        if (receiver instanceof RubyHash) return receiver;
+    }
+    throw new NotPorted(`the port does not evaluate ${name} on this value`);
+  }
+
+  #hashMethod(hash: RubyHash, name: string, args: Value[]): Value {
+    const hashes = () => args.map((a) => {
+      if (!(a instanceof RubyHash)) throw new NotPorted(`${name} is given something other than a hash`);
+      this.#charge(a.entries.size);
+      return a;
+    });
+    switch (name) {
+      case 'merge': case 'update': case 'merge!': {
+        const target = name === 'merge' ? copyHash(hash) : hash;
+        this.#charge(hash.entries.size);
+        for (const other of hashes()) for (const [k, v] of other.entries) target.entries.set(k, v);
+        return target;
+      }
+      case 'reverse_merge': case 'reverse_merge!': {
+        // ActiveSupport: the argument's entries are the defaults, the receiver's win.
+        const result = new RubyHash();
+        for (const other of hashes()) for (const [k, v] of other.entries) result.entries.set(k, v);
+        for (const [k, v] of hash.entries) result.entries.set(k, v);
+        this.#charge(hash.entries.size);
+        if (name === 'reverse_merge') return result;
+        hash.entries.clear();
+        for (const [k, v] of result.entries) hash.entries.set(k, v);
+        return hash;
+      }
+      case 'except': case 'slice': {
+        const keys = new Set(args.map((a) => this.#key(a)));
+        const result = new RubyHash();
+        for (const [k, v] of hash.entries) if (keys.has(k) === (name === 'slice')) result.entries.set(k, v);
+        this.#charge(hash.entries.size);
+        return result;
+      }
+      case 'fetch': case '[]':
+        if (args.length >= 1 && hash.entries.has(this.#key(args[0]))) return hash.entries.get(this.#key(args[0])) ?? null;
+        if (name === '[]') return null;
+        if (args.length === 2) return args[1];
+        break;
+      case 'keys': return [...hash.entries.keys()];
+      case 'values': return [...hash.entries.values()];
+      default: break;
+    }
+    throw new NotPorted(`the port does not evaluate Hash#${name}`);
+  }
+
+  #listMethod(list: Value[], name: string, args: Value[]): Value {
+    switch (name) {
+      case '+': return this.#operator('+', list, args[0] ?? null);
+      case 'first': if (args.length === 0) return list[0] ?? null; break;
+      case 'last': if (args.length === 0) return list[list.length - 1] ?? null; break;
+      case '[]': return this.#index(list, args);
+      case 'compact': return list.filter((v) => v !== null);
+      case 'flatten': {
+        const flat: Value[] = [];
+        const walk = (xs: Value[], depth: number) => {
+          if (depth > MAX_VALUE_DEPTH) throw new NotPorted('a list nests too deeply');
+          for (const x of xs) {
+            this.#charge(1);
+            if (Array.isArray(x)) walk(x, depth + 1);
+            else flat.push(x);
+          }
+        };
+        walk(list, 0);
+        return flat;
+      }
+      case 'join': {
+        const sep = args[0] ?? '';
+        if (typeof sep !== 'string') break;
+        const text = list.map((v) => toS(v)).join(sep);
+        this.#charge(text.length);
+        return text;
+      }
+      default: break;
+    }
+    throw new NotPorted(`the port does not evaluate Array#${name}`);
+  }
+
+  /** Runs a block for one element; `forValue` returns its last statement's value (for `map`). */
+  #yield(block: Block, args: Value[], scope: Scope, out: Declaration[], forValue = false): Value {
+    const inner = new Scope(scope);
+    const params = block.params;
+    // Ruby spreads one list over several parameters: `each do |name, path|` over pairs.
+    const spread = args.length === 1 && Array.isArray(args[0]) && (params.length > 1 || params[0]?.kind === 'destructure') ? (args[0] as Value[]) : args;
+    params.forEach((p, i) => {
+      if (p.kind === 'destructure') {
+        const parts = Array.isArray(spread[i]) ? (spread[i] as Value[]) : [spread[i] ?? null];
+        (p.names ?? []).forEach((n, j) => n && inner.define(n, parts[j] ?? null));
+      } else if (p.kind === 'rest' && p.name) {
+        inner.define(p.name, spread.slice(i));
+      } else if (p.name) {
+        inner.define(p.name, spread[i] ?? null);
+      }
+    });
+    if (!forValue) {
+      this.#statements(block.body, inner, out);
+      return null;
+    }
+    let last: Value = null;
+    for (const n of block.body) last = this.#value(n, inner);
+    return last;
+  }
+
+  // ---- values to data ----
+
+  #data(v: Value, depth: number): Data {
+    // A string is charged by its length: printing it costs that much.
+    this.#charge(typeof v === 'string' ? 1 + v.length : 1);
+    if (depth > MAX_VALUE_DEPTH) throw new NotPorted('a value nests too deeply');
+    if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new NotPorted('a number has no JavaScript equivalent');
+      return v;
+    }
+    if (v instanceof Sym) return v.name;
+    if (v instanceof RubyRegexp) {
+      const js = translateRegexp(v.source, v.flags);
+      return { kind: 'regexp', source: js.source, flags: js.flags };
+    }
+    if (v instanceof MapperRef) throw new NotPorted('it passes the routing map itself as a value');
+    if (Array.isArray(v)) return v.map((x) => this.#data(x, depth + 1));
+    const entries = new Map<string, Data>();
+    for (const [k, x] of v.entries) {
+      if (k === null || typeof k === 'boolean') throw new NotPorted(`a hash key ${String(k ?? 'nil')} has no JavaScript equivalent`);
+      entries.set(k instanceof Sym ? k.name : String(k), this.#data(x, depth + 1));
+    }
+    const hash: DataHash = { kind: 'hash', entries: [...entries] };
+    return hash;
+  }
+}
+
+/** Ruby's `to_s` for what interpolation may meet; lists and hashes print differently across Ruby versions, so they are refused. */
+function toS(v: Value): string {
+  if (v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Sym) return v.name;
+  if (v instanceof RubyRegexp) return v.toS();
+  throw new NotPorted('it interpolates a value whose text differs between Ruby versions (a list, hash or map)');
+}
+
+const REGEXP_OPTIONS: Readonly<Record<string, number>> = { IGNORECASE: 1, EXTENDED: 2, MULTILINE: 4 };
+
+/** `Regexp` (or `::Regexp`) when the file has not given the name a meaning of its own. */
+function isCoreRegexp(node: Node, scope: Scope): boolean {
+  return node.type === 'const' && node.scope === null && node.name === 'Regexp' && (node.top || scope.lookup('Regexp') === null);
+}
+
+/** Ruby's `Regexp.escape`: metacharacters and space get a backslash, whitespace controls their escape. */
+function escapeRegexp(text: string): string {
+  const named: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\f': '\\f', '\v': '\\v', ' ': '\\ ' };
+  let out = '';
+  for (const ch of text) out += named[ch] ?? ('[]{}()|-*.\\?+^$#'.includes(ch) ? `\\${ch}` : ch);
+  return out;
+}
+
+function strip(text: string): string {
+  const blank = (c: string | undefined) => c === ' ' || c === '\0' || (c !== undefined && c >= '\t' && c <= '\r');
+  let from = 0;
+  let to = text.length;
+  while (from < to && blank(text[from])) from++;
+  while (to > from && blank(text[to - 1])) to--;
+  return text.slice(from, to);
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function copyHash(hash: RubyHash): RubyHash {
+  const copy = new RubyHash();
+  for (const [k, v] of hash.entries) copy.entries.set(k, v);
+  return copy;
+}
+
+/** `ActionController::Routing::Routes`, or `::ActionController::Routing::Routes`. */
+function isRoutesConstant(node: Node): boolean {
+  const names: string[] = [];
+  let n: Node | null = node;
+  while (n !== null && n.type === 'const') {
+    names.unshift(n.name);
+    if (n.scope === null) break;
+    n = n.scope;
+  }
+  return n !== null && n.type === 'const' && n.scope === null && names.join('::') === ROUTES_CONSTANT.join('::');
+}
+
+function collectDefinitions(nodes: readonly Node[], into: Set<string>): void {
+  const stack: Node[] = [...nodes];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'def') into.add(n.name);
+    if (n.type === 'class' || n.type === 'module' || n.type === 'begin' || n.type === 'def') stack.push(...n.body);
+    if (n.type === 'if') stack.push(...n.then, ...(n.else ?? []));
+    if (n.type === 'call' && n.block) stack.push(...n.block.body);
+  }
+}
+
+function describeNode(node: Node): string {
+  switch (node.type) {
+    case 'loop': return `a ${node.keyword} loop`;
+    case 'case': return 'a case statement';
+    case 'begin': return node.rescues ? 'a begin/rescue block' : 'a begin block';
+    case 'rescue_mod': return 'a rescue modifier';
+    case 'jump': return `${node.keyword}`;
+    case 'directive': return node.keyword;
+    case 'and': case 'or': case 'not': return `a boolean expression (${node.type})`;
+    case 'masgn': return 'a multiple assignment';
+    case 'ivar': case 'gvar': case 'cvar': return `the variable ${node.name}`;
+    case 'xstr': return 'a shell command';
+    case 'defined': return 'defined?';
+    case 'self': return 'self';
+    case 'file': case 'lineno': case 'encoding': return 'the file\'s own name or line';
+    case 'range': return 'a range';
+    case 'lambda': return 'a lambda';
+    case 'splat': case 'dsplat': case 'blockpass': return 'a splat';
+    default: return `a ${node.type}`;
+  }
+}
+
+/** The statement as a report shows it: one line, or its first and last lines around an ellipsis. */
+export function summarize(text: string, node: { start: number; end: number }): string {
+  const lines = text.slice(node.start, node.end).split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const short = (s: string) => (s.length > 160 ? `${s.slice(0, 159)}…` : s);
+  if (lines.length <= 1) return short(lines[0] ?? '');
+  return `${short(lines[0])} … ${short(lines[lines.length - 1])}`;
+}

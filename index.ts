@@ -1,0 +1,10 @@
+/**
+ * Signalbox for an application: everything `import … from 'signalbox'` needs to draw routes, write
+ * controllers and views, build the app and serve it. The core (routing, the request layer,
+ * controllers, errors and their types) as a whole, plus `createApp` from the machines and `serve`
+ * from the transports, with the types of their options. The narrower entries stay available:
+ * `signalbox/core`, `signalbox/machines`, `signalbox/transport`, `signalbox/tunnel-client`.
+ */
+export * from './core/index.ts';
+export { createApp, type App, type CreateAppOptions, type Engine } from './machines/index.ts';
+export { serve, type ServeOptions, type RunningServer, type TunnelOptions, type InspectOptions } from './transport/index.ts';

@@ -1,0 +1,411 @@
+/**
+ * `signalbox port-routes` reads the Ruby routes files are written in, not only the DSL calls: each case
+ * is a routes file (or a piece of one) and the draw it ports to, in the acceptance corpus's format. For
+ * every case the TypeScript module and the `--json` draw must also give the same route table.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { drawJson, drawOf, importPorted, outcomeOf, portText, reportsOf } from './port-routes-support.ts';
+
+interface Case {
+  readonly name: string;
+  readonly ruby: string;
+  readonly draw: unknown[];
+}
+
+const DEFAULT = [':controller/:action/:id'];
+
+const CASES: Case[] = [
+  // ---- how the routes are drawn ----
+  {
+    name: 'a draw block with do |map| ... end',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  map.connect ':controller/:action/:id'\nend\n",
+    draw: [['connect', ...DEFAULT]],
+  },
+  {
+    name: 'bare map. statements (a plugin\'s routes file)',
+    ruby: "map.connect ':controller/:action/:id'\n",
+    draw: [['connect', ...DEFAULT]],
+  },
+  {
+    name: 'a byte-order mark and Windows line endings',
+    ruby: "\uFEFFActionController::Routing::Routes.draw do |map|\r\n  map.connect ':controller/:action/:id' # default\r\nend\r\n",
+    draw: [['connect', ...DEFAULT]],
+  },
+  {
+    name: 'a brace block, whatever its variable is called, and a top-level constant path',
+    ruby: "::ActionController::Routing::Routes.draw { |r| r.connect(':controller/:action/:id') }\n",
+    draw: [['connect', ...DEFAULT]],
+  },
+  // ---- calls ----
+  {
+    name: 'a call with parentheses spread over lines',
+    ruby: "map.connect(\n  'posts/:id',\n  :controller => 'posts',\n  :action => 'show'\n)\n",
+    draw: [['connect', 'posts/:id', { controller: 'posts', action: 'show' }]],
+  },
+  {
+    name: 'a call without parentheses continued after commas',
+    ruby: "map.connect 'posts/:id',\n            :controller => 'posts',\n            :action => 'show'\n",
+    draw: [['connect', 'posts/:id', { controller: 'posts', action: 'show' }]],
+  },
+  {
+    name: 'a line continued with a backslash',
+    ruby: "map.connect 'posts/:id', \\\n  :controller => 'posts'\n",
+    draw: [['connect', 'posts/:id', { controller: 'posts' }]],
+  },
+  {
+    name: 'hashes with =>, key: and explicit braces, mixed',
+    ruby: "map.connect 'a/:id', controller: 'a', :action => 'show', 'format' => 'xml'\nmap.connect 'b', { :controller => 'b' }\n",
+    draw: [['connect', 'a/:id', { controller: 'a', action: 'show', format: 'xml' }], ['connect', 'b', { controller: 'b' }]],
+  },
+  {
+    name: 'semicolons separate statements on one line',
+    ruby: "map.connect 'a', :controller => 'a'; map.connect 'b', :controller => 'b'\n",
+    draw: [['connect', 'a', { controller: 'a' }], ['connect', 'b', { controller: 'b' }]],
+  },
+  {
+    name: 'map.send and named_route name their method or route by a string or symbol',
+    ruby: "map.send(:resources, :posts)\nmap.send 'about', 'about', :controller => 'pages'\nmap.named_route 'login', 'login', :controller => 'sessions'\n",
+    draw: [['resources', 'posts'], ['about', 'about', { controller: 'pages' }], ['login', 'login', { controller: 'sessions' }]],
+  },
+  {
+    name: 'any other method with a path is a named route (Rails\' method_missing)',
+    ruby: "map.home '', :controller => 'welcome'\nmap.feed('feed.:format', :controller => 'posts', :action => 'feed')\n",
+    draw: [['home', '', { controller: 'welcome' }], ['feed', 'feed.:format', { controller: 'posts', action: 'feed' }]],
+  },
+  {
+    name: 'root with a hash, and with the name of an earlier route',
+    ruby: "map.home 'home', :controller => 'welcome'\nmap.root :home\nmap.root :controller => 'welcome'\n",
+    draw: [['home', 'home', { controller: 'welcome' }], ['root', 'home'], ['root', { controller: 'welcome' }]],
+  },
+  // ---- literals ----
+  {
+    name: 'strings: single-quoted escapes, double-quoted escapes, %q and %Q',
+    ruby: "map.connect 'it\\'s/:a\\\\b/\\n', :controller => \"tab\\there\\x21\", :q => %q(x(y)z), :Q => %Q{#{1}}\n",
+    draw: [['connect', "it's/:a\\b/\\n", { controller: 'tab\there!', q: 'x(y)z', Q: '1' }]],
+  },
+  {
+    name: 'a line separator in a string or regexp survives into the module as an escape',
+    ruby: "map.connect \"x\\u2028y\", :controller => 'c', :r => /a\\u2029b/\n",
+    draw: [['connect', 'x\u2028y', { controller: 'c', r: { $regexp: 'a\\u2029b', flags: '' } }]],
+  },
+  {
+    name: 'adjacent string literals are one string',
+    ruby: "map.connect 'posts/' \"archive\", :controller => 'posts'\n",
+    draw: [['connect', 'posts/archive', { controller: 'posts' }]],
+  },
+  {
+    name: 'symbols, quoted symbols and %s become strings',
+    ruby: "map.connect ':controller', :action => :\"show-all\", :format => %s(xml), :id => :\"n#{1}\"\n",
+    draw: [['connect', ':controller', { action: 'show-all', format: 'xml', id: 'n1' }]],
+  },
+  {
+    name: '%w{}, %w[], %W with interpolation, and %i lists',
+    ruby: "v = 'v2'\nmap.resources :posts, :only => %w{index show}, :except => %w[new], :collection => { :x => %W(get #{v}) }, :has_many => %i(a b)\n",
+    draw: [['resources', 'posts', { only: ['index', 'show'], except: ['new'], collection: { x: ['get', 'v2'] }, has_many: ['a', 'b'] }]],
+  },
+  {
+    name: 'nil, true, false and integers (negative, hexadecimal, with underscores)',
+    ruby: "map.connect ':controller', :id => nil, :page => 1, :offset => -2, :limit => 1_000, :mask => 0x1f, :on => true, :off => false\n",
+    draw: [['connect', ':controller', { id: null, page: 1, offset: -2, limit: 1000, mask: 31, on: true, off: false }]],
+  },
+  {
+    name: 'regexp literals, %r{} and flags',
+    ruby: "map.connect 'p/:id/:slug', :controller => 'p', :requirements => { :id => /\\d+/, :slug => %r{[a-z]+}i }\n",
+    draw: [['connect', 'p/:id/:slug', { controller: 'p', requirements: { id: { $regexp: '\\d+', flags: '' }, slug: { $regexp: '[a-z]+', flags: 'i' } } }]],
+  },
+  {
+    name: 'heredocs, indented or squiggly, interpolating',
+    ruby: "base = 'docs'\nmap.connect <<-PATH.strip, :controller => 'docs'\n  #{base}/:page\n  PATH\nmap.connect <<~PATH.chomp, :controller => 'docs'\n    #{base}/index\n  PATH\n",
+    draw: [['connect', 'docs/:page', { controller: 'docs' }], ['connect', 'docs/index', { controller: 'docs' }]],
+  },
+  // ---- comments and the end of the script ----
+  {
+    name: 'comments, =begin/=end documents, and everything after __END__ are not routes',
+    ruby: "# map.connect 'commented/out'\nmap.connect ':controller' # trailing\n=begin\nmap.connect 'in/a/document'\n=end\nmap.connect ':controller/:action'\n__END__\nmap.connect 'after/the/end' (\n",
+    draw: [['connect', ':controller'], ['connect', ':controller/:action']],
+  },
+  // ---- variables ----
+  {
+    name: 'a local variable assigned a literal, used later',
+    ruby: "date = { :year => /\\d{4}/, :month => /\\d{1,2}/ }\nmap.connect 'archive/:year/:month', :controller => 'archive', :requirements => date\n",
+    draw: [['connect', 'archive/:year/:month', { controller: 'archive', requirements: { year: { $regexp: '\\d{4}', flags: '' }, month: { $regexp: '\\d{1,2}', flags: '' } } }]],
+  },
+  {
+    name: 'hash.merge leaves the hash as it was; merge! and update change it',
+    ruby: "base = { :controller => 'pages' }\nmap.connect 'a', base.merge(:action => 'a')\nmap.connect 'b', base\nbase.merge!(:action => 'c')\nmap.connect 'c', base\n",
+    draw: [['connect', 'a', { controller: 'pages', action: 'a' }], ['connect', 'b', { controller: 'pages' }], ['connect', 'c', { controller: 'pages', action: 'c' }]],
+  },
+  {
+    name: 'reverse_merge keeps the receiver\'s values',
+    ruby: "opts = { :action => 'x' }\nmap.connect 'a', opts.reverse_merge(:controller => 'c', :action => 'default')\n",
+    draw: [['connect', 'a', { controller: 'c', action: 'x' }]],
+  },
+  {
+    name: 'a method chain continued on the next line with a leading dot',
+    ruby: "opts = { :controller => 'a' }\n  .merge(:action => 'b')\nmap.connect 'a', opts\n",
+    draw: [['connect', 'a', { controller: 'a', action: 'b' }]],
+  },
+  {
+    name: 'constants assigned in the file, and string interpolation of locals',
+    ruby: "PREFIX = 'api'\nversion = 2\nmap.connect \"#{PREFIX}/v#{version}/:controller/:action\"\n",
+    draw: [['connect', 'api/v2/:controller/:action']],
+  },
+  {
+    name: 'a constant assigned in the draw block is the file\'s, seen after the block',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  IDS = { :id => /\\d+/ }\nend\nmap.connect ':controller/:id', :requirements => IDS\n",
+    draw: [['connect', ':controller/:id', { requirements: { id: { $regexp: '\\d+', flags: '' } } }]],
+  },
+  {
+    name: 'a regexp interpolating another keeps its options',
+    ruby: "word = /[a-z]+/i\nmap.connect 'w/:w', :controller => 'w', :w => /#{word}-x/\n",
+    draw: [['connect', 'w/:w', { controller: 'w', w: { $regexp: '(?:[a-zA-Z]+)-x', flags: '' } }]],
+  },
+  {
+    name: 'Regexp.new, Regexp.escape and the Regexp option constants, on values the file wrote',
+    ruby: "SEP = 'a.b'\nmap.connect 'x/:id', :controller => 'x', :id => Regexp.new(\"#{Regexp.escape(SEP)}-\\\\d+\", Regexp::IGNORECASE | Regexp::EXTENDED)\nmap.connect 'y/:id', :controller => 'y', :id => Regexp.new('[a-z]+', true)\n",
+    draw: [['connect', 'x/:id', { controller: 'x', id: { $regexp: 'a\\.b-\\d+', flags: 'xi' } }], ['connect', 'y/:id', { controller: 'y', id: { $regexp: '[a-z]+', flags: 'i' } }]],
+  },
+  // ---- loops ----
+  {
+    name: '.each over a literal list, with map.send',
+    ruby: "%w(about contact).each do |page|\n  map.send page, page, :controller => 'pages', :action => page\nend\n",
+    draw: [['about', 'about', { controller: 'pages', action: 'about' }], ['contact', 'contact', { controller: 'pages', action: 'contact' }]],
+  },
+  {
+    name: '.each over pairs spreads them over the block\'s parameters; a hash yields its pairs',
+    ruby: "[['faq', 'help/faq'], ['tos', 'legal']].each { |name, path| map.send(name, path, :controller => 'pages') }\n{ :a => 'x' }.each do |k, v| map.send k, v, :controller => 'p' end\n",
+    draw: [['faq', 'help/faq', { controller: 'pages' }], ['tos', 'legal', { controller: 'pages' }], ['a', 'x', { controller: 'p' }]],
+  },
+  {
+    name: 'each_with_index and a list held in a constant',
+    ruby: "PAGES = %w(a b).freeze\nPAGES.each_with_index do |page, i|\n  map.connect \"#{page}/#{i}\", :controller => page\nend\n",
+    draw: [['connect', 'a/0', { controller: 'a' }], ['connect', 'b/1', { controller: 'b' }]],
+  },
+  // ---- blocks ----
+  {
+    name: 'resources blocks nest, with the block variable\'s own name',
+    ruby: "map.resources :posts, :has_many => :tags do |post|\n  post.resources :comments do |comment|\n    comment.resource :author\n  end\nend\n",
+    draw: [['resources', 'posts', { has_many: 'tags' }, { $block: [['resources', 'comments', { $block: [['resource', 'author']] }]] }]],
+  },
+  {
+    name: 'a do block belongs to the outermost call; a brace block to the nearest',
+    ruby: "map.resources :posts, :member => { :x => :get } do |p| p.resources :tags end\nmap.with_options(:controller => 'a') { |a| a.connect 'a' }\n",
+    draw: [
+      ['resources', 'posts', { member: { x: 'get' } }, { $block: [['resources', 'tags']] }],
+      ['with_options', { controller: 'a' }, { $block: [['connect', 'a']] }],
+    ],
+  },
+  {
+    name: 'namespaces nest; several resource names in one call',
+    ruby: "map.namespace :admin do |admin|\n  admin.namespace(:reports) { |reports| reports.resources :sales, :returns }\nend\n",
+    draw: [['namespace', 'admin', { $block: [['namespace', 'reports', { $block: [['resources', 'sales', 'returns']] }]] }]],
+  },
+  {
+    name: 'with_options blocks nest and name routes through their variable',
+    ruby: "map.with_options :controller => 'site' do |site|\n  site.home '', :action => 'index'\n  site.with_options :action => 'page' do |page|\n    page.about 'about'\n  end\nend\n",
+    draw: [['with_options', { controller: 'site' }, { $block: [['home', '', { action: 'index' }], ['with_options', { action: 'page' }, { $block: [['about', 'about']] }]] }]],
+  },
+  {
+    name: 'with_options without options on a block\'s map keeps that map\'s options (as Rails\' OptionMerger supplies them)',
+    ruby: "map.with_options :controller => 'news' do |news|\n  news.with_options do |n|\n    n.connect 'news/:id', :action => 'show'\n  end\nend\n",
+    draw: [['with_options', { controller: 'news' }, { $block: [['with_options', {}, { $block: [['connect', 'news/:id', { action: 'show' }]] }]] }]],
+  },
+  {
+    name: 'a block variable that hides the outer one',
+    ruby: "map.resources :posts do |map|\n  map.resources :comments\nend\n",
+    draw: [['resources', 'posts', { $block: [['resources', 'comments']] }]],
+  },
+  {
+    name: 'a call on the outer map inside a with_options block keeps its place',
+    ruby: "map.with_options :controller => 'x' do |x|\n  x.connect 'a'\n  map.connect 'b', :controller => 'b'\n  x.connect 'c'\nend\n",
+    draw: [
+      ['with_options', { controller: 'x' }, { $block: [['connect', 'a']] }],
+      ['connect', 'b', { controller: 'b' }],
+      ['with_options', { controller: 'x' }, { $block: [['connect', 'c']] }],
+    ],
+  },
+  {
+    name: 'a block without a variable: its calls are on the outer map',
+    ruby: "map.with_options :controller => 'x' do\n  map.connect 'a', :controller => 'a'\nend\n",
+    draw: [['with_options', { controller: 'x' }, { $block: [] }], ['connect', 'a', { controller: 'a' }]],
+  },
+  {
+    name: 'a call on the outer map after a resource block\'s own calls follows the resource',
+    ruby: "map.resources :posts do |post|\n  post.resources :comments\n  map.connect 'feed', :controller => 'feed'\nend\n",
+    draw: [['resources', 'posts', { $block: [['resources', 'comments']] }], ['connect', 'feed', { controller: 'feed' }]],
+  },
+  {
+    name: 'a local variable can hold a map',
+    ruby: "m = map\nm.connect ':controller'\n",
+    draw: [['connect', ':controller']],
+  },
+];
+
+const cases = suite('port-routes: Ruby');
+
+for (const c of CASES) {
+  cases(`${c.name}`, async () => {
+    assert.equal(drawOf(c.ruby), c.draw);
+    assert.equal(reportsOf(c.ruby), [], 'nothing is reported');
+    // The module and the draw give the same table (or fail to draw with the same error).
+    const json = portText(c.ruby, 'json').output;
+    const expected = outcomeOf(() => drawJson(json));
+    let got: string;
+    try {
+      got = (await importPorted(portText(c.ruby, 'ts').output)).routes.print();
+    } catch (error) {
+      got = `${(error as Error).name}: ${(error as Error).message}`;
+    }
+    assert.is(got, expected);
+  });
+}
+
+cases.run();
+
+// ---------------------------------------------------------------------------
+
+const left = suite('port-routes: statements left out');
+
+interface Omitted {
+  readonly name: string;
+  readonly ruby: string;
+  /** The `not ported` lines on stderr. */
+  readonly reports: string[];
+  /** What was still ported. */
+  readonly draw: unknown[];
+}
+
+const OMITTED: Omitted[] = [
+  {
+    name: 'a plugin hook, Rails.plugins.each and an extension loader',
+    ruby: "map.resources :pages\nmap.from_plugin :community_engine\nRails.plugins.each do |plugin|\n  map.from_plugin plugin.name\nend\nmap.load_extension_routes\n",
+    reports: [
+      'config/routes.rb:2: not ported: map.from_plugin :community_engine',
+      'config/routes.rb:3: not ported: Rails.plugins.each do |plugin| … end',
+      'config/routes.rb:6: not ported: map.load_extension_routes',
+    ],
+    draw: [['resources', 'pages']],
+  },
+  {
+    name: 'require, and a method defined elsewhere',
+    ruby: "require 'routing_extensions'\ndraw_admin_routes(map)\nmap.connect ':controller'\n",
+    reports: ['config/routes.rb:1: not ported: require \'routing_extensions\'', 'config/routes.rb:2: not ported: draw_admin_routes(map)'],
+    draw: [['connect', ':controller']],
+  },
+  {
+    name: 'trailing if and unless modifiers, and if blocks',
+    ruby: "map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'\nmap.connect 'x', :controller => 'x' unless ENV['NO_X']\nif true\n  map.connect 'y', :controller => 'y'\nend\nmap.connect ':controller'\n",
+    reports: [
+      "config/routes.rb:1: not ported: map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'",
+      "config/routes.rb:2: not ported: map.connect 'x', :controller => 'x' unless ENV['NO_X']",
+      'config/routes.rb:3: not ported: if true … end',
+    ],
+    draw: [['connect', ':controller']],
+  },
+  {
+    name: 'a method defined in the file, and the calls of it',
+    ruby: "def map.page(name)\n  connect name, :controller => 'pages', :action => name\nend\nmap.page 'about', :controller => 'pages'\n",
+    reports: ['config/routes.rb:1: not ported: def map.page(name) … end', "config/routes.rb:4: not ported: map.page 'about', :controller => 'pages'"],
+    draw: [],
+  },
+  {
+    name: 'a constant or variable the file does not define, used in an option or a string',
+    ruby: "map.resources :posts, :requirements => ID_FORMAT\nmap.connect \"#{prefix}/:controller\"\nmap.connect 'uploads/*path', :controller => UploadsController.controller_path\n",
+    reports: [
+      'config/routes.rb:1: not ported: map.resources :posts, :requirements => ID_FORMAT',
+      'config/routes.rb:2: not ported: map.connect "#{prefix}/:controller"',
+      "config/routes.rb:3: not ported: map.connect 'uploads/*path', :controller => UploadsController.controller_path",
+    ],
+    draw: [],
+  },
+  {
+    name: 'one statement of a block; the rest of the block is ported',
+    ruby: "map.namespace :admin do |admin|\n  admin.resources :posts\n  admin.from_plugin :cms\n  admin.resources :users\nend\n",
+    reports: ['config/routes.rb:3: not ported: admin.from_plugin :cms'],
+    draw: [['namespace', 'admin', { $block: [['resources', 'posts'], ['resources', 'users']] }]],
+  },
+  {
+    name: 'a statement inside a loop is reported once, not once per element',
+    ruby: "%w(a b c).each do |x|\n  map.connect x, :controller => x\n  map.from_plugin x.to_sym\nend\n",
+    reports: ['config/routes.rb:3: not ported: map.from_plugin x.to_sym'],
+    draw: [['connect', 'a', { controller: 'a' }], ['connect', 'b', { controller: 'b' }], ['connect', 'c', { controller: 'c' }]],
+  },
+  {
+    name: 'a regexp JavaScript has no equivalent for',
+    ruby: "map.connect 'n/:n', :controller => 'n', :n => /(?>\\d+)x/\nmap.connect 'm/:m', :controller => 'm', :m => /\\d++/\n",
+    reports: ["config/routes.rb:1: not ported: map.connect 'n/:n', :controller => 'n', :n => /(?>\\d+)x/", "config/routes.rb:2: not ported: map.connect 'm/:m', :controller => 'm', :m => /\\d++/"],
+    draw: [],
+  },
+  {
+    name: 'case, begin/rescue, loops and instance variables',
+    ruby: "case RAILS_ENV\nwhen 'test' then map.connect 't'\nend\nbegin\n  map.connect 'b'\nrescue NameError\nend\nwhile false do end\n@opts = {}\n",
+    reports: ['config/routes.rb:1: not ported: case RAILS_ENV … end', 'config/routes.rb:4: not ported: begin … end', 'config/routes.rb:8: not ported: while false do end', 'config/routes.rb:9: not ported: @opts = {}'],
+    draw: [],
+  },
+  {
+    name: 'a routes file of a later Rails (routes.draw without a map)',
+    ruby: "Blog::Application.routes.draw do\n  resources :posts\nend\n",
+    reports: ['config/routes.rb:1: not ported: Blog::Application.routes.draw do … end'],
+    draw: [],
+  },
+  {
+    name: 'a local variable first assigned in a block is gone after it',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  page = 1\nend\nmap.connect ':controller', :page => page\n",
+    reports: ["config/routes.rb:4: not ported: map.connect ':controller', :page => page"],
+    draw: [],
+  },
+  {
+    name: 'a map used after its block has ended',
+    ruby: "saved = nil\nmap.with_options(:controller => 'x') { |x| saved = x }\nsaved.connect 'late'\n",
+    reports: ["config/routes.rb:3: not ported: saved.connect 'late'"],
+    draw: [['with_options', { controller: 'x' }, { $block: [] }]],
+  },
+];
+
+for (const c of OMITTED) {
+  left(c.name, () => {
+    const result = portText(c.ruby, 'json');
+    assert.equal(result.reports.filter((l) => !l.startsWith('  ')), c.reports);
+    // Each report is followed by its reason, indented.
+    result.reports.forEach((l, i) => {
+      if (!l.startsWith('  ')) assert.ok(result.reports[i + 1]?.startsWith('  ') && result.reports[i + 1].trim() !== '', `a reason follows ${l}`);
+    });
+    assert.equal(JSON.parse(result.output), c.draw);
+  });
+}
+
+left('the module says where each statement was left out, and why', () => {
+  const { output } = portText("map.resources :pages\nmap.from_plugin :cms\nmap.connect ':controller'\n", 'ts');
+  const lines = output.split('\n').map((l) => l.trim());
+  const at = lines.indexOf('// config/routes.rb:2: not ported: map.from_plugin :cms');
+  assert.ok(at > lines.indexOf("map.resources('pages');"), output);
+  assert.match(lines[at + 1], /^\/\/ {3}\S/);
+  assert.ok(lines.indexOf("map.connect(':controller/:action/:id');") === -1 && lines.indexOf("map.connect(':controller');") > at);
+});
+
+left('a comment or a quoted statement cannot end its comment line in the module (U+2028, U+2029, \\r)', async () => {
+  const ruby = "# note\u2028throw new Error('from a comment')\nmap.from_plugin :\"\u2029throw new Error('from a statement')\"\n# a\rthrow new Error('after a carriage return')\nmap.connect ':controller'\n";
+  const { output } = portText(ruby, 'ts');
+  assert.not.match(output, /[\u2028\u2029\r]/);
+  const { routes } = await importPorted(output);
+  assert.equal(routes.routes.map((r) => r.path), ['/:controller']);
+});
+
+left('in the draw format, a call on the outer map between a resource block\'s own calls is reported', () => {
+  const ruby = "map.resources :posts do |post|\n  post.resources :a\n  map.connect 'x', :controller => 'x'\n  post.resources :b\nend\n";
+  const json = portText(ruby, 'json');
+  assert.equal(json.reports.filter((l) => !l.startsWith('  ')), ['config/routes.rb:1: not ported: map.resources :posts do |post| … end']);
+  assert.equal(JSON.parse(json.output), []);
+  // The module has no such limit: the block calls the outer map where the file does.
+  assert.equal(portText(ruby, 'ts').reports, []);
+});
+
+left('a named route whose name the draw format reads as a method is reported in --json only', () => {
+  const ruby = "map.named_route 'connect', 'c', :controller => 'c'\n";
+  assert.equal(reportsOf(ruby, 'json'), ["config/routes.rb:1: not ported: map.named_route 'connect', 'c', :controller => 'c'"]);
+  assert.equal(reportsOf(ruby, 'ts'), []);
+  assert.match(portText(ruby, 'ts').output, /map\.named\('connect', 'c', \{ controller: 'c' \}\);/);
+});
+
+left.run();

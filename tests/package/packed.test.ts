@@ -1,0 +1,174 @@
+/**
+ * The package as a consumer gets it: `npm pack` (which builds dist/ through prepack), then
+ * `npm install` of the tarball into a new project, with its dependencies from the registry. Plain
+ * `node` imports every entry and serves an application; the consumer's strict `tsc` reads the
+ * declarations without an error; the `signalbox` command runs without tsx; and the installed
+ * footprint is no larger than Fastify 5's, installed the same way in the same run. Without a
+ * reachable registry the suite is Unavailable (skipped locally, failed in CI).
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ELK_MISSING } from '../../transport/inspect/page-route.ts';
+import { Unavailable } from '../harness/unavailable.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURE = join(ROOT, 'tests/package/consumer');
+const manifest = createRequire(import.meta.url)('../../package.json') as { exports: Record<string, string | { types: string; default: string }> };
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+/** Runs a command with the environment of a fresh shell: no coverage collection, no loader. */
+function run(command: string, args: readonly string[], cwd: string): Promise<Ran> {
+  const env = { ...process.env };
+  for (const key of ['NODE_V8_COVERAGE', 'NODE_OPTIONS']) delete env[key];
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const NETWORK = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/;
+
+/** `npm …` that must succeed; a registry out of reach makes the suite Unavailable rather than failed. */
+async function npm(args: readonly string[], cwd: string): Promise<Ran> {
+  const ran = await run('npm', args, cwd);
+  if (ran.code === 0) return ran;
+  const network = NETWORK.exec(ran.stderr);
+  if (network) throw new Unavailable(`the npm registry is not reachable (${network[1]}): this suite installs the packed package's dependencies from it`);
+  throw new Error(`npm ${args.join(' ')} exited with ${ran.code}:\n${ran.stderr}`);
+}
+
+/** The bytes of every file under `dir` (apparent sizes), as a consumer's disk holds them. */
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? treeBytes(path) : lstatSync(path).size;
+  }
+  return total;
+}
+
+async function newProject(dir: string, install: readonly string[]): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', ...install], dir);
+  return treeBytes(join(dir, 'node_modules'));
+}
+
+const test = suite('the packed package, installed by a consumer');
+
+let work = '';
+let consumer = '';
+let tarball = '';
+let packed: string[] = [];
+const footprint = { signalbox: 0, fastify: 0 };
+
+test.before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'signalbox-package-'));
+  const pack = await npm(['pack', '--json', '--loglevel=error', '--pack-destination', work], ROOT);
+  // prepack's build prints to stdout before npm's JSON.
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  packed = info!.files.map((f) => f.path);
+  tarball = join(work, info!.filename);
+});
+
+test.before(async () => {
+  consumer = join(work, 'consumer');
+  [footprint.signalbox, footprint.fastify] = await Promise.all([
+    newProject(consumer, [tarball]),
+    newProject(join(work, 'fastify'), ['fastify@5']),
+  ]);
+  // The consumer's own type checking needs Node's types, as any TypeScript project on Node does.
+  await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', '@types/node@22'], consumer);
+  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs', 'routes.mjs', 'helpers.ts', 'tsconfig.helpers.json']) cpSync(join(FIXTURE, file), join(consumer, file));
+});
+
+test.after(() => {
+  if (footprint.signalbox > 0 && footprint.fastify > 0) {
+    console.log(`  installed footprint (node_modules, bytes): signalbox ${footprint.signalbox}, fastify@5 ${footprint.fastify}`);
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the tarball holds the build, the command, README, LICENSE and CHANGELOG, and nothing else', () => {
+  const stray = packed.filter((path) => !/^(dist\/|bin\/signalbox\.js$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(path));
+  assert.equal(stray, [], 'no tests, benchmarks, examples or TypeScript sources');
+  assert.equal(packed.filter((path) => /^dist\/(bench|examples|tests|scripts)\//.test(path)), [], 'nothing of the benchmarks\' build');
+  for (const file of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/signalbox.js', 'dist/bin/signalbox.js', 'dist/transport/inspect/page/index.html']) {
+    assert.ok(packed.includes(file), file);
+  }
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    if (typeof target === 'string') continue;
+    for (const file of [target.types, target.default, `${target.types}.map`]) assert.ok(packed.includes(file.slice(2)), `${subpath}: ${file}`);
+  }
+});
+
+test('plain node imports every entry and serves an application written in JavaScript', async () => {
+  const ran = await run(process.execPath, ['smoke.mjs'], consumer);
+  assert.is(ran.code, 0, ran.stderr);
+  const seen = JSON.parse(ran.stdout) as {
+    entries: Record<string, string[]>; http: { status: number; body: unknown }; missing: number; inspector: number;
+    elk: { status: number; body: string }; tunnel: { status: number; body: unknown };
+  };
+  assert.equal(Object.keys(seen.entries).sort(), ['signalbox', 'signalbox/core', 'signalbox/machines', 'signalbox/transport', 'signalbox/tunnel-client']);
+  for (const name of ['draw', 'Controller', 'createApp', 'serve', 'html', 'RoutingError', 'RecordNotFound', 'SignalboxError', 'memoryStore']) {
+    assert.ok(seen.entries.signalbox!.includes(name), `the root exports ${name}`);
+  }
+  assert.ok(seen.entries['signalbox/tunnel-client']!.includes('tunnel'));
+  const posts = { posts: [{ id: 1, title: 'Hello' }] };
+  assert.equal(seen.http, { status: 200, body: posts });
+  assert.is(seen.missing, 404);
+  assert.equal(seen.tunnel, { status: 200, body: posts });
+  assert.is(seen.inspector, 200, 'the inspector page ships in dist/');
+  assert.is(seen.elk.status, 200);
+  assert.match(seen.elk.body, JSON.stringify(ELK_MISSING), 'without elkjs the page is told how to install it');
+});
+
+test("a consumer's strict tsc (skipLibCheck off, module nodenext) reports no error", async () => {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const ran = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], consumer);
+  assert.is(`${ran.stdout}${ran.stderr}`, '');
+  assert.is(ran.code, 0);
+});
+
+test('signalbox routes --types declares a routes module\'s helpers, and the consumer\'s strict tsc checks calls against them', async () => {
+  const printed = await run(process.execPath, [join(consumer, 'node_modules/.bin/signalbox'), 'routes', '--types', 'routes.mjs'], consumer);
+  assert.is(printed.code, 0, printed.stderr);
+  assert.match(printed.stdout, "declare module 'signalbox' {");
+  // As `signalbox routes --types routes.mjs > routes.d.ts` leaves it.
+  writeFileSync(join(consumer, 'routes.d.ts'), printed.stdout);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const ran = await run(process.execPath, [tsc, '-p', 'tsconfig.helpers.json'], consumer);
+  assert.is(`${ran.stdout}${ran.stderr}`, '', 'helpers.ts: the calls compile, the misspelt and mistyped ones (@ts-expect-error) do not');
+  assert.is(ran.code, 0);
+  // The same program without the declarations: no helper is known at all, so the calls fail to compile.
+  writeFileSync(join(consumer, 'routes.d.ts'), 'export {};\n');
+  const bare = await run(process.execPath, [tsc, '-p', 'tsconfig.helpers.json'], consumer);
+  assert.match(bare.stdout, "error TS2339: Property 'post_comment_path' does not exist on type 'Helpers'");
+});
+
+test('installed, it needs neither tsx nor elkjs, and the signalbox command runs compiled', async () => {
+  assert.not.ok(existsSync(join(consumer, 'node_modules/tsx')), 'tsx is a development dependency');
+  assert.not.ok(existsSync(join(consumer, 'node_modules/elkjs')), 'elkjs is optional');
+  const ran = await run(process.execPath, [join(consumer, 'node_modules/.bin/signalbox'), 'machines', '--format', 'json'], consumer);
+  assert.is(ran.code, 0, ran.stderr);
+  assert.is((JSON.parse(ran.stdout) as { id: string }[])[0]!.id, 'request');
+});
+
+test("the installed footprint is no larger than Fastify 5's, measured the same way", () => {
+  assert.ok(footprint.fastify > 1_000_000, 'Fastify was installed');
+  assert.ok(footprint.signalbox <= footprint.fastify, `signalbox ${footprint.signalbox} B > fastify ${footprint.fastify} B`);
+});
+
+test.run();

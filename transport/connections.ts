@@ -1,0 +1,193 @@
+/**
+ * What the HTTP transport knows about each connection: the requests it has
+ * received and not yet answered, a bound on how many of them run at once
+ * (pipelining), and how a connection is let go when the server shuts down.
+ * Internal to the HTTP transport.
+ *
+ * Pipelining. A client may send requests without waiting for answers, and
+ * Node parses every request in what it has read before any is answered. At
+ * most `maxPipelined` requests of one connection run at a time; the rest wait
+ * their turn in order, and the socket is not read again until the waiting
+ * ones have started, so a client that writes 50,000 requests and reads
+ * nothing costs a bounded amount of memory, and the kernel's own flow
+ * control holds it back.
+ *
+ * Shutdown. Once draining, a connection's last answer says `Connection:
+ * close`; a connection with nothing to answer is closed at once, unless its
+ * last answer left only just now: its client may be sending the next request
+ * at this moment, and that request is answered (with `Connection: close`)
+ * rather than met by a reset. "Just now" is three times the longest pause
+ * this client has taken between an answer and its next request (so a busy
+ * client's next request is awaited, and an idle one is not), at least
+ * `GRACE_MIN_MS` and at most `GRACE_MAX_MS`. A connection holding half a
+ * request is left to the header and request timeouts, which answer 408.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Bounds on how long a connection that has just been answered may take to send one more once a shutdown began. */
+export const GRACE_MIN_MS = 50;
+export const GRACE_MAX_MS = 1_000;
+
+class Connection {
+  /** Requests received and not yet answered, running or waiting. */
+  unanswered = 0;
+  /** Responses of the requests running now. */
+  readonly running = new Set<ServerResponse>();
+  /** Requests parsed but not started, in arrival order. */
+  readonly waiting: (() => void)[] = [];
+  /** Whether this side stopped reading the socket (too many requests waiting). */
+  holding = false;
+  /** Bytes arrived since the last request was answered that did not make a whole request (yet). */
+  partial = false;
+  /** When the last request was answered (or the connection opened). */
+  idleSince = performance.now();
+  /** The longest pause seen between an answer and the client's next request on this connection. */
+  longestPause = 0;
+  graceTimer: NodeJS.Timeout | null = null;
+  /** Whether any request has been answered here (before that, `idleSince` is when it opened). */
+  answered = false;
+
+  constructor(readonly socket: Socket) {}
+}
+
+export class Connections {
+  readonly #all = new Map<Socket, Connection>();
+  readonly #maxPipelined: number;
+  #draining = false;
+
+  constructor(server: Server, maxPipelined: number) {
+    this.#maxPipelined = maxPipelined;
+    server.on('connection', (socket: Socket) => this.#open(socket));
+  }
+
+  /** Open connections. */
+  get size(): number {
+    return this.#all.size;
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Requests received and not yet answered, over all connections. */
+  get unanswered(): number {
+    let count = 0;
+    for (const connection of this.#all.values()) count += connection.unanswered;
+    return count;
+  }
+
+  /** Starts `start` for a request now, or once its connection's earlier requests leave room for it. */
+  received(req: IncomingMessage, res: ServerResponse, start: () => void): void {
+    const connection = this.#all.get(req.socket);
+    // An upgrade request answered as plain HTTP, on a socket no longer counted here: nothing to bound.
+    if (connection === undefined) return start();
+    if (connection.unanswered === 0 && connection.answered) connection.longestPause = Math.max(connection.longestPause, performance.now() - connection.idleSince);
+    connection.unanswered++;
+    connection.partial = false;
+    const run = (): void => {
+      connection.running.add(res);
+      res.once('close', () => {
+        connection.running.delete(res);
+        connection.unanswered--;
+        this.#next(connection);
+      });
+      start();
+    };
+    if (connection.running.size < this.#maxPipelined && connection.waiting.length === 0) run();
+    else {
+      connection.waiting.push(run);
+      this.#hold(connection);
+    }
+  }
+
+  /** Whether an answer about to be written should close its connection: the last one owed while draining. */
+  closesAfter(res: ServerResponse): boolean {
+    if (!this.#draining) return false;
+    const connection = this.#all.get(res.req.socket);
+    return connection === undefined || connection.unanswered <= 1;
+  }
+
+  /** Whether an answer has begun on `socket` (a raw error written now would land inside it). */
+  answering(socket: Socket): boolean {
+    const connection = this.#all.get(socket);
+    if (connection === undefined) return false;
+    for (const res of connection.running) if (res.headersSent && !res.writableFinished) return true;
+    return false;
+  }
+
+  /** Begins the drain: from now on connections are let go as they run out of requests. */
+  drain(): void {
+    this.#draining = true;
+    for (const connection of this.#all.values()) if (connection.unanswered === 0) this.#letGo(connection);
+  }
+
+  /** Destroys every connection left; returns how many requests they still owed answers to. */
+  cut(): number {
+    let cut = 0;
+    for (const connection of this.#all.values()) {
+      cut += connection.unanswered;
+      connection.socket.destroy();
+    }
+    return cut;
+  }
+
+  #open(socket: Socket): void {
+    const connection = new Connection(socket);
+    this.#all.set(socket, connection);
+    // Runs after Node's own listener has parsed the chunk: with nothing owed, these bytes made no whole request.
+    socket.on('data', () => {
+      if (connection.unanswered === 0) connection.partial = true;
+    });
+    // Node resumes a socket it paused for its own reasons (its write buffer drained); a hold of ours outlasts that.
+    socket.on('resume', () => {
+      if (connection.holding) socket.pause();
+    });
+    socket.once('close', () => {
+      this.#all.delete(socket);
+      connection.waiting.length = 0;
+      if (connection.graceTimer !== null) clearTimeout(connection.graceTimer);
+    });
+  }
+
+  #next(connection: Connection): void {
+    while (connection.running.size < this.#maxPipelined && connection.waiting.length > 0) connection.waiting.shift()!();
+    if (connection.waiting.length === 0) this.#release(connection);
+    if (connection.unanswered === 0) {
+      connection.idleSince = performance.now();
+      connection.answered = true;
+      connection.partial = false;
+      if (this.#draining) this.#letGo(connection);
+    }
+  }
+
+  #hold(connection: Connection): void {
+    if (connection.holding) return;
+    connection.holding = true;
+    connection.socket.pause();
+  }
+
+  #release(connection: Connection): void {
+    if (!connection.holding) return;
+    connection.holding = false;
+    // Node pauses a socket itself while its answers wait to be written, and must be the one to resume it
+    // (it then resumes its parser too); `_paused` is its flag for that.
+    if (!(connection.socket as Socket & { _paused?: boolean })._paused) connection.socket.resume();
+  }
+
+  /** A draining connection with nothing owed: closed now, after its grace, or by the timeouts if half a request is in. */
+  #letGo(connection: Connection): void {
+    if (connection.partial || connection.socket.destroyed) return;
+    const grace = connection.answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * connection.longestPause)) : 0;
+    const left = grace - (performance.now() - connection.idleSince);
+    if (left <= 0) {
+      connection.socket.destroy();
+      return;
+    }
+    connection.graceTimer ??= setTimeout(() => {
+      connection.graceTimer = null;
+      if (connection.unanswered === 0) this.#letGo(connection);
+    }, left);
+    connection.graceTimer.unref();
+  }
+}
