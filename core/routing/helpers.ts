@@ -8,7 +8,8 @@
  * (`const { post_path } = helpers`) works and unused helpers cost nothing.
  */
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
-import { generateFromValues, type GenRoute, type Generator } from './generate.ts';
+import { generateFromValues, type Generator } from './generate.ts';
+import type { GenRoute } from './gen-route.ts';
 import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
 import { cgiEscape, isPlainObject, toParam } from './params.ts';

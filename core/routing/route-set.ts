@@ -3,7 +3,9 @@
  * pure functions compiled from it (recognition, generation, helpers).
  */
 import { ArgumentError, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError } from '../errors.ts';
-import { Generator, prepareRoute, type GenRoute } from './generate.ts';
+import { Generator } from './generate.ts';
+import { NO_RECALL } from './hash-generate.ts';
+import { prepareRoute, type GenRoute } from './gen-route.ts';
 import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
 import { Mapper, type Block } from './mapper.ts';
@@ -211,10 +213,10 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
         throw error;
       }
     },
-    generate: ((options: GenerateOptions, recall: GenerateOptions = {}, flags: { readonly generate_all?: boolean } = {}) => {
+    generate: ((options: GenerateOptions, recall: GenerateOptions = NO_RECALL, flags?: { readonly generate_all?: boolean }) => {
       // Rails takes the flag inside the options; here it changes the result's type, so it is an argument of its own.
       if (isPlainObject(options) && 'generate_all' in options) throw new ArgumentError('generate: pass generate_all as the third argument, generate(options, recall, { generate_all: true })');
-      return flags.generate_all === true ? generator.generateAll(options, recall) : generator.generate(options, recall);
+      return flags !== undefined && flags.generate_all === true ? generator.generateAll(options, recall) : generator.generate(options, recall);
     }) as RouteSet['generate'],
     generate_extras: (options, recall = {}) => {
       const r = generator.generateExtras(options, recall);

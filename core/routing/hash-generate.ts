@@ -1,0 +1,387 @@
+/**
+ * Hash-based generation (`generate`, `url_for` and `redirect_to` from an
+ * options hash) compiled per route set, as Rails 2.1 keyed its routes:
+ * controller, then action, then the set of option keys lead to the
+ * candidate routes in the order generation tries them, and each candidate
+ * is a straight-line function compiled from its segments.
+ *
+ * It gives exactly what the reference `Generator` gives, without building
+ * the option copies, the merged hash or the expiry table: values are read
+ * from the options and the recall where the reference would read its
+ * copies. Calls it does not cover (`use_route`, undefined or non-text
+ * controller and action values, function values, objects off the plain
+ * prototype, a call no route can serve) return `undefined`, and the
+ * reference then answers them, error included. A property test holds the
+ * two to agreement on random tables and option hashes.
+ *
+ * Keys and literal text are embedded with `JSON.stringify` only; values
+ * never become code.
+ */
+import type { GenRoute } from './gen-route.ts';
+import { buildQueryString, escapePath, escapePathComponent, toParam } from './params.ts';
+import { DEFAULT_SEGMENT_SOURCE } from './pattern.ts';
+import { compileRequirement } from './requirement.ts';
+import type { GenerateOptions, Segment } from './types.ts';
+
+/** A compiled candidate: the path, null when this route cannot build one, undefined to defer to the reference. */
+type RouteFn = (
+  input: GenerateOptions,
+  recall: GenerateOptions,
+  /** The controller as the options give it, made absolute; undefined when they give none. */
+  controller: string | undefined,
+  /** The controller changed against the recall. */
+  controllerExpired: boolean,
+  /** The action in the options as generation reads them (`index` when none is given). */
+  optionAction: string,
+  /** The action in the merged hash. */
+  mergedAction: unknown,
+  /** The action as expiry compares it (undefined when the options give none and no controller). */
+  expiryAction: string | undefined,
+) => string | null | undefined;
+
+interface Candidate {
+  readonly fn: RouteFn;
+  /** Option keys this route does not use: they form the query string. */
+  readonly extras: readonly string[];
+}
+
+interface Plan {
+  /** The option keys, in the order given, with `action` last when the options gave none. */
+  readonly keys: readonly string[];
+  readonly candidates: readonly Candidate[];
+}
+
+interface ActionEntry {
+  /** Routes whose controller and action requirements admit this pair, in route order. */
+  readonly routes: readonly GenRoute[];
+  readonly plans: Map<string, Plan>;
+  last: Plan | null;
+}
+
+// Controllers, actions and key sets come from callers (and from recognised paths); past these sizes the
+// memo starts again, so odd inputs cannot grow it without limit.
+const ENTRY_LIMIT = 2000;
+const PLAN_LIMIT = 64;
+
+// In `url_for` mode: options that shape the URL around the path. `only_path` is passed over here; the
+// others (and credentials) change the options before generation, so the caller's general path takes them.
+const URL_KEYS: Readonly<Record<string, 1 | 2>> = Object.freeze(Object.assign(Object.create(null) as Record<string, 1 | 2>, {
+  only_path: 1,
+  anchor: 2, params: 2, host: 2, protocol: 2, port: 2, trailing_slash: 2, skip_relative_url_root: 2,
+  overwrite_params: 2, relative_url_root: 2, user: 2, password: 2,
+}));
+
+/** The recall of a call that gives none: generation only reads it. */
+export const NO_RECALL: GenerateOptions = Object.freeze({});
+
+function plainPrototype(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+// The default `[^/.?]+` requirement (resources spell it out for `:id`), without a RegExp.
+function plain(value: string): boolean {
+  if (value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 47 || c === 46 || c === 63) return false;
+  }
+  return true;
+}
+
+/** `to_param` with the usual string case first. */
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : typeof value === 'number' ? `${value}` : toParam(value);
+}
+
+/**
+ * Rails' `build_expiry` for one key: the options give it and change the recalled value. The recall has
+ * a plain prototype and route keys name nothing on Object.prototype, so `in` finds only its own keys.
+ */
+function expired(option: unknown, recall: GenerateOptions, key: string): boolean {
+  if (option === undefined) return false;
+  const recalled = recall[key];
+  if (recalled !== undefined) return text(option) !== text(recalled);
+  return key in recall && text(option) !== null;
+}
+
+/** A glob's value as generation writes it: components escaped one by one, or a path with its slashes kept. */
+function globValue(raw: unknown): string {
+  if (raw === undefined || raw === null || raw === false) return '';
+  return Array.isArray(raw)
+    ? raw.map((part) => escapePathComponent(toParam(part) ?? '')).join('/')
+    : escapePath(toParam(raw) ?? '');
+}
+
+export class HashGenerator {
+  private readonly entries = new Map<string, Map<string, ActionEntry>>();
+  private entryCount = 0;
+  private readonly compiled = new Map<GenRoute, RouteFn>();
+  // The pair asked for last: a call site usually asks for the same one again.
+  private lastController = '';
+  private lastAction = '';
+  private lastEntry: ActionEntry | null = null;
+
+  constructor(private readonly routes: readonly GenRoute[]) {}
+
+  /**
+   * The path with its query string for `generate(input, recall)`, or undefined when the reference
+   * generator must answer. `input` must be a plain object (callers have checked it). With `url`,
+   * `only_path` is passed over, as `url_for` removes it.
+   */
+  generate(input: GenerateOptions, recall: GenerateOptions, url: boolean): string | undefined {
+    if (recall !== NO_RECALL && !plainPrototype(recall)) return undefined;
+    const keys = Object.keys(input);
+    let given: string | undefined;
+    let action: string | undefined;
+    let skipped = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const value = input[key];
+      if (value === undefined || typeof value === 'function') return undefined;
+      if (key === 'controller') {
+        if (typeof value !== 'string') return undefined;
+        given = value;
+      } else if (key === 'action') {
+        if (typeof value !== 'string') return undefined;
+        action = value;
+      } else if (key === 'use_route' || key === '__proto__') {
+        return undefined;
+      } else if (url) {
+        const kind = URL_KEYS[key];
+        if (kind === 2) return undefined;
+        if (kind === 1) skipped++;
+      }
+    }
+
+    // Rails' `RouteSet#generate`: the controller made absolute against the recalled one's module.
+    let controller = given;
+    let controllerExpired = false;
+    if (given !== undefined) {
+      controllerExpired = expired(given, recall, 'controller');
+      if (controllerExpired && given.charCodeAt(0) !== 47) {
+        const oldParts = String(toParam(recall.controller)).split('/');
+        const newParts = given.split('/');
+        controller = [...oldParts.slice(0, Math.max(0, oldParts.length - newParts.length)), ...newParts].join('/');
+      }
+      if (controller!.charCodeAt(0) === 47) controller = controller!.slice(1);
+    }
+    const expiryAction = action !== undefined ? action : given !== undefined ? 'index' : undefined;
+    const optionAction = action !== undefined ? action : 'index';
+    let mergedAction: unknown = expiryAction;
+    if (mergedAction === undefined) {
+      const recalled = recall.action;
+      mergedAction = recalled === undefined || recalled === null || recalled === false ? 'index' : recalled;
+    }
+    const controllerName = controller !== undefined ? controller : text(recall.controller);
+    const actionName = text(mergedAction);
+    if (controllerName === null || actionName === null) return undefined;
+
+    let entry = this.lastEntry;
+    if (entry === null || controllerName !== this.lastController || actionName !== this.lastAction) {
+      entry = this.entry(controllerName, actionName);
+      this.lastController = controllerName;
+      this.lastAction = actionName;
+      this.lastEntry = entry;
+    }
+    let plan = entry.last;
+    if (plan === null || !sameKeys(plan.keys, keys, skipped, action === undefined, url)) {
+      plan = this.plan(entry, effectiveKeys(keys, action === undefined, url));
+      entry.last = plan;
+    }
+    const candidates = plan.candidates;
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[i];
+      const path = c.fn(input, recall, controller, controllerExpired, optionAction, mergedAction, expiryAction);
+      if (path === undefined) return undefined;
+      if (path !== null) return c.extras.length === 0 ? path : path + buildQueryString(input, c.extras);
+    }
+    // No route: the reference raises the error, with its message.
+    return undefined;
+  }
+
+  private entry(controller: string, action: string): ActionEntry {
+    let byAction = this.entries.get(controller);
+    let entry = byAction?.get(action);
+    if (entry !== undefined) return entry;
+    if (this.entryCount >= ENTRY_LIMIT) {
+      this.entries.clear();
+      this.lastEntry = null;
+      this.entryCount = 0;
+      byAction = undefined;
+    }
+    if (byAction === undefined) this.entries.set(controller, (byAction = new Map()));
+    const routes = this.routes.filter((g) => accepts(g.controllerReq, controller) && accepts(g.actionReq, action));
+    entry = { routes, plans: new Map(), last: null };
+    byAction.set(action, entry);
+    this.entryCount++;
+    return entry;
+  }
+
+  /** Rails' `routes_for_controller_and_action_and_keys`: fewest unused keys first, then route order. */
+  private plan(entry: ActionEntry, keys: readonly string[]): Plan {
+    const id = keys.join('\u0000');
+    const known = entry.plans.get(id);
+    if (known !== undefined) return known;
+    const candidates = entry.routes
+      .map((g, order) => ({ g, order, extras: keys.filter((k) => !g.significant.includes(k)) }))
+      .sort((x, y) => x.extras.length - y.extras.length || x.order - y.order)
+      .map(({ g, extras }) => ({ fn: this.compile(g), extras }));
+    if (entry.plans.size >= PLAN_LIMIT) entry.plans.clear();
+    const plan = { keys, candidates };
+    entry.plans.set(id, plan);
+    return plan;
+  }
+
+  private compile(g: GenRoute): RouteFn {
+    let fn = this.compiled.get(g);
+    if (fn === undefined) this.compiled.set(g, (fn = compileRoute(g)));
+    return fn;
+  }
+}
+
+/** The option keys as the reference's selection sees them. */
+function effectiveKeys(keys: readonly string[], addAction: boolean, url: boolean): string[] {
+  const out = url ? keys.filter((k) => URL_KEYS[k] !== 1) : [...keys];
+  if (addAction) out.push('action');
+  return out;
+}
+
+function sameKeys(planKeys: readonly string[], keys: readonly string[], skipped: number, addAction: boolean, url: boolean): boolean {
+  if (planKeys.length !== keys.length - skipped + (addAction ? 1 : 0)) return false;
+  let j = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (url && skipped > 0 && URL_KEYS[key] === 1) continue;
+    if (planKeys[j++] !== key) return false;
+  }
+  return !addAction || planKeys[j] === 'action';
+}
+
+function accepts(req: string | RegExp | null, value: string): boolean {
+  if (req === null) return true;
+  return typeof req === 'string' ? req === value : req.test(value);
+}
+
+const deferAlways: RouteFn = () => undefined;
+
+/**
+ * One route's `generate_raw` as straight-line code: the requirement checks, each key segment's value
+ * (from the merged hash until a segment's key expires, from the options after), the optional tail left
+ * off where its values are the defaults, and the escaped path.
+ */
+function compileRoute(g: GenRoute): RouteFn {
+  const keys = g.route.significantKeys;
+  // A key Object.prototype answers for (`constructor`, `toString`) reads differently from a copied hash.
+  if (keys.some((k) => k in Object.prototype || k === '__proto__' || k === 'only_path')) return deferAlways;
+  const q = JSON.stringify;
+  const res: RegExp[] = [];
+  const re = (r: RegExp) => `res[${res.push(r) - 1}]`;
+  const merged = (key: string) => key === 'controller' ? '(controller !== undefined ? controller : recall.controller)'
+    : key === 'action' ? 'mergedAction'
+      : `(input[${q(key)}] !== undefined ? input[${q(key)}] : recall[${q(key)}])`;
+  const option = (key: string) => key === 'controller' ? 'controller' : key === 'action' ? 'optionAction' : `input[${q(key)}]`;
+  // Rails' `build_expiry` for one key, inline: the options give it and change the recalled value.
+  const expiry = (key: string) => {
+    if (key === 'controller') return 'if (controllerExpired) flipped = true;';
+    const given = key === 'action' ? 'expiryAction' : `input[${q(key)}]`;
+    return `{ const o = ${given}; if (o !== undefined) { const r = recall[${q(key)}];`
+      + ` if (r !== undefined ? text(o) !== text(r) : ${q(key)} in recall && text(o) !== null) flipped = true; } }`;
+  };
+  const test = (r: RegExp, source: string | null, v: string) => source === DEFAULT_SEGMENT_SOURCE ? `plain(${v})` : `${re(r)}.test(${v})`;
+
+  const body: string[] = [];
+  for (const c of g.checks) {
+    // Selection already compared the fixed controller and action.
+    if (c.re === null && typeof c.value === 'string' && (c.key === 'controller' || c.key === 'action')) continue;
+    if (c.re !== null) {
+      body.push(`{ const m = ${merged(c.key)}; if (m === undefined || m === null || m === false) return null;`,
+        `const v = text(${option(c.key)}); if (v === null || !${re(c.re)}.test(v)) return null; }`);
+    } else {
+      body.push(`if (text(${merged(c.key)}) !== ${q(c.value)}) return null;`);
+    }
+  }
+
+  const segs = g.segments;
+  body.push('let flipped = false;');
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    if (!('key' in s)) continue;
+    const v = `v${i}`;
+    const valueRe = g.valueRes[i];
+    const source = s.requirement === null ? null : compileRequirement(s.requirement);
+    body.push(`const raw${i} = flipped ? ${option(s.key)} : ${merged(s.key)};`);
+    // A number's text is digits, signs, dots and letters: it never needs escaping.
+    if (s.type === 'dynamic') body.push(`const num${i} = typeof raw${i} === 'number';`);
+    if (s.type === 'glob') {
+      body.push(`const ${v} = globValue(raw${i});`);
+      if (valueRe !== null) body.push(`if (!${test(valueRe, source, v)}) return null;`);
+    } else {
+      const def = s.default === null ? 'null' : q(s.default);
+      body.push(`let ${v} = raw${i} === undefined || raw${i} === null || raw${i} === false ? ${def} : text(raw${i});`);
+      // A value whose to_param is nil falls back on the default, except for the controller.
+      if (s.default !== null && s.type !== 'controller') body.push(`if (${v} === null) ${v} = ${def};`);
+      if (s.type === 'controller') body.push(`if (${v} === null) return null;`, `${v} = ${v}.toLowerCase();`);
+      if (s.default !== null || s.type === 'controller') {
+        if (valueRe !== null) body.push(`if (!${test(valueRe, source, v)}) return null;`);
+      } else if (s.optional) {
+        if (valueRe !== null) body.push(`if (${v} !== null && !${test(valueRe, source, v)}) return null;`);
+      } else {
+        body.push(`if (${v} === null) return null;`);
+        if (valueRe !== null) body.push(`if (!${test(valueRe, source, v)}) return null;`);
+      }
+    }
+    body.push(`if (!flipped) ${expiry(s.key)}`);
+  }
+
+  // Rails' string_structure: from the end back, optional segments whose value is their default are left off.
+  let minLast = segs.length - 1;
+  const tail: string[] = [];
+  for (; minLast > 0; minLast--) {
+    const s = segs[minLast];
+    if (!s.optional) break;
+    if (s.type === 'static' || s.type === 'divider') continue;
+    const def = s.type === 'glob' ? '' : s.default;
+    tail.push(`if (v${minLast} !== ${q(def)}) { last = ${minLast}; break; }`);
+  }
+  body.push(`let last = ${minLast};`);
+  if (tail.length > 0) body.push(`do { ${tail.join(' ')} } while (false);`);
+
+  // The path: everything up to the last fixed segment at once, then the optional tail piece by piece.
+  const piece = (j: number, s: Segment): string => {
+    switch (s.type) {
+      case 'divider': return q(s.value);
+      case 'static': return q(escapePathComponent(s.value));
+      case 'glob': return `v${j}`;
+      case 'controller': return `escapePath(v${j})`;
+      default: return s.optional && s.default === null ? `(v${j} === null ? '' : num${j} ? v${j} : escape(v${j}))` : `(num${j} ? v${j} : escape(v${j}))`;
+    }
+  };
+  const nullGap = (j: number, s: Segment) =>
+    (s.type === 'dynamic' && s.optional && s.default === null ? [`if (${j} < last && v${j} === null) return null;`] : []);
+  const head: string[] = [];
+  for (let j = 0; j <= minLast; j++) {
+    body.push(...nullGap(j, segs[j]));
+    head.push(piece(j, segs[j]));
+  }
+  body.push(`let out = ${joinLiterals(head)};`);
+  for (let j = minLast + 1; j < segs.length; j++) {
+    body.push(`if (last >= ${j}) { ${nullGap(j, segs[j]).join(' ')} out += ${piece(j, segs[j])}; }`);
+  }
+  body.push('return out;');
+
+  const source = `return function generate(input, recall, controller, controllerExpired, optionAction, mergedAction, expiryAction) {\n${body.join('\n')}\n};`;
+  // eslint-disable-next-line no-new-func -- compiled once per route from route data; see the module comment
+  return new Function('text', 'plain', 'globValue', 'escape', 'escapePath', 'res', source)(text, plain, globValue, escapePathComponent, escapePath, res) as RouteFn;
+}
+
+/** `"/" + "posts" + "/" + x` as `"/posts/" + x`. */
+function joinLiterals(parts: readonly string[]): string {
+  const out: string[] = [];
+  for (const p of parts) {
+    const prev = out[out.length - 1];
+    if (p.startsWith('"') && prev !== undefined && prev.startsWith('"')) out[out.length - 1] = JSON.stringify(JSON.parse(prev) + JSON.parse(p));
+    else out.push(p);
+  }
+  return out.length === 0 ? '""' : out.join(' + ');
+}
