@@ -178,10 +178,12 @@ test('compiled generation agrees with the reference on random tables, option has
       // url_for's form passes over only_path, which url_for takes out of the hash before generating.
       const target = { ...options, only_path: call.onlyPath };
       const forUrl = compiled.generate(target, recall, true);
-      if (forUrl !== undefined) {
-        const { only_path: _o, ...hash } = target;
-        assert.equal({ path: forUrl }, outcome(() => reference.generate(hash, recall)), `url_for(${label})`);
-      }
+      const { only_path: _o, ...hash } = target;
+      const expectedPath = outcome(() => reference.generate(hash, recall));
+      if (forUrl !== undefined) assert.equal({ path: forUrl }, expectedPath, `url_for(${label})`);
+      // And through the helpers, which wrap the path in the URL.
+      const url = outcome(() => set.helpers({ host: 'example.com' }, recall).url_for(target));
+      assert.equal(url, 'path' in expectedPath ? { path: `${call.onlyPath ? '' : 'http://example.com'}${expectedPath.path}` } : expectedPath, `helpers.url_for(${label})`);
     }
   }), 800);
   // The property must not pass by standing aside: most calls are the compiled form's to answer.
