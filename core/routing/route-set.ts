@@ -245,18 +245,20 @@ function namedTable(routes: readonly Route[]): Record<string, Route> {
   return named;
 }
 
-// Both spellings: requests carry upper-case methods, and `Request#method` (what recognition is given) lower-case.
-const CANONICAL_METHODS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null), {
-  GET: 'GET', HEAD: 'GET', POST: 'POST', PUT: 'PUT', DELETE: 'DELETE', OPTIONS: 'OPTIONS',
-  get: 'GET', head: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', options: 'OPTIONS',
-}));
-
 /** Upper-cases a method and folds HEAD into GET, as requests see it. */
 function normaliseMethod(method: string | null): string | null {
   if (method === null || method === undefined) return null;
-  // Hot path: the usual spellings need no new string.
-  const known = CANONICAL_METHODS[method];
-  if (known !== undefined) return known;
-  const upper = String(method).toUpperCase();
-  return upper === 'HEAD' ? 'GET' : upper;
+  // Hot path: the usual spellings (requests carry upper-case methods, `Request#method` lower-case) need
+  // no new string; a switch compares them without a table lookup.
+  switch (method) {
+    case 'GET': case 'HEAD': case 'get': case 'head': return 'GET';
+    case 'POST': case 'post': return 'POST';
+    case 'PUT': case 'put': return 'PUT';
+    case 'DELETE': case 'delete': return 'DELETE';
+    case 'OPTIONS': case 'options': return 'OPTIONS';
+    default: {
+      const upper = String(method).toUpperCase();
+      return upper === 'HEAD' ? 'GET' : upper;
+    }
+  }
 }

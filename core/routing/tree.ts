@@ -23,6 +23,9 @@ import type { KeySegment, Route } from './types.ts';
 class Node {
   static: Map<string, Node> | null = null;
   dotted: Map<string, Node> | null = null;
+  /** The same edges by `textHash` of their text, for lookups that slice no string; see `Edges`. */
+  staticByHash: Edges | null = null;
+  dottedByHash: Edges | null = null;
   param: Node | null = null;
   pair: Node | null = null;
   controller: Node | null = null;
@@ -30,6 +33,74 @@ class Node {
   leaves: Leaf[] = [];
   globs: Leaf[] = [];
   min = Infinity;
+}
+
+/**
+ * Static edges by the hash of their text: an open table of buckets (a power of two in size, kept at most
+ * half full) chained on collision. Lookup hashes the path component in the one pass that also finds its
+ * end and its dots, so it neither slices the path nor hashes a new string.
+ */
+interface Edges {
+  buckets: (Edge | undefined)[];
+  mask: number;
+  size: number;
+}
+
+interface Edge {
+  readonly hash: number;
+  readonly text: string;
+  readonly node: Node;
+  next: Edge | null;
+}
+
+/** The hash lookup computes as it scans a component; every static word is hashed the same way once. */
+function textHash(text: string): number {
+  let h = 0;
+  for (let k = 0; k < text.length; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
+  return h;
+}
+
+function newEdges(): Edges {
+  return { buckets: new Array<Edge | undefined>(4).fill(undefined), mask: 3, size: 0 };
+}
+
+function addEdge(edges: Edges, text: string, node: Node): void {
+  if (++edges.size * 2 > edges.buckets.length) {
+    const old = edges.buckets;
+    edges.buckets = new Array<Edge | undefined>(old.length * 2).fill(undefined);
+    edges.mask = edges.buckets.length - 1;
+    for (const first of old) {
+      let edge = first ?? null;
+      while (edge !== null) {
+        const after: Edge | null = edge.next;
+        edge.next = null;
+        place(edges, edge);
+        edge = after;
+      }
+    }
+  }
+  place(edges, { hash: textHash(text), text, node, next: null });
+}
+
+function place(edges: Edges, edge: Edge): void {
+  const i = edge.hash & edges.mask;
+  const first = edges.buckets[i];
+  if (first === undefined) {
+    edges.buckets[i] = edge;
+    return;
+  }
+  let last = first;
+  while (last.next !== null) last = last.next;
+  last.next = edge;
+}
+
+/** The node of the edge whose text is `path` from `from` to `to`, if any; `h` is that text's `textHash`. */
+function findEdge(edges: Edges, h: number, path: string, from: number, to: number): Node | null {
+  for (let edge = edges.buckets[h & edges.mask] ?? null; edge !== null; edge = edge.next) {
+    const text = edge.text;
+    if (edge.hash === h && text.length === to - from && path.startsWith(text, from)) return edge.node;
+  }
+  return null;
 }
 
 interface SearchState {
@@ -52,6 +123,8 @@ export class TreeRecognizer implements Recognizer {
   private path = '';
   private len = 0;
   private bit = 0;
+  // Whether a component scanned so far holds a `%`: only then do captures need decoding.
+  private percent = false;
 
   constructor(routes: readonly Route[], options: RecognizerOptions) {
     this.controllers = options.controllers?.map((c) => c.toLowerCase().split('/')) ?? null;
@@ -76,6 +149,7 @@ export class TreeRecognizer implements Recognizer {
       this.path = path;
       this.len = len;
       this.bit = methodBit(method);
+      this.percent = false;
       this.search(this.root, path === '' || path === '/' ? len + 1 : 1, 0);
     }
     for (const { route, pattern } of this.slow) {
@@ -87,7 +161,7 @@ export class TreeRecognizer implements Recognizer {
     const leaf = state.leaf as Leaf | null;
     state.leaf = null;
     if (leaf === null) return null;
-    return { route: leaf.route, params: leaf.read(path, len, state.at) };
+    return { route: leaf.route, params: leaf.read(path, len, state.at, this.percent) };
   }
 
   allowedMethods(path: string): string[] {
@@ -113,37 +187,45 @@ export class TreeRecognizer implements Recognizer {
       this.take(node.leaves);
       return;
     }
-    let end = path.indexOf('/', pos);
-    if (end < 0 || end > len) end = len;
+    // One scan finds the component's end, hashes it (whole, and up to its first dot) and classifies it
+    // for the three shapes: `word`, `static.word`, `word.word`.
+    let h = 0;
+    let beforeDot = 0;
+    let dot = -1;
+    let dots = 0;
+    let question = false;
+    let percent = false;
+    let end = pos;
+    for (; end < len; end++) {
+      const c = path.charCodeAt(end);
+      if (c === 47) break;
+      if (c === 46) {
+        if (dots++ === 0) {
+          dot = end;
+          beforeDot = h;
+        }
+      } else if (c === 63) question = true;
+      else if (c === 37) percent = true;
+      h = (Math.imul(h, 31) + c) | 0;
+    }
+    if (percent) this.percent = true;
     const next = end + 1;
     this.walk.starts[depth] = pos;
     this.walk.ends[depth] = end;
     const deeper = depth + 1;
-    if (node.static !== null) {
-      const child = node.static.get(path.slice(pos, end));
-      if (child !== undefined) this.search(child, next, deeper);
+    if (node.staticByHash !== null) {
+      const child = findEdge(node.staticByHash, h, path, pos, end);
+      if (child !== null) this.search(child, next, deeper);
     }
-    if (node.dotted !== null || node.param !== null || node.pair !== null) {
-      // One scan classifies the component for all three shapes: `word`, `static.word`, `word.word`.
-      let dot = -1;
-      let dots = 0;
-      let question = false;
-      for (let k = pos; k < end; k++) {
-        const c = path.charCodeAt(k);
-        if (c === 46) {
-          if (dots++ === 0) dot = k;
-        } else if (c === 63) question = true;
-      }
-      if (!question) {
-        if (dots === 0) {
-          if (node.param !== null && end > pos) this.search(node.param, next, deeper);
-        } else if (dot > pos && dot < end - 1 && dots === 1) {
-          if (node.dotted !== null) {
-            const child = node.dotted.get(path.slice(pos, dot));
-            if (child !== undefined) this.search(child, next, deeper);
-          }
-          if (node.pair !== null) this.search(node.pair, next, deeper);
+    if (!question) {
+      if (dots === 0) {
+        if (node.param !== null && end > pos) this.search(node.param, next, deeper);
+      } else if (dot > pos && dot < end - 1 && dots === 1) {
+        if (node.dottedByHash !== null) {
+          const child = findEdge(node.dottedByHash, beforeDot, path, pos, dot);
+          if (child !== null) this.search(child, next, deeper);
         }
+        if (node.pair !== null) this.search(node.pair, next, deeper);
       }
     }
     if (node.controller !== null) {
@@ -301,13 +383,19 @@ function edgeFor(node: Node, group: Group): Node {
     case 'static': {
       node.static ??= new Map();
       let child = node.static.get(group.text);
-      if (!child) node.static.set(group.text, (child = new Node()));
+      if (!child) {
+        node.static.set(group.text, (child = new Node()));
+        addEdge((node.staticByHash ??= newEdges()), group.text, child);
+      }
       return child;
     }
     case 'dotted': {
       node.dotted ??= new Map();
       let child = node.dotted.get(group.text);
-      if (!child) node.dotted.set(group.text, (child = new Node()));
+      if (!child) {
+        node.dotted.set(group.text, (child = new Node()));
+        addEdge((node.dottedByHash ??= newEdges()), group.text, child);
+      }
       return child;
     }
     case 'param': return (node.param ??= new Node());
