@@ -180,7 +180,7 @@ export class Generator {
 
   /** `generate(options, recall)`: the path with its query string. */
   generate(options: GenerateOptions, recall: GenerateOptions = NO_RECALL): string {
-    if (this.compiled !== null && isPlainObject(options)) {
+    if (this.compiled !== null) {
       const path = this.compiled.generate(options, recall, false);
       if (path !== undefined) return path;
     }
@@ -189,8 +189,8 @@ export class Generator {
   }
 
   /**
-   * `url_for`'s generation from a plain target whose only URL option is `only_path` (passed over): the
-   * path with its query string, or undefined when the caller must take the general way.
+   * `url_for`'s generation from a target whose only URL option is `only_path` (passed over): the path
+   * with its query string, or undefined when the caller must take the general way.
    */
   generateForUrl(target: GenerateOptions, recall: GenerateOptions): string | undefined {
     return this.compiled === null ? undefined : this.compiled.generate(target, recall, true);

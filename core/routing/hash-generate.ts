@@ -45,17 +45,20 @@ interface Candidate {
   readonly extras: readonly string[];
 }
 
-interface Plan {
-  /** The option keys, in the order given, with `action` last when the options gave none. */
+/** The option keys of a call, in the order given (`only_path` passed over in `url_for` mode). */
+interface Keyset {
   readonly keys: readonly string[];
-  readonly candidates: readonly Candidate[];
+  /** The keys as selection sees them: `action` added last when the options give none. */
+  readonly selection: readonly string[];
 }
 
 interface ActionEntry {
   /** Routes whose controller and action requirements admit this pair, in route order. */
   readonly routes: readonly GenRoute[];
-  readonly plans: Map<string, Plan>;
-  last: Plan | null;
+  /** Candidates in the order generation tries them, by key set. */
+  readonly plans: Map<Keyset, readonly Candidate[]>;
+  lastKeyset: Keyset | null;
+  lastPlan: readonly Candidate[];
 }
 
 // Controllers, actions and key sets come from callers (and from recognised paths); past these sizes the
@@ -63,17 +66,37 @@ interface ActionEntry {
 const ENTRY_LIMIT = 2000;
 const PLAN_LIMIT = 64;
 
-// In `url_for` mode: options that shape the URL around the path. `only_path` is passed over here; the
-// others (and credentials) change the options before generation, so the caller's general path takes them.
-const URL_KEYS: Readonly<Record<string, 1 | 2>> = Object.freeze(Object.assign(Object.create(null) as Record<string, 1 | 2>, {
-  only_path: 1,
-  anchor: 2, params: 2, host: 2, protocol: 2, port: 2, trailing_slash: 2, skip_relative_url_root: 2,
-  overwrite_params: 2, relative_url_root: 2, user: 2, password: 2,
-}));
+const PASS = 1;
+const DEFER = 2;
+
+/**
+ * In `url_for` mode, what an option key is: `only_path` is passed over (PASS); the other URL options and
+ * credentials change the options before generation (DEFER: the caller's general way takes them).
+ */
+function urlKey(key: string): number {
+  switch (key) {
+    case 'only_path': return PASS;
+    case 'anchor': case 'params': case 'host': case 'protocol': case 'port': case 'trailing_slash':
+    case 'skip_relative_url_root': case 'overwrite_params': case 'relative_url_root': case 'user': case 'password':
+      return DEFER;
+    default: return 0;
+  }
+}
+
+// Enumerates what `for...in` would add to an object's own keys: nothing, unless Object.prototype has
+// been given enumerable properties (then the loop below would see them, and the reference would not).
+const INHERITS_NOTHING: object = Object.freeze({});
+
+function prototypeIsClean(): boolean {
+  for (const _ in INHERITS_NOTHING) return false;
+  return true;
+}
 
 /** The recall of a call that gives none: generation only reads it. */
 export const NO_RECALL: GenerateOptions = Object.freeze({});
 
+// Kept apart from util's isPlainObject, which every layer calls with objects of every shape: this call
+// site sees only option hashes, and stays fast.
 function plainPrototype(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -117,26 +140,30 @@ export class HashGenerator {
   private readonly entries = new Map<string, Map<string, ActionEntry>>();
   private entryCount = 0;
   private readonly compiled = new Map<GenRoute, RouteFn>();
-  // The pair asked for last: a call site usually asks for the same one again.
+  private readonly keysets = new Map<string, Keyset>();
+  // The pair and the key set asked for last: a call site usually asks for the same ones again.
   private lastController = '';
   private lastAction = '';
   private lastEntry: ActionEntry | null = null;
+  private lastKeyset: Keyset = { keys: [], selection: ['action'] };
 
   constructor(private readonly routes: readonly GenRoute[]) {}
 
   /**
    * The path with its query string for `generate(input, recall)`, or undefined when the reference
-   * generator must answer. `input` must be a plain object (callers have checked it). With `url`,
-   * `only_path` is passed over, as `url_for` removes it.
+   * generator must answer. With `url`, `only_path` is passed over, as `url_for` removes it.
    */
   generate(input: GenerateOptions, recall: GenerateOptions, url: boolean): string | undefined {
+    if (typeof input !== 'object' || input === null || !plainPrototype(input)) return undefined;
     if (recall !== NO_RECALL && !plainPrototype(recall)) return undefined;
-    const keys = Object.keys(input);
     let given: string | undefined;
     let action: string | undefined;
-    let skipped = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+    // One pass over the options: their controller and action, whether they are the key set of the
+    // last call, and whether anything in them needs the reference.
+    const last = this.lastKeyset.keys;
+    let same = true;
+    let j = 0;
+    for (const key in input) {
       const value = input[key];
       if (value === undefined || typeof value === 'function') return undefined;
       if (key === 'controller') {
@@ -148,10 +175,17 @@ export class HashGenerator {
       } else if (key === 'use_route' || key === '__proto__') {
         return undefined;
       } else if (url) {
-        const kind = URL_KEYS[key];
-        if (kind === 2) return undefined;
-        if (kind === 1) skipped++;
+        const kind = urlKey(key);
+        if (kind === DEFER) return undefined;
+        if (kind === PASS) continue;
       }
+      if (same && last[j++] !== key) same = false;
+    }
+    let keyset = this.lastKeyset;
+    if (!same || j !== last.length) {
+      if (!prototypeIsClean()) return undefined;
+      keyset = this.keysetOf(url ? Object.keys(input).filter((k) => urlKey(k) !== PASS) : Object.keys(input));
+      this.lastKeyset = keyset;
     }
 
     // Rails' `RouteSet#generate`: the controller made absolute against the recalled one's module.
@@ -184,12 +218,12 @@ export class HashGenerator {
       this.lastAction = actionName;
       this.lastEntry = entry;
     }
-    let plan = entry.last;
-    if (plan === null || !sameKeys(plan.keys, keys, skipped, action === undefined, url)) {
-      plan = this.plan(entry, effectiveKeys(keys, action === undefined, url));
-      entry.last = plan;
+    let candidates = entry.lastPlan;
+    if (entry.lastKeyset !== keyset) {
+      candidates = this.plan(entry, keyset);
+      entry.lastKeyset = keyset;
+      entry.lastPlan = candidates;
     }
-    const candidates = plan.candidates;
     for (let i = 0; i < candidates.length; i++) {
       const c = candidates[i];
       const path = c.fn(input, recall, controller, controllerExpired, optionAction, mergedAction, expiryAction);
@@ -198,6 +232,24 @@ export class HashGenerator {
     }
     // No route: the reference raises the error, with its message.
     return undefined;
+  }
+
+  /** One object per distinct key set, so plans can be found by identity. */
+  private keysetOf(keys: string[]): Keyset {
+    const id = keys.join('\u0000');
+    let keyset = this.keysets.get(id);
+    if (keyset === undefined) {
+      if (this.keysets.size >= ENTRY_LIMIT) {
+        // Plans are held by key set; starting the key sets again starts them again too.
+        this.keysets.clear();
+        this.entries.clear();
+        this.entryCount = 0;
+        this.lastEntry = null;
+      }
+      keyset = { keys, selection: keys.includes('action') ? keys : [...keys, 'action'] };
+      this.keysets.set(id, keyset);
+    }
+    return keyset;
   }
 
   private entry(controller: string, action: string): ActionEntry {
@@ -212,25 +264,24 @@ export class HashGenerator {
     }
     if (byAction === undefined) this.entries.set(controller, (byAction = new Map()));
     const routes = this.routes.filter((g) => accepts(g.controllerReq, controller) && accepts(g.actionReq, action));
-    entry = { routes, plans: new Map(), last: null };
+    entry = { routes, plans: new Map(), lastKeyset: null, lastPlan: [] };
     byAction.set(action, entry);
     this.entryCount++;
     return entry;
   }
 
   /** Rails' `routes_for_controller_and_action_and_keys`: fewest unused keys first, then route order. */
-  private plan(entry: ActionEntry, keys: readonly string[]): Plan {
-    const id = keys.join('\u0000');
-    const known = entry.plans.get(id);
+  private plan(entry: ActionEntry, keyset: Keyset): readonly Candidate[] {
+    const known = entry.plans.get(keyset);
     if (known !== undefined) return known;
+    const keys = keyset.selection;
     const candidates = entry.routes
       .map((g, order) => ({ g, order, extras: keys.filter((k) => !g.significant.includes(k)) }))
       .sort((x, y) => x.extras.length - y.extras.length || x.order - y.order)
       .map(({ g, extras }) => ({ fn: this.compile(g), extras }));
     if (entry.plans.size >= PLAN_LIMIT) entry.plans.clear();
-    const plan = { keys, candidates };
-    entry.plans.set(id, plan);
-    return plan;
+    entry.plans.set(keyset, candidates);
+    return candidates;
   }
 
   private compile(g: GenRoute): RouteFn {
@@ -238,24 +289,6 @@ export class HashGenerator {
     if (fn === undefined) this.compiled.set(g, (fn = compileRoute(g)));
     return fn;
   }
-}
-
-/** The option keys as the reference's selection sees them. */
-function effectiveKeys(keys: readonly string[], addAction: boolean, url: boolean): string[] {
-  const out = url ? keys.filter((k) => URL_KEYS[k] !== 1) : [...keys];
-  if (addAction) out.push('action');
-  return out;
-}
-
-function sameKeys(planKeys: readonly string[], keys: readonly string[], skipped: number, addAction: boolean, url: boolean): boolean {
-  if (planKeys.length !== keys.length - skipped + (addAction ? 1 : 0)) return false;
-  let j = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (url && skipped > 0 && URL_KEYS[key] === 1) continue;
-    if (planKeys[j++] !== key) return false;
-  }
-  return !addAction || planKeys[j] === 'action';
 }
 
 function accepts(req: string | RegExp | null, value: string): boolean {

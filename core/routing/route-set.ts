@@ -215,7 +215,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     },
     generate: ((options: GenerateOptions, recall: GenerateOptions = NO_RECALL, flags?: { readonly generate_all?: boolean }) => {
       // Rails takes the flag inside the options; here it changes the result's type, so it is an argument of its own.
-      if (isPlainObject(options) && 'generate_all' in options) throw new ArgumentError('generate: pass generate_all as the third argument, generate(options, recall, { generate_all: true })');
+      if (typeof options === 'object' && options !== null && 'generate_all' in options && isPlainObject(options)) throw new ArgumentError('generate: pass generate_all as the third argument, generate(options, recall, { generate_all: true })');
       return flags !== undefined && flags.generate_all === true ? generator.generateAll(options, recall) : generator.generate(options, recall);
     }) as RouteSet['generate'],
     generate_extras: (options, recall = {}) => {

@@ -206,6 +206,20 @@ test('stands aside for what the reference alone answers: use_route, undefined va
   assert.throws(() => set.generate({ action: 'show' }), /Need controller and action/);
 });
 
+test('an enumerable property added to Object.prototype changes no generated path', () => {
+  const set = draw((map) => map.resources('posts'));
+  const { compiled } = generators(set);
+  const proto = Object.prototype as Record<string, unknown>;
+  proto.page = 2;
+  try {
+    assert.is(compiled.generate({ controller: 'posts', action: 'index', q: 'a' }, {}, false), undefined);
+    assert.is(set.generate({ controller: 'posts', action: 'index', q: 'a' }), '/posts?q=a');
+  } finally {
+    delete proto.page;
+  }
+  assert.is(compiled.generate({ controller: 'posts', action: 'index', q: 'a' }, {}, false), '/posts?q=a');
+});
+
 test('a controller is relative to the recalled one, and recalled values hold only up to the first changed segment', () => {
   const set = draw((map) => {
     map.connect(':controller/:action/:id');
