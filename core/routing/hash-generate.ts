@@ -146,6 +146,7 @@ export class HashGenerator {
   private lastAction = '';
   private lastEntry: ActionEntry | null = null;
   private lastKeyset: Keyset = { keys: [], selection: ['action'] };
+  private lastRecall: GenerateOptions = NO_RECALL;
 
   constructor(private readonly routes: readonly GenRoute[]) {}
 
@@ -155,7 +156,11 @@ export class HashGenerator {
    */
   generate(input: GenerateOptions, recall: GenerateOptions, url: boolean): string | undefined {
     if (typeof input !== 'object' || input === null || !plainPrototype(input)) return undefined;
-    if (recall !== NO_RECALL && !plainPrototype(recall)) return undefined;
+    // A request's helpers pass the same recall to every call: it is checked once.
+    if (recall !== this.lastRecall) {
+      if (!plainPrototype(recall)) return undefined;
+      this.lastRecall = recall;
+    }
     let given: string | undefined;
     let action: string | undefined;
     // One pass over the options: their controller and action, whether they are the key set of the
