@@ -206,6 +206,16 @@ test('stands aside for what the reference alone answers: use_route, undefined va
   assert.throws(() => set.generate({ action: 'show' }), /Need controller and action/);
 });
 
+test('answers stay right past the limits of its memo: thousands of actions and of key sets', () => {
+  const set = draw((map) => map.connect(':controller/:action/:id'));
+  const { compiled } = generators(set);
+  for (let i = 0; i < 2500; i++) {
+    assert.is(compiled.generate({ controller: 'pages', action: `a${i}`, id: i }, {}, false), `/pages/a${i}/${i}`);
+    assert.is(compiled.generate({ controller: 'pages', action: 'show', [`k${i}`]: 1 }, {}, false), `/pages/show?k${i}=1`);
+  }
+  assert.is(compiled.generate({ controller: 'pages', action: 'a0', id: 0 }, {}, false), '/pages/a0/0');
+});
+
 test('an enumerable property added to Object.prototype changes no generated path', () => {
   const set = draw((map) => map.resources('posts'));
   const { compiled } = generators(set);
