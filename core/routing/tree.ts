@@ -23,8 +23,9 @@ import type { KeySegment, Route } from './types.ts';
 class Node {
   static: Map<string, Node> | null = null;
   dotted: Map<string, Node> | null = null;
-  /** The same edges by `textHash` of their text, for lookups that slice no string; see `Edges`. */
-  staticByHash: Edges | null = null;
+  /** Static edges by their first character (`& 63`), tried with `startsWith`: a match needs no scan. */
+  staticByFirst: StaticEdge[][] | null = null;
+  /** Dotted edges by `textHash` of their text, for lookups that slice no string; see `Edges`. */
   dottedByHash: Edges | null = null;
   param: Node | null = null;
   pair: Node | null = null;
@@ -101,6 +102,20 @@ function findEdge(edges: Edges, h: number, path: string, from: number, to: numbe
     if (edge.hash === h && text.length === to - from && path.startsWith(text, from)) return edge.node;
   }
   return null;
+}
+
+interface StaticEdge {
+  readonly text: string;
+  readonly node: Node;
+  /** The text holds a `%`: as a parameter (the other edges of its node), it would be decoded. */
+  readonly percent: boolean;
+}
+
+function addStaticEdge(node: Node, text: string, child: Node): void {
+  // Static texts lie between dividers, so they hold none: a match is the whole component, and a plain word.
+  if (text === '' || /[/.?]/.test(text)) throw new Error(`static edge ${JSON.stringify(text)} is not one plain word`);
+  const buckets = (node.staticByFirst ??= Array.from({ length: 64 }, () => [] as StaticEdge[]));
+  buckets[text.charCodeAt(0) & 63].push({ text, node: child, percent: text.includes('%') });
 }
 
 interface SearchState {
@@ -187,47 +202,65 @@ export class TreeRecognizer implements Recognizer {
       this.take(node.leaves);
       return;
     }
-    // One scan finds the component's end, hashes it (whole, and up to its first dot) and classifies it
-    // for the three shapes: `word`, `static.word`, `word.word`.
-    let h = 0;
-    let beforeDot = 0;
-    let dot = -1;
-    let dots = 0;
-    let question = false;
-    let percent = false;
-    let end = pos;
-    for (; end < len; end++) {
-      const c = path.charCodeAt(end);
-      if (c === 47) break;
-      if (c === 46) {
-        if (dots++ === 0) {
-          dot = end;
-          beforeDot = h;
-        }
-      } else if (c === 63) question = true;
-      else if (c === 37) percent = true;
-      h = (Math.imul(h, 31) + c) | 0;
-    }
-    if (percent) this.percent = true;
-    const next = end + 1;
-    this.walk.starts[depth] = pos;
-    this.walk.ends[depth] = end;
     const deeper = depth + 1;
-    if (node.staticByHash !== null) {
-      const child = findEdge(node.staticByHash, h, path, pos, end);
-      if (child !== null) this.search(child, next, deeper);
-    }
-    if (!question) {
-      if (dots === 0) {
-        if (node.param !== null && end > pos) this.search(node.param, next, deeper);
-      } else if (dot > pos && dot < end - 1 && dots === 1) {
-        if (node.dottedByHash !== null) {
-          const child = findEdge(node.dottedByHash, beforeDot, path, pos, dot);
-          if (child !== null) this.search(child, next, deeper);
+    let end = -1;
+    if (node.staticByFirst !== null && pos < len) {
+      // A static word that fills the component: the component needs no scan, and is a plain word.
+      const bucket = node.staticByFirst[path.charCodeAt(pos) & 63];
+      for (let i = 0; i < bucket.length; i++) {
+        const edge = bucket[i];
+        const stop = pos + edge.text.length;
+        if (stop <= len && (stop === len || path.charCodeAt(stop) === 47) && path.startsWith(edge.text, pos)) {
+          end = stop;
+          this.walk.starts[depth] = pos;
+          this.walk.ends[depth] = end;
+          this.search(edge.node, end + 1, deeper);
+          if (node.param !== null) {
+            if (edge.percent) this.percent = true;
+            this.search(node.param, end + 1, deeper);
+          }
+          break;
         }
-        if (node.pair !== null) this.search(node.pair, next, deeper);
       }
     }
+    if (end < 0) {
+      // One scan finds the component's end, hashes it up to its first dot and classifies it for the
+      // three shapes: `word`, `static.word`, `word.word`.
+      let h = 0;
+      let beforeDot = 0;
+      let dot = -1;
+      let dots = 0;
+      let question = false;
+      let percent = false;
+      end = pos;
+      for (; end < len; end++) {
+        const c = path.charCodeAt(end);
+        if (c === 47) break;
+        if (c === 46) {
+          if (dots++ === 0) {
+            dot = end;
+            beforeDot = h;
+          }
+        } else if (c === 63) question = true;
+        else if (c === 37) percent = true;
+        h = (Math.imul(h, 31) + c) | 0;
+      }
+      if (percent) this.percent = true;
+      this.walk.starts[depth] = pos;
+      this.walk.ends[depth] = end;
+      if (!question) {
+        if (dots === 0) {
+          if (node.param !== null && end > pos) this.search(node.param, end + 1, deeper);
+        } else if (dot > pos && dot < end - 1 && dots === 1) {
+          if (node.dottedByHash !== null) {
+            const child = findEdge(node.dottedByHash, beforeDot, path, pos, dot);
+            if (child !== null) this.search(child, end + 1, deeper);
+          }
+          if (node.pair !== null) this.search(node.pair, end + 1, deeper);
+        }
+      }
+    }
+    const next = end + 1;
     if (node.controller !== null) {
       // Controller routes read their parameters from the whole-path pattern, so positions past here are not needed.
       for (const after of this.controllerEnds(path, len, pos, end)) this.search(node.controller, after, deeper);
@@ -385,7 +418,7 @@ function edgeFor(node: Node, group: Group): Node {
       let child = node.static.get(group.text);
       if (!child) {
         node.static.set(group.text, (child = new Node()));
-        addEdge((node.staticByHash ??= newEdges()), group.text, child);
+        addStaticEdge(node, group.text, child);
       }
       return child;
     }
