@@ -85,7 +85,7 @@ export function renderRescue(run: RequestRun): void {
 
 /** Rails' `local_request?`: the peer and the client (behind a trusted proxy) are both this machine. In-process calls have no peer. */
 function isLocal(run: RequestRun): boolean {
-  if ((run.message.remote_address ?? '') === '') return true;
+  if ((run.message.remoteAddress ?? '') === '') return true;
   return run.request !== null && localRequest(run.request.env);
 }
 

@@ -309,7 +309,7 @@ const deferAlways: RouteFn = () => undefined;
  * off where its values are the defaults, and the escaped path.
  */
 function compileRoute(g: GenRoute): RouteFn {
-  const keys = g.route.significantKeys;
+  const keys = g.route.significant_keys;
   // A key Object.prototype answers for (`constructor`, `toString`) reads differently from a copied hash.
   if (keys.some((k) => k in Object.prototype || k === '__proto__' || k === 'only_path')) return deferAlways;
   const q = JSON.stringify;

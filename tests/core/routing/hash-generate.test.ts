@@ -111,7 +111,7 @@ function bend(set: RouteSet, b: Bend): GenerateOptions {
   const route = set.routes[b.route % set.routes.length];
   const fixed = route.requirements;
   const options: GenerateOptions = {};
-  route.significantKeys.forEach((key, slot) => {
+  route.significant_keys.forEach((key, slot) => {
     if (key === 'controller' || key === 'action' || b.drop[slot % 8]) return;
     const pick = b.values[slot % 8];
     const req = fixed[key];
