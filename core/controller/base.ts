@@ -37,7 +37,10 @@ import type { Caching, CacheTarget } from '../caching/caching.ts';
 import type { CacheStatus } from '../caching/host.ts';
 import { cacheDeclaration, type ActionCacheOptions, type PageCacheOptions } from '../caching/declarations.ts';
 import type { CacheRun } from '../caching/action-run.ts';
-import type { MaybePromise } from '../caching/store.ts';
+import type { CacheWriteOptions, MaybePromise } from '../caching/store.ts';
+
+/** A fragment's name: a string, or a route hash (this controller unless it names another). */
+export type FragmentName = string | Readonly<Record<string, unknown>>;
 
 /** What `dispatch` wires into a controller for one request. */
 export interface ControllerWiring {
@@ -357,9 +360,38 @@ export class Controller {
     return this._wiring.caching?.expire_action(this._cacheTarget(target)) ?? 0;
   }
 
-  /** Removes action cache entries by a `cache_path` path (every format) or a RegExp over whole keys. */
-  expire_fragment(key: string | RegExp): MaybePromise<number> {
-    return this._wiring.caching?.expire_fragment(key) ?? 0;
+  /**
+   * Removes cached fragments and action cache entries: by name (`write_fragment`'s, or a
+   * `cache_path`'s, every format of it), by route hash (its host and path, as Rails keys it), or by
+   * a RegExp over whole keys (`views/...`). A promise when the store is asynchronous.
+   */
+  expire_fragment(key: FragmentName | RegExp): MaybePromise<number> {
+    return this._wiring.caching?.expire_fragment(key instanceof RegExp ? key : this._fragmentName(key)) ?? 0;
+  }
+
+  /**
+   * A cached fragment, or undefined (Rails' `read_fragment`): by name, or by route hash (keyed by
+   * its host and path). A promise when the store is asynchronous.
+   * @example const sidebar = await this.read_fragment('sidebar')
+   */
+  read_fragment(name: FragmentName): MaybePromise<string | undefined> {
+    return this._wiring.caching?.read_fragment(this._fragmentName(name));
+  }
+
+  /** Caches rendered content under a fragment name (Rails' `write_fragment`); gives back the content. */
+  write_fragment(name: FragmentName, content: string, options?: CacheWriteOptions): MaybePromise<string> {
+    return this._wiring.caching?.write_fragment(this._fragmentName(name), content, options) ?? content;
+  }
+
+  /** Whether a fragment is cached (Rails' `fragment_exist?`). */
+  fragment_exist(name: FragmentName): MaybePromise<boolean> {
+    return this._wiring.caching?.fragment_exist(this._fragmentName(name)) ?? false;
+  }
+
+  /** Rails' `fragment_cache_key` without its `views/`: a name as given, a route hash as its host and path. */
+  _fragmentName(name: FragmentName): string {
+    if (typeof name === 'string') return name;
+    return `${this.request.host_with_port}${this.routes.url_for({ controller: this.controller_path, ...name, only_path: true })}`;
   }
 
   _cacheTarget(target: CacheTarget): CacheTarget {

@@ -81,6 +81,29 @@ export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): R
     },
     /** The page body in a layout, or a `content_for` block by name. */
     yield: (name = 'layout'): SafeString => content[name] ?? raw(''),
+    /**
+     * Fragment caching (Rails' `cache`): the markup cached under `name`, or what `block` renders,
+     * cached for next time. A promise when the block or the store is asynchronous, so templates
+     * `await` it: `${await v.cache('sidebar', () => sidebar(v))}`.
+     */
+    cache(name: string | Readonly<Record<string, unknown>>, block: () => unknown, options: { readonly expires_in?: number } = {}): SafeString | Promise<SafeString> {
+      if (typeof block !== 'function') throw new TypeError('cache(name, block) renders its block on a miss: pass a function');
+      const store = c.fragments;
+      const render = (): SafeString | Promise<SafeString> => {
+        const out = block();
+        const keep = (markup: unknown): SafeString | Promise<SafeString> => {
+          const safe = raw(escape(markup));
+          if (store === undefined) return safe;
+          const written = store.write(name, safe.value, options);
+          return written instanceof Promise ? written.then(() => safe) : safe;
+        };
+        return out instanceof Promise ? out.then(keep) : keep(out);
+      };
+      if (store === undefined) return render();
+      const found = store.read(name);
+      const use = (value: unknown) => (typeof value === 'string' ? raw(value) : render());
+      return found instanceof Promise ? found.then(use) : use(found);
+    },
     pluralize: (count: number, singular: string, plural?: string) => `${count} ${count === 1 ? singular : (plural ?? pluralizeWord.plural(singular))}`,
     truncate: (text: unknown, length = 30, omission = '...') => {
       const s = String(text ?? '');
