@@ -22,6 +22,8 @@ export { html, escape, raw, SafeString } from './views/html.ts';
 export { directoryViews, memoryViews, type Template, type ViewResolver } from './views/resolver.ts';
 export type { AppConfig } from './pipeline/run.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
+export { RedisSessionStore, redisSessionStore, type RedisSessionStoreOptions } from './session/redis-store.ts';
+export { RedisUnavailable, type RedisConnectionOptions } from './redis/connection.ts';
 export { chooseSessionStore, DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';
 export * from './caching/index.ts';
 export { actionCacheKey } from './caching/keys.ts';
