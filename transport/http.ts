@@ -6,8 +6,15 @@
  * (`tunnel.ts`) and the inspector (`inspect/`) share its port; upgrade
  * requests reach them by path (`upgrade.ts`).
  *
+ * `serve(app, { workers: N })` runs N processes sharing the port
+ * (node:cluster): see workers.ts for the primary and worker.ts for a worker.
+ * Pass the app as a function that builds it (`serve(() => createApp(...),
+ * { workers })`), so only the workers build it; the primary never calls it.
+ *
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
+ * @example await serve(() => createBlogApp(), { port: 3000, workers: webConcurrency(), handleSignals: true })
  */
+import cluster from 'node:cluster';
 import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
@@ -26,6 +33,8 @@ import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { checkOptionNames } from './option-names.ts';
 import { Connections } from './connections.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
+import { servePrimary, type RunningCluster } from './workers.ts';
+import { joinCluster } from './worker.ts';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -66,9 +75,20 @@ export interface ServeOptions {
    * in ms, before cutting the connections left (default 10 s, or `SIGNALBOX_SHUTDOWN_TIMEOUT` seconds).
    */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Processes serving the app (default 1: this one). N forks N workers with node:cluster, sharing the
+   * port; a worker that dies is replaced, and closing (or SIGTERM/SIGINT with `handleSignals`) drains
+   * them all. Give the app as a function that builds it: only the workers call it.
+   */
+  readonly workers?: number;
 }
 
+/** An app, or a function that builds one (what `serve(..., { workers })` wants: only workers build it). */
+export type AppSource = App | (() => App | Promise<App>);
+
 export interface RunningServer {
+  /** `single` for a process serving on its own, `worker` for one of `serve(app, { workers })`'s workers. */
+  readonly role: 'single' | 'worker';
   readonly server: Server;
   readonly port: number;
   readonly host: string;
@@ -89,7 +109,7 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
 const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ServeOptions>([
   'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
-  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs',
+  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs', 'workers',
 ]);
 
 /** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
@@ -107,11 +127,38 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
-export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
+/**
+ * Serves an app over HTTP (and the tunnel, and the inspector) on one port: in this process, or with
+ * `workers` above 1, in that many worker processes, this one supervising them.
+ */
+export function serve(source: AppSource, options?: ServeOptions & { readonly workers?: 1 }): Promise<RunningServer>;
+export function serve(source: AppSource, options: ServeOptions): Promise<RunningServer | RunningCluster>;
+export function serve(source: AppSource, options: ServeOptions = {}): Promise<RunningServer | RunningCluster> {
+  let workers: number;
+  let shutdownMs: number;
+  try {
+    checkOptionNames('serve()', options, SERVE_OPTIONS);
+    shutdownMs = shutdownTimeout(options);
+    workers = positiveInteger('workers', options.workers ?? 1);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (workers > 1 && cluster.isPrimary) {
+    return servePrimary({ count: workers, host: options.host ?? '127.0.0.1', shutdownMs, handleSignals: options.handleSignals === true });
+  }
+  const role = workers > 1 ? 'worker' : 'single';
+  return Promise.resolve(typeof source === 'function' ? source() : source).then(async (app) => {
+    if (app === null || typeof app !== 'object' || typeof app.handle !== 'function') throw new ArgumentError('serve() needs an app made by createApp, or a function that returns one');
+    const running = await serveOne(app, options, role);
+    if (role === 'worker') joinCluster(app, running.close);
+    return running;
+  });
+}
+
+function serveOne(app: App, options: ServeOptions, role: RunningServer['role']): Promise<RunningServer> {
   let shutdownMs: number;
   let maxPipelined: number;
   try {
-    checkOptionNames('serve()', options, SERVE_OPTIONS);
     shutdownMs = shutdownTimeout(options);
     maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
   } catch (error) {
@@ -211,7 +258,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
+      resolveServe({ role, server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
     });
   });
 }

@@ -1,5 +1,6 @@
 /** Transports: HTTP and the WebSocket request tunnel; every transport goes through `app.handle`. */
-export { serve, type ServeOptions, type RunningServer } from './http.ts';
+export { serve, type AppSource, type ServeOptions, type RunningServer } from './http.ts';
+export { webConcurrency, type RunningCluster } from './workers.ts';
 export { serveStatic, publicIndex, PublicIndex, type StaticRequest } from './static.ts';
 export type { StaticResponse, FileSlice } from './public-file.ts';
 export { attachTunnel, createTunnel, TUNNEL_DEFAULTS, type TunnelOptions, type TunnelServer } from './tunnel.ts';
