@@ -71,7 +71,7 @@ export function webConcurrency(env: Readonly<Record<string, string | undefined>>
   return n;
 }
 
-/** The primary's own log: pino's base fields (pid, hostname) and `role: "primary"`. */
+/** The primary's own log: pino's base fields (pid, hostname) and `role: "primary"`; a worker it speaks of is `worker_pid`. */
 function primaryLogger(): Logger {
   return pino({ level: process.env.NODE_ENV === 'test' ? 'silent' : 'info' }).child({ role: 'primary' });
 }
@@ -112,7 +112,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     const worker = slot.worker;
     worker.on('message', (message: unknown) => onMessage(worker, message));
     // The IPC channel may close under a message being sent; the exit that follows says what happened.
-    worker.on('error', (error: Error) => log.warn({ err: error, pid: worker.process.pid }, 'worker channel error'));
+    worker.on('error', (error: Error) => log.warn({ err: error, worker_pid: worker.process.pid }, 'worker channel error'));
     if (closing !== null) send(worker, { signalbox: 'shutdown' });
   };
 
@@ -164,7 +164,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     slot.worker = null;
     const how = signal !== null ? `killed by ${signal}` : `exited with code ${code}`;
     if (closing !== null) {
-      log.info({ pid: worker.process.pid, code, signal }, `worker ${worker.process.pid} ${how}`);
+      log.info({ worker_pid: worker.process.pid, code, signal }, `worker ${worker.process.pid} ${how}`);
       if (live().length === 0) allExited?.();
       return;
     }
@@ -172,7 +172,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     slot.quickDeaths = uptime < MIN_UPTIME_MS ? slot.quickDeaths + 1 : 0;
     const delay = slot.quickDeaths === 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (slot.quickDeaths - 1));
     log.warn({
-      pid: worker.process.pid, code, signal, uptime_ms: Math.round(uptime), quick_deaths: slot.quickDeaths, restart_in_ms: delay,
+      worker_pid: worker.process.pid, code, signal, uptime_ms: Math.round(uptime), quick_deaths: slot.quickDeaths, restart_in_ms: delay,
     }, `worker ${worker.process.pid} ${how}; starting another${delay > 0 ? ` in ${delay} ms (it died ${slot.quickDeaths} time${slot.quickDeaths === 1 ? '' : 's'} in a row within ${MIN_UPTIME_MS / 1000} s of starting)` : ''}`);
     slot.restart = setTimeout(() => start(slot), delay);
   };
@@ -218,7 +218,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       listening.add(worker.id);
       heard.add(worker.id);
       port = address.port;
-      log.info({ pid: worker.process.pid, port }, `worker ${worker.process.pid} listening`);
+      log.info({ worker_pid: worker.process.pid, port }, `worker ${worker.process.pid} listening`);
       if (everListened || listening.size < settings.count) return;
       everListened = true;
       const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;

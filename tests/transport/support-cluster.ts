@@ -81,7 +81,8 @@ export function clusterProcess(options: ServeOptions, env: Record<string, string
   lines(child.stdout!);
   lines(child.stderr!);
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() }));
+    // 'close': the process has exited and its output has been read to the end.
+    child.once('close', (code, signal) => resolve({ code, signal, at: performance.now() }));
   });
   const waitForLog = (test: (line: Record<string, unknown>) => boolean, ms = 10_000) => new Promise<Record<string, unknown>>((resolve, reject) => {
     const check = () => {
@@ -95,6 +96,7 @@ export function clusterProcess(options: ServeOptions, env: Record<string, string
       watchers.delete(check);
       reject(new Error(`no such log line within ${ms} ms: ${JSON.stringify(logs.slice(-20))}`));
     }, ms);
+    timer.unref();
     watchers.add(check);
     check();
   });

@@ -70,10 +70,10 @@ test('a worker killed with SIGKILL is replaced, and requests keep getting 200 me
   await sleep(100);
   const killed = performance.now();
   process.kill(victim, 'SIGKILL');
-  const line = await c.waitForLog((l) => l.pid === victim && l.signal === 'SIGKILL');
+  const line = await c.waitForLog((l) => l.worker_pid === victim && l.signal === 'SIGKILL');
   const noticed = performance.now();
   assert.match(String(line.msg), new RegExp(`worker ${victim} killed by SIGKILL; starting another`));
-  const replaced = await c.waitForLog((l) => l.role === 'primary' && /listening/.test(String(l.msg)) && l.pid !== victim && l.pid !== survivor && l.port === c.port);
+  const replaced = await c.waitForLog((l) => l.role === 'primary' && /listening/.test(String(l.msg)) && l.worker_pid !== victim && l.worker_pid !== survivor && l.port === c.port);
   await sleep(200);
   stop = true;
   await stream;
@@ -82,8 +82,8 @@ test('a worker killed with SIGKILL is replaced, and requests keep getting 200 me
   assert.ok(lost.length <= 1, `${lost.length} requests lost`);
   assert.ok(lost.every((l) => l.at >= killed && l.at <= noticed + 50), 'only a request in flight at the kill is lost');
   assert.ok(answers.filter((a) => a.at > noticed).length > 5, 'requests after the death are answered');
-  const after = await requestsUntil(c, '/slow/show', (a) => a.some((x) => x.body.endsWith(`in ${String(replaced.pid)}`)), 50);
-  assert.ok(after.some((x) => x.body.endsWith(`in ${String(replaced.pid)}`)), 'the new worker answers');
+  const after = await requestsUntil(c, '/slow/show', (a) => a.some((x) => x.body.endsWith(`in ${String(replaced.worker_pid)}`)), 50);
+  assert.ok(after.some((x) => x.body.endsWith(`in ${String(replaced.worker_pid)}`)), 'the new worker answers');
 });
 
 test('a worker that keeps dying soon after starting is replaced after a growing back-off, with the reason logged', async () => {
