@@ -173,6 +173,8 @@ export function createApp(options: CreateAppOptions): App {
   const tracer = new Tracer();
 
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
+    // Upload files go once the answer is made (whether the request succeeded or not); nothing reads them after.
+    if (run.uploads !== null) void run.uploads.removeAll();
     // Timed and built only when someone will read it: with a silent logger and no tracer this is free.
     if (log.isLevelEnabled('info')) logCompleted(run, output, performance.now() - run.started);
     if (tracer.active) {

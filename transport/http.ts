@@ -22,7 +22,7 @@ import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage } from '../core/http/message.ts';
 import { ACCEPTED_METHODS } from '../core/http/request.ts';
-import { ArgumentError } from '../core/errors.ts';
+import { ArgumentError, BadRequest, PayloadTooLarge } from '../core/errors.ts';
 import { serveStatic } from './static.ts';
 import type { StaticResponse } from './public-file.ts';
 import { sendFile } from './send-file.ts';
@@ -357,12 +357,45 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   }
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
+  // Uploads are parsed as they arrive (large files go to temporary files), never held whole here.
+  if (MULTIPART.test(req.headers['content-type'] ?? '')) return answer(app, req, res, streamedBody(body, maxBody, res), handling);
   readBody(body, maxBody).then((bytes) => (bytes === null ? refuseBody(body, res) : answer(app, req, res, bytes, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
+}
+
+const MULTIPART = /^\s*multipart\/form-data(?:[\s;]|$)/i;
+
+/**
+ * A body's chunks as they arrive, for the app to read once. Past `max` bytes it fails with a 413
+ * (the connection then closes after the answer, the rest of the body unread); a client that goes
+ * away mid-body fails it too.
+ */
+async function* streamedBody(body: Readable, max: number, res: ServerResponse): AsyncIterable<Uint8Array> {
+  let size = 0;
+  let aborted = false;
+  const onAborted = (): void => {
+    aborted = true;
+  };
+  body.once('aborted', onAborted);
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > max) {
+        res.shouldKeepAlive = false;
+        throw new PayloadTooLarge('maxBodyBytes', max, 'Request body too large');
+      }
+      yield chunk as Buffer;
+    }
+    if (aborted) throw new BadRequest('The client closed the connection before the body ended');
+  } finally {
+    body.off('aborted', onAborted);
+    // Whatever is left unread is drained, not left to fill buffers.
+    if (!body.readableEnded) body.resume();
+  }
 }
 
 const EMPTY = Buffer.alloc(0);
 
-function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, { send, failed }: Handling): void {
+function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer | AsyncIterable<Uint8Array>, { send, failed }: Handling): void {
   const message: RequestMessage = {
     method: req.method ?? 'GET',
     url: req.url ?? '/',

@@ -14,6 +14,11 @@ export interface MultipartLimits {
   file_bytes?: number;
   /** Bytes in one non-file field. Default 1 MB. */
   field_bytes?: number;
+  /**
+   * Bytes of one upload held in memory; a larger upload is streamed to a temporary file, removed
+   * when the request ends (Rails 2.1's Tempfile threshold). Default 10 KB.
+   */
+  memory_bytes?: number;
 }
 
 /** Parameter limits; every field is optional and defaults as documented. */
@@ -40,13 +45,13 @@ export interface ResolvedParamLimits {
 
 const MB = 1024 * 1024;
 
-/** The defaults: depth 32, 1000 keys, arrays of 1000, 1 MB bodies; multipart 100 parts, 10 files of 10 MB, fields of 1 MB. */
+/** The defaults: depth 32, 1000 keys, arrays of 1000, 1 MB bodies; multipart 100 parts, 10 files of 10 MB, fields of 1 MB, uploads over 10 KB in files. */
 export const DEFAULT_PARAM_LIMITS: ResolvedParamLimits = Object.freeze({
   depth: 32,
   keys: 1000,
   array_length: 1000,
   body_bytes: MB,
-  multipart: Object.freeze({ parts: 100, files: 10, file_bytes: 10 * MB, field_bytes: MB }),
+  multipart: Object.freeze({ parts: 100, files: 10, file_bytes: 10 * MB, field_bytes: MB, memory_bytes: 10 * 1024 }),
 });
 
 /** `limits` with defaults for whatever it leaves out. */
@@ -63,6 +68,7 @@ export function resolveParamLimits(limits: ParamLimits = {}): ResolvedParamLimit
       files: m.files ?? d.multipart.files,
       file_bytes: m.file_bytes ?? d.multipart.file_bytes,
       field_bytes: m.field_bytes ?? d.multipart.field_bytes,
+      memory_bytes: m.memory_bytes ?? d.multipart.memory_bytes,
     },
   };
 }
