@@ -353,8 +353,18 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   if (staticFiles && (req.method === 'GET' || req.method === 'HEAD')) {
     const file = serveStatic(app, req.url ?? '/', { method: req.method, headers: req.headers, transport: 'http' });
     // Cached pages and assets join the batch like any other answer; for HEAD, Node itself drops the body and keeps its length.
+    if (file instanceof Promise) {
+      file.then((found) => (found !== null ? send(res, found) : toApp(app, req, res, handling, body, declared))).then(undefined, (error: unknown) => handling.failed(res, error));
+      return;
+    }
     if (file !== null) return send(res, file);
   }
+  toApp(app, req, res, handling, body, declared);
+}
+
+/** Reads the body as the app needs it (none, streamed, or whole) and hands the request to the app. */
+function toApp(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable, declared: number): void {
+  const { maxBody } = handling;
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
   // Uploads are parsed as they arrive (large files go to temporary files), never held whole here.
