@@ -75,12 +75,16 @@ export interface ServeOptions {
    * in ms, before cutting the connections left (default 10 s, or `SIGNALBOX_SHUTDOWN_TIMEOUT` seconds).
    */
   readonly shutdownTimeoutMs?: number;
+}
+
+/** `serve()`'s options for a cluster: `workers` above 1 forks that many worker processes. */
+export interface ClusterOptions extends ServeOptions {
   /**
-   * Processes serving the app (default 1: this one). N forks N workers with node:cluster, sharing the
-   * port; a worker that dies is replaced, and closing (or SIGTERM/SIGINT with `handleSignals`) drains
-   * them all. Give the app as a function that builds it: only the workers call it.
+   * Processes serving the app (1: this one). N forks N workers with node:cluster, sharing the port; a
+   * worker that dies is replaced, and closing (or SIGTERM/SIGINT with `handleSignals`) drains them all.
+   * Give the app as a function that builds it: only the workers call it.
    */
-  readonly workers?: number;
+  readonly workers: number;
 }
 
 /** An app, or a function that builds one (what `serve(..., { workers })` wants: only workers build it). */
@@ -107,7 +111,7 @@ export interface RunningServer {
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
-const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ServeOptions>([
+const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ClusterOptions>([
   'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
   'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs', 'workers',
 ]);
@@ -131,9 +135,9 @@ function positiveInteger(name: string, value: number): number {
  * Serves an app over HTTP (and the tunnel, and the inspector) on one port: in this process, or with
  * `workers` above 1, in that many worker processes, this one supervising them.
  */
-export function serve(source: AppSource, options?: ServeOptions & { readonly workers?: 1 }): Promise<RunningServer>;
-export function serve(source: AppSource, options: ServeOptions): Promise<RunningServer | RunningCluster>;
-export function serve(source: AppSource, options: ServeOptions = {}): Promise<RunningServer | RunningCluster> {
+export function serve(source: AppSource, options: ClusterOptions): Promise<RunningServer | RunningCluster>;
+export function serve(source: AppSource, options?: ServeOptions): Promise<RunningServer>;
+export function serve(source: AppSource, options: ServeOptions & { readonly workers?: number } = {}): Promise<RunningServer | RunningCluster> {
   let workers: number;
   let shutdownMs: number;
   try {

@@ -1,5 +1,5 @@
 /** Transports: HTTP and the WebSocket request tunnel; every transport goes through `app.handle`. */
-export { serve, type AppSource, type ServeOptions, type RunningServer } from './http.ts';
+export { serve, type AppSource, type ClusterOptions, type ServeOptions, type RunningServer } from './http.ts';
 export { webConcurrency, type RunningCluster } from './workers.ts';
 export { serveStatic, publicFiles, PublicFiles, DEFAULT_CACHE_CONTROL, DEVELOPMENT_CACHE_CONTROL, VERSIONED_CACHE_CONTROL, type StaticRequest } from './static.ts';
 export type { StaticResponse, FileSlice } from './public-file.ts';

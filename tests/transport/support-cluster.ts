@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { ServeOptions } from '../../transport/index.ts';
+import type { ClusterOptions } from '../../transport/index.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/cluster-server.ts', import.meta.url));
 
@@ -50,7 +50,7 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-export function clusterProcess(options: ServeOptions, env: Record<string, string> = {}): Promise<ClusterProcess> {
+export function clusterProcess(options: ClusterOptions, env: Record<string, string> = {}): Promise<ClusterProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
     env: { ...process.env, NODE_ENV: 'development', ...env, SIGNALBOX_TEST_SERVE: JSON.stringify(options) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tunnel } from '../../transport/index.ts';
+import { startRedis } from '../support/redis.ts';
 import { clusterProcess, type Answer, type ClusterProcess } from './support-cluster.ts';
 
 const test = suite('serve(app, { workers }) runs workers that share the port');
@@ -160,11 +161,52 @@ test('with the memory store, an expiry made in one worker reaches the other befo
   assert.equal([...firstOfEach.values()].map((a) => a.headers['x-cache']), ['miss', 'miss']);
 });
 
+test('with the Redis store, two workers share one cache: an expiry in one is seen by both, and Redis killed and restarted during a stream of requests fails none', async () => {
+  const redis = await startRedis();
+  try {
+    const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_REDIS_URL: redis.url });
+    const first = await c.get('/pages/show/7');
+    assert.is(first.headers['x-cache'], 'miss');
+    const shared = await requestsUntil(c, '/pages/show/7', (a) => new Set(a.map((x) => x.headers['x-worker'])).size === 2);
+    assert.ok(shared.every((a) => a.headers['x-cache'] === 'hit' && a.body === first.body), 'one entry, hit from both workers');
+    assert.ok(((await redis.command('KEYS', 'cluster-test:views/*')) as string[]).length >= 1, 'the entry is in Redis');
+    assert.is((await c.get('/pages/update/7', 'PUT')).body, 'expired 1');
+    const after = await requestsUntil(c, '/pages/show/7', (a) => a.length >= 4);
+    assert.is(after[0].headers['x-cache'], 'miss');
+    assert.ok(after.every((a) => a.body !== first.body), 'the expired entry is gone for both');
+
+    // A stream of requests while Redis is killed and, a moment later, started again.
+    const answers: Answer[] = [];
+    let stop = false;
+    const stream = (async () => {
+      while (!stop) answers.push(await c.get('/pages/show/7'));
+    })();
+    await sleep(150);
+    await redis.kill();
+    await sleep(400);
+    await redis.restart();
+    const deadline = performance.now() + 5_000;
+    while (!answers.slice(-4).every((a) => a.headers['x-cache'] === 'hit') && performance.now() < deadline) await sleep(50);
+    stop = true;
+    await stream;
+    assert.ok(answers.every((a) => a.status === 200), 'every request answered 200');
+    const slowest = Math.max(...answers.slice(1).map((a, i) => a.at - answers[i].at));
+    assert.ok(slowest < 1_500, `the longest gap between answers was ${Math.round(slowest)} ms`);
+    assert.ok(answers.some((a) => a.headers['x-cache'] === 'miss'), 'misses while Redis was away');
+    assert.ok(answers.slice(-4).every((a) => a.headers['x-cache'] === 'hit'), 'hits again once it is back');
+    const warnings = c.logs.filter((l) => l.level === 40 && /Redis unreachable/.test(String(l.msg)));
+    assert.ok(warnings.length >= 1 && warnings.length <= 2, `one warning per worker for the outage, not per request: ${warnings.length}`);
+  } finally {
+    await redis.stop();
+  }
+});
+
 test('workers must be a positive integer', async () => {
   const { serve } = await import('../../transport/index.ts');
+  type ClusterOptions = import('../../transport/index.ts').ClusterOptions;
   const { appWith } = await import('../core/pipeline/support.ts');
   for (const workers of [0, 1.5, -2]) {
-    await serve(appWith({}), { workers, port: 0 }).then(
+    await serve(appWith({}), { workers, port: 0 } as ClusterOptions).then(
       () => assert.unreachable(`workers: ${workers} was accepted`),
       (error: Error) => assert.match(error.message, /workers must be a positive integer/),
     );
