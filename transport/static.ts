@@ -8,6 +8,7 @@
  * since the app never sees them, their `request completed` log line is
  * written here.
  *
+ * A cached page is read without blocking the event loop, as are public files.
  * Public files are found on disk as they are now, so a file added or
  * changed after the server started is served (and one removed is not),
  * without blocking the event loop: each lookup is an asynchronous `realpath`
@@ -41,7 +42,7 @@ import type { App } from '../machines/app.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import { ifNoneMatchNames, REVALIDATE } from '../core/http/etag.ts';
 import { runtimeHeader } from '../core/http/response.ts';
-import type { PageCache } from '../core/caching/page-cache.ts';
+import type { CachedPage, PageCache } from '../core/caching/page-cache.ts';
 import { fileAnswer, headerOf, type FileRequest, type StaticResponse } from './public-file.ts';
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|manifest\+json))/;
@@ -180,7 +181,8 @@ export interface StaticRequest extends FileRequest {
 
 /**
  * A response for a cached page or a public file at this request target, or null to let the app
- * handle it: at once for a cached page and for a path known to name no file, else a promise.
+ * handle it: null at once when there is no page of this process's and no file to look for (a path
+ * known to name none), else a promise.
  */
 export function serveStatic(app: App, url: string, request: StaticRequest = {}): StaticResponse | null | Promise<StaticResponse | null> {
   // `?.`: transports are also run around stand-in apps that have no caches.
@@ -196,13 +198,18 @@ export function serveStatic(app: App, url: string, request: StaticRequest = {}):
   } catch {
     return null;
   }
+  const query = q < 0 ? '' : url.slice(q + 1);
   // The page cache never writes a page for a query, which might change it: such requests go to the app.
   if (pages !== null && (q < 0 || q === url.length - 1)) {
     const page = cachedPage(app, pages, target, path, request);
-    if (page !== null) return page;
+    if (page !== null) return page.then((found) => found ?? publicFile(app, files, path, query, request));
   }
+  return publicFile(app, files, path, query, request);
+}
+
+/** The public file at `path`: null at once when there is none to look for, else a promise. */
+function publicFile(app: App, files: PublicFiles | null, path: string, query: string, request: StaticRequest): Promise<StaticResponse | null> | null {
   if (files === null || files.knownMissing(path)) return null;
-  const query = q < 0 ? '' : url.slice(q + 1);
   return files.lookup(path).then((file) => (file === null ? null : fileAnswer(file, request, contentTypeFor(app, extname(file).toLowerCase()), cacheControlFor(app, query))));
 }
 
@@ -212,10 +219,15 @@ function cacheControlFor(app: App, query: string): string {
   return app.config?.environment === 'development' ? DEVELOPMENT_CACHE_CONTROL : DEFAULT_CACHE_CONTROL;
 }
 
-function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): ResponseMessage | null {
+/** The answer from a page this process cached: null at once when it has none for the path, else a promise (null if the file is gone). */
+function cachedPage(app: App, pages: PageCache, target: string, path: string, request: StaticRequest): Promise<ResponseMessage | null> | null {
   const started = performance.now();
-  const page = pages.read(path, headerOf(request, 'accept'));
-  if (page === null) return null;
+  const reading = pages.read(path, headerOf(request, 'accept'));
+  if (reading === null) return null;
+  return reading.then((page) => (page === null ? null : pageAnswer(app, page, target, request, started)));
+}
+
+function pageAnswer(app: App, page: CachedPage, target: string, request: StaticRequest, started: number): ResponseMessage {
   const fresh = ifNoneMatchNames(headerOf(request, 'if-none-match'), page.etag);
   let response: ResponseMessage;
   if (fresh) response = { status: 304, headers: {}, body: '' };
