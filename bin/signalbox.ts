@@ -2,22 +2,27 @@
  * The `signalbox` command.
  *
  *   signalbox routes [--json] [file]   print a route table (the example app's, or the RouteSet a module exports)
+ *   signalbox routes --types [file] [--out FILE [--watch]]
+ *                                      print (or write, or keep writing) the declarations of its route helpers
  *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
  *                                      print every exported machine as a diagram, or refresh the README's
  *   signalbox port-routes [--js | --json] FILE...
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { routeRows, type RouteSet } from '../core/index.ts';
+import { routeRows } from '../core/index.ts';
 import { EXPORT_FORMATS, exportMachines, type ExportFormat } from '../machines/export.ts';
 import { exportedGraphs } from '../machines/registry.ts';
 import { withReadmeDiagram } from './readme-diagram.ts';
+import { loadRouteSet, routeTypesOf, watchRouteTypes, writeRouteTypes } from './route-types.ts';
 
 const USAGE = `usage: signalbox routes [--json] [file]
   file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the example blog
+       signalbox routes --types [file] [--out <file.d.ts> [--watch]]
+  prints declarations of the file's route helpers for TypeScript (RouteHelpers); --out writes them to a
+  file when they changed, and --watch rewrites it whenever the routes file changes
        signalbox machines [--format mermaid|dot|json] [--machine <id>] [--update-readme]
   prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
   diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md
@@ -71,29 +76,49 @@ function machines(args: string[]): number {
   return 0;
 }
 
-async function loadRouteSet(file: string | undefined): Promise<RouteSet> {
-  const target = file ? pathToFileURL(resolve(process.cwd(), file)).href : new URL('../examples/blog/routes.ts', import.meta.url).href;
-  const mod = (await import(target)) as { default?: unknown; routes?: unknown };
-  const set = (mod.routes ?? mod.default) as RouteSet | undefined;
-  if (!set || typeof set.recognize !== 'function' || !Array.isArray(set.routes)) {
-    throw new Error(`${file ?? 'the example app'} does not export a RouteSet (as \`routes\` or default)`);
+const ROUTES_OPTIONS = { json: { type: 'boolean' }, types: { type: 'boolean' }, out: { type: 'string' }, watch: { type: 'boolean' } } as const;
+const EXAMPLE_ROUTES = fileURLToPath(new URL('../examples/blog/routes.ts', import.meta.url));
+
+async function routes(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: ROUTES_OPTIONS, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
   }
-  return set;
+  const { values, positionals } = parsed;
+  const misuse = positionals.length > 1 ? 'one routes file at most'
+    : (values.out !== undefined || values.watch) && !values.types ? '--out and --watch go with --types'
+      : values.watch && values.out === undefined ? '--watch needs --out'
+        : values.types && values.json ? '--types or --json, not both' : null;
+  if (misuse !== null) {
+    console.error(`${misuse}\n${USAGE}`);
+    return 2;
+  }
+  const file = positionals[0] ?? EXAMPLE_ROUTES;
+  if (values.types) {
+    if (values.out === undefined) {
+      process.stdout.write(await routeTypesOf(file));
+      return 0;
+    }
+    if (!values.watch) {
+      console.log(`${values.out}: ${(await writeRouteTypes(file, values.out)) ? 'written' : 'already up to date'}`);
+      return 0;
+    }
+    const out = values.out;
+    // The watcher keeps the process running until it is stopped (Ctrl-C).
+    watchRouteTypes(file, out, { onWrite: () => console.log(`${out}: written`) });
+    return 0;
+  }
+  const set = await loadRouteSet(file);
+  console.log(values.json ? JSON.stringify(routeRows(set.routes), null, 2) : set.print());
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'routes') {
-    const json = rest.includes('--json');
-    const files = rest.filter((a) => !a.startsWith('--'));
-    if (files.length > 1) {
-      console.error(USAGE);
-      return 2;
-    }
-    const set = await loadRouteSet(files[0]);
-    console.log(json ? JSON.stringify(routeRows(set.routes), null, 2) : set.print());
-    return 0;
-  }
+  if (command === 'routes') return routes(rest);
   if (command === 'machines') return machines(rest);
   if (command === 'port-routes') {
     const { portRoutesCommand } = await import('./port-routes/index.ts');

@@ -245,13 +245,13 @@ export class BodyParseError extends BadRequest {
 
 /** Client-IP and X-Forwarded-For disagree, so the client address cannot be trusted; answers 400. */
 export class IpSpoofing extends BadRequest {
-  readonly client_ip: string;
-  readonly forwarded_for: string;
+  readonly clientIp: string;
+  readonly forwardedFor: string;
   constructor(clientIp: string, forwardedFor: string) {
     // The header values stay out of the message: clients see it, and they chose those values.
     super('IP spoofing attack?! Client-IP and X-Forwarded-For name different clients', 'SBX_ERR_IP_SPOOFING');
-    this.client_ip = clientIp;
-    this.forwarded_for = forwardedFor;
+    this.clientIp = clientIp;
+    this.forwardedFor = forwardedFor;
   }
 }
 
@@ -323,13 +323,13 @@ export class InvalidResponseHeader extends SignalboxError {
 /**
  * The session store could not be reached (Redis down, a command timed out): the request is answered
  * 503 with `Retry-After` rather than run with an empty session, which would lose the visitor's data
- * or let a write overwrite it. `retry_after` is in seconds.
+ * or let a write overwrite it. `retryAfter` is in seconds.
  */
 export class SessionStoreUnavailable extends SignalboxError {
-  readonly retry_after: number;
+  readonly retryAfter: number;
   constructor(store: string, retryAfter: number, cause?: unknown) {
     super('SBX_ERR_SESSION_STORE_UNAVAILABLE', `The session store (${store}) cannot be reached${cause instanceof Error ? `: ${cause.message}` : ''}`);
-    this.retry_after = retryAfter;
+    this.retryAfter = retryAfter;
     if (cause !== undefined) this.cause = cause;
   }
 }

@@ -168,7 +168,7 @@ const registry = new WeakMap<App, PublicFiles | null>();
 export function publicFiles(app: App): PublicFiles | null {
   let files = registry.get(app);
   if (files === undefined) {
-    files = app.public_dir ? new PublicFiles(app.public_dir) : null;
+    files = app.publicDir ? new PublicFiles(app.publicDir) : null;
     registry.set(app, files);
   }
   return files;
@@ -238,7 +238,7 @@ function pageAnswer(app: App, page: CachedPage, target: string, request: StaticR
   response.headers['Cache-Control'] = REVALIDATE;
   const ms = performance.now() - started;
   response.headers['X-Runtime'] = runtimeHeader(ms);
-  if (app.config.cache_header) response.headers['X-Cache'] = 'hit';
+  if (app.config.cacheHeader) response.headers['X-Cache'] = 'hit';
   if (app.log.isLevelEnabled('info')) {
     app.log.info({
       method: request.method ?? 'GET', path: target, status: response.status, ms: Math.round(ms * 100) / 100,

@@ -31,7 +31,7 @@ process.env.SIGNALBOX_SECRET ??= 'signalbox-bench-secret-0123456789abcdef0123456
 const blog = () => createBlogApp({
   // A fixed clock: every server holds the very same posts, down to their timestamps.
   store: new Store({ clock: () => Date.UTC(2025, 2, 3, 14, 5) }),
-  environment: 'production', logger: false, perform_caching: mode === 'cache', page_cache_dir: false,
+  environment: 'production', logger: false, perform_caching: mode === 'cache', page_cache_directory: false,
   ...(arg === 'redis' ? { cache_store: redisCacheStore({ url: redisUrl, namespace: `bench-${process.pid}` }) } : {}),
 });
 const running = await serve(blog, { port: Number(portArg ?? 0), host: '127.0.0.1', inspect: false, workers });

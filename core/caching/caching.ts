@@ -45,7 +45,7 @@ import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
 import type { CacheStore, CacheValue, CacheWriteOptions, MaybePromise } from './store.ts';
 import type { ExpiryRelay, RelayedExpiry } from './relay.ts';
-import { escapeRegExp } from '../util.ts';
+import { escapeRegExp, isThenable } from '../util.ts';
 import { FORMAT_SUFFIX, pathBase } from './keys.ts';
 import { PageCache } from './page-cache.ts';
 
@@ -57,7 +57,7 @@ export interface CachingSettings {
   readonly enabled: boolean;
   readonly store: CacheStore;
   /** Where pages go; null for no page cache. */
-  readonly page_cache_dir: string | null;
+  readonly page_cache_directory: string | null;
   readonly mime: MimeRegistry;
   readonly routes: RouteSet;
   readonly log: Logger;
@@ -86,8 +86,8 @@ export class Caching {
     this.#mime = settings.mime;
     this.#routes = settings.routes;
     this.#log = settings.log;
-    this.pages = settings.page_cache_dir === null ? null : new PageCache({
-      directory: settings.page_cache_dir, mime: settings.mime, log: settings.log, relative_url_root: settings.relative_url_root,
+    this.pages = settings.page_cache_directory === null ? null : new PageCache({
+      directory: settings.page_cache_directory, mime: settings.mime, log: settings.log, relative_url_root: settings.relative_url_root,
     });
   }
 
@@ -122,7 +122,7 @@ export class Caching {
       return;
     }
     const removed = this.store.delete_matched(new RegExp(expiry.source, expiry.flags));
-    if (removed instanceof Promise) return this.#track(removed).then(() => undefined);
+    if (isThenable(removed)) return this.#track(Promise.resolve(removed)).then(() => undefined);
   }
 
   /**
@@ -166,7 +166,7 @@ export class Caching {
     const text = (value: CacheValue | undefined) => (typeof value === 'string' ? value : undefined);
     try {
       const found = this.read(key);
-      if (found instanceof Promise) return found.then(text, (error: unknown) => this.#readFailed(error, key));
+      if (isThenable(found)) return Promise.resolve(found).then(text, (error: unknown) => this.#readFailed(error, key));
       return text(found);
     } catch (error) {
       return this.#readFailed(error, key);
@@ -178,13 +178,13 @@ export class Caching {
     if (!this.enabled) return content;
     if (typeof content !== 'string') throw new ArgumentError('A fragment is a string of rendered content');
     const written = this.write(fragmentKey(name), content, options);
-    return written instanceof Promise ? written.then(() => content) : content;
+    return isThenable(written) ? Promise.resolve(written).then(() => content) : content;
   }
 
   /** Whether a fragment is cached (Rails' `fragment_exist?`). */
   fragment_exist(name: string): MaybePromise<boolean> {
     const found = this.read_fragment(name);
-    return found instanceof Promise ? found.then((v) => v !== undefined) : found !== undefined;
+    return isThenable(found) ? Promise.resolve(found).then((v) => v !== undefined) : found !== undefined;
   }
 
   /** An entry, once any expiry under way has finished (so nothing it removes is read meanwhile). */
@@ -200,7 +200,7 @@ export class Caching {
     };
     try {
       const written = this.store.write(key, value, options);
-      if (written instanceof Promise) return written.then(() => undefined, failed);
+      if (isThenable(written)) return Promise.resolve(written).then(() => undefined, failed);
     } catch (error) {
       failed(error);
     }
@@ -210,7 +210,7 @@ export class Caching {
     this.#generation++;
     const removed = this.store.delete_matched(pattern);
     const relayed = this.#relay?.publish({ kind: 'entries', source: pattern.source, flags: pattern.flags });
-    if (relayed === undefined) return removed instanceof Promise ? this.#track(removed) : removed;
+    if (relayed === undefined) return isThenable(removed) ? this.#track(Promise.resolve(removed)) : removed;
     // Settles once every worker has removed its entries too, so the response that follows the expiry
     // (when the filter returns this) cannot be followed by a stale hit anywhere.
     return this.#track(Promise.all([removed, relayed]).then(([count]) => count));

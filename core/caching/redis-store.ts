@@ -28,7 +28,7 @@ export interface RedisCacheStoreOptions extends RedisConnectionOptions {
   /** Seconds every entry lasts unless its write says otherwise (default: until deleted, or evicted by Redis's own policy). */
   readonly expires_in?: number;
   /** Largest value kept, in bytes of its JSON (default 1 MiB); a larger one is not written. */
-  readonly max_value_bytes?: number;
+  readonly maxValueBytes?: number;
 }
 
 /** Expiries remembered through an outage; past this many, the namespace is cleared on reconnection. */
@@ -39,7 +39,7 @@ const SCAN_COUNT = 1_000;
 export class RedisCacheStore implements CacheStore {
   readonly name: string;
   readonly namespace: string;
-  readonly max_value_bytes: number;
+  readonly maxValueBytes: number;
   readonly #connection: RedisConnection;
   readonly #prefix: string;
   readonly #expiresIn: number | undefined;
@@ -54,9 +54,9 @@ export class RedisCacheStore implements CacheStore {
     this.namespace = namespace;
     this.#prefix = `${namespace}:`;
     this.#expiresIn = options.expires_in === undefined ? undefined : checkExpiresIn(options.expires_in);
-    const max = options.max_value_bytes ?? 1024 * 1024;
-    if (!Number.isInteger(max) || max < 1) throw new ArgumentError(`max_value_bytes must be a positive integer, not ${String(max)}`);
-    this.max_value_bytes = max;
+    const max = options.maxValueBytes ?? 1024 * 1024;
+    if (!Number.isInteger(max) || max < 1) throw new ArgumentError(`maxValueBytes must be a positive integer, not ${String(max)}`);
+    this.maxValueBytes = max;
     this.#connection = new RedisConnection(options, { role: 'cache', meanwhile: 'cache reads miss and writes are skipped' });
     this.name = `redis:${this.#connection.url}/${namespace}`;
     this.#connection.onReady(() => {
@@ -90,7 +90,7 @@ export class RedisCacheStore implements CacheStore {
     const full = this.#key(key);
     const seconds = options?.expires_in === undefined ? this.#expiresIn : checkExpiresIn(options.expires_in);
     const text = JSON.stringify(encodeValue(value));
-    if (Buffer.byteLength(text) > this.max_value_bytes) return false;
+    if (Buffer.byteLength(text) > this.maxValueBytes) return false;
     if (this.#owesExpiries()) return false;
     return this.#quietly(async (client) => {
       if (seconds === undefined) await client.set(full, text);

@@ -11,7 +11,7 @@
  * does), so a cache hit in memory costs the request no promise hop.
  *
  * @example
- *   const store = memoryStore({ max_bytes: 8 * 1024 * 1024 });
+ *   const store = memoryStore({ maxBytes: 8 * 1024 * 1024 });
  *   await store.write('views/example.com/posts/1.json', '{"id":1}', { expires_in: 300 });
  *   await store.read('views/example.com/posts/1.json'); // '{"id":1}'
  *   await store.fetch('stats', { expires_in: 60 }, () => computeStats());
@@ -19,6 +19,7 @@
  */
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
+import { isThenable } from '../util.ts';
 
 /** What a store keeps: JSON-like data, plus bytes. */
 export type CacheValue =
@@ -91,14 +92,14 @@ export function fetchThrough(
     const value = compute();
     const store = (v: CacheValue): MaybePromise<CacheValue> => {
       const written = storeWrite(v);
-      return written instanceof Promise ? written.then(() => v) : v;
+      return isThenable(written) ? Promise.resolve(written).then(() => v) : v;
     };
-    return value instanceof Promise ? value.then(store) : store(value);
+    return isThenable(value) ? Promise.resolve(value).then(store) : store(value);
   };
   const storeWrite = (v: CacheValue) => store.write(key, v, write);
   if (options?.force) return computeAndWrite();
   const found = store.read(key);
-  if (found instanceof Promise) return found.then((v) => (v === undefined ? computeAndWrite() : v));
+  if (isThenable(found)) return Promise.resolve(found).then((v) => (v === undefined ? computeAndWrite() : v));
   return found === undefined ? computeAndWrite() : found;
 }
 

@@ -17,10 +17,10 @@ export interface RequestMessage {
    * large one is never held whole; the parse stage reads it once).
    */
   readonly body?: Uint8Array | string | null | AsyncIterable<Uint8Array>;
-  readonly remote_address?: string;
+  readonly remoteAddress?: string;
   /** The server's own address and port on this connection: the host to link to when a request names none. */
-  readonly local_address?: string;
-  readonly local_port?: number;
+  readonly localAddress?: string;
+  readonly localPort?: number;
   /** Whether the connection was TLS (the transport knows; headers may also say so behind a proxy). */
   readonly encrypted?: boolean;
   /** Which transport carried it, for logs and traces. */

@@ -8,7 +8,8 @@ import { SessionHandle } from '../session/session.ts';
 import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
-import type { Controller, ControllerWiring } from '../controller/base.ts';
+import type { Controller } from '../controller/base.ts';
+import { runOf, type ControllerWiring } from '../controller/action-state.ts';
 import type { Caching } from '../caching/caching.ts';
 import type { CacheStatus } from '../caching/host.ts';
 import type { Request } from '../http/request.ts';
@@ -16,6 +17,7 @@ import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { ControllerClass, RequestRun } from './run.ts';
+import { thenOrNow } from '../util.ts';
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
@@ -38,30 +40,25 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   }
   const wiring = new RequestWiring(run, controllerPath, action);
   // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever.
-  const prepared = wiring.session.prepare();
-  if (prepared instanceof Promise) return prepared.then(() => runAction(run, klass, wiring));
-  return runAction(run, klass, wiring);
+  return thenOrNow(wiring.session.prepare(), () => runAction(run, klass, wiring));
 }
 
 function runAction(run: RequestRun, klass: ControllerClass, wiring: RequestWiring): void | Promise<void> {
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
-  if (done instanceof Promise) return done.then((controller) => finish(run, controller, wiring));
-  return finish(run, done, wiring);
+  return thenOrNow(done, (controller) => finish(run, controller, wiring));
 }
 
 // The caches store the response only now: whether it sets a cookie is known once the session is committed.
 function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void | Promise<void> {
   run.controller = controller;
-  const committed = wiring.session.commit(run.response!);
-  if (committed instanceof Promise) return committed.then(() => afterCommit(run, controller));
-  return afterCommit(run, controller);
+  return thenOrNow(wiring.session.commit(run.response!), () => afterCommit(run, controller));
 }
 
 function afterCommit(run: RequestRun, controller: Controller): void | Promise<void> {
   // A header no transport could write (a parameter with a newline copied into it, say) fails here, as the action's own error.
   const unsafe = unsafeHeader(run.response!);
   if (unsafe !== null) return Promise.reject(new InvalidResponseHeader(unsafe));
-  return controller._cache?.store();
+  return runOf(controller).cache?.store();
 }
 
 /**
@@ -99,7 +96,7 @@ class RequestWiring implements ControllerWiring {
     return this.#run.app.caching;
   }
 
-  cache_status(status: CacheStatus): void {
+  cacheStatus(status: CacheStatus): void {
     this.#run.cache = status;
   }
 

@@ -67,7 +67,7 @@ export function renderRescue(run: RequestRun): void {
   logError(run, status);
   const res = fresh(run, status);
   if (error instanceof MethodNotAllowed || error instanceof NotImplemented) res.set_header('Allow', error.allowed.map((m) => m.toUpperCase()).join(', '));
-  if (error instanceof SessionStoreUnavailable) res.set_header('Retry-After', String(error.retry_after));
+  if (error instanceof SessionStoreUnavailable) res.set_header('Retry-After', String(error.retryAfter));
   if (run.app.config.consider_all_requests_local && isLocal(run)) {
     res.body = diagnostics(run, error);
     return;
@@ -86,7 +86,7 @@ export function renderRescue(run: RequestRun): void {
 
 /** Rails' `local_request?`: the peer and the client (behind a trusted proxy) are both this machine. In-process calls have no peer. */
 function isLocal(run: RequestRun): boolean {
-  if ((run.message.remote_address ?? '') === '') return true;
+  if ((run.message.remoteAddress ?? '') === '') return true;
   return run.request !== null && localRequest(run.request.env);
 }
 

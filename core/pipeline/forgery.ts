@@ -7,6 +7,7 @@
 import { InvalidAuthenticityToken } from '../errors.ts';
 import { givenToken, matchesStoredToken } from '../session/token.ts';
 import type { RequestRun } from './run.ts';
+import { isThenable } from '../util.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
 // GET action, which must not change state; `_method=put`/`delete` (in body or query) still need a token.
@@ -22,7 +23,7 @@ export function exemptContentType(contentType: string | undefined, exempt: reado
 export function checkForgery(run: RequestRun): void {
   const request = run.request!;
   if (SAFE_METHODS.has(request.method)) return;
-  const required = !exemptContentType(request.headers['content-type'], run.app.config.forgery_exempt_types);
+  const required = !exemptContentType(request.headers['content-type'], run.app.config.forgeryExemptTypes);
   run.forgery = { required };
 }
 
@@ -33,15 +34,15 @@ export function checkForgery(run: RequestRun): void {
  * before any controller (and its `param` or `secret`) is.
  */
 export function isUnroutedForgery(run: RequestRun): boolean {
-  if (!run.forgery.required || !run.app.forgery_protected) return false;
+  if (!run.forgery.required || !run.app.forgeryProtected) return false;
   const request = run.request!;
   const given = givenToken(request.parameters, request.headers);
   if (given === null) return true;
   const stored = run.app.sessions.load(request);
-  if (stored instanceof Promise) {
+  if (isThenable(stored)) {
     // A guard cannot wait for a networked store: with no session to compare, the request is refused as
     // forged (422), which tells a forger nothing either; routed requests are checked against the loaded session.
-    stored.catch(() => {});
+    Promise.resolve(stored).catch(() => {});
     return true;
   }
   return !matchesStoredToken(given, stored);

@@ -9,19 +9,20 @@ import { Response } from '../http/response.ts';
 import { parseBodyParams, parseBodyStream, UploadFiles } from '../request/params.ts';
 import { BlockedHost } from '../errors.ts';
 import { hostAllowed } from '../request/env.ts';
+import { isThenable } from '../util.ts';
 import type { RequestRun } from './run.ts';
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
 export function parseRequest(run: RequestRun): void | Promise<void> {
   const { config } = run.app;
-  const request = new Request(run.message, run.app.request_settings);
+  const request = new Request(run.message, run.app.requestSettings);
   run.request = request;
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);
   // Query errors (bad escapes, limits) surface here rather than midway through an action.
   void request.query_parameters;
   const body = request.body;
-  const stream = request.body_stream;
+  const stream = request.bodyStream;
   if (stream === null && (typeof body === 'string' ? body.length === 0 : body.byteLength === 0)) {
     void request.method;
     return;
@@ -31,15 +32,15 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   const params = stream !== null
     ? parseBodyStream(request.content_type, stream, config.limits, request.headers['content-type'], uploads)
     : parseBodyParams(request.content_type, body, config.limits, request.headers['content-type'], uploads);
-  if (params instanceof Promise) {
+  if (isThenable(params)) {
     return params.then((p) => {
       request.request_parameters = p;
-      request.parameters_changed();
+      request.parametersChanged();
       void request.method;
     });
   }
   request.request_parameters = params;
-  request.parameters_changed();
+  request.parametersChanged();
   void request.method;
 }
 

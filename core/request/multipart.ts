@@ -16,7 +16,7 @@ import { parseRequestParameters } from './request-parameters.ts';
 /**
  * Parameters of a multipart body: bytes, or chunks as they arrive (a transport streams uploads
  * rather than holding them). `contentType` is the request's whole Content-Type header (its boundary
- * is needed). With `uploads`, a file part larger than `multipart.memory_bytes` is streamed to a
+ * is needed). With `uploads`, a file part larger than `multipart.memoryBytes` is streamed to a
  * temporary file recorded there (for removal once the request ends); without, it is held in memory.
  * Malformed bodies reject with a 400 `BodyParseError`, and a body over a part, file or size limit
  * with a 413 `PayloadTooLarge`; either way, only once every file it started is closed.
@@ -38,7 +38,7 @@ export function parseMultipart(body: Uint8Array | AsyncIterable<Uint8Array>, con
       // latin1 keeps every byte of a field; fieldText turns valid UTF-8 back into text.
       defCharset: 'latin1',
       defParamCharset: 'utf8',
-      limits: { parts: multipart.parts, files: multipart.files, fileSize: multipart.file_bytes, fieldSize: multipart.field_bytes },
+      limits: { parts: multipart.parts, files: multipart.files, fileSize: multipart.fileBytes, fieldSize: multipart.fieldBytes },
     });
   } catch (error) {
     // busboy throws synchronously for a missing boundary or a non-multipart type.
@@ -66,7 +66,7 @@ export function parseMultipart(body: Uint8Array | AsyncIterable<Uint8Array>, con
     };
 
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(tooLarge('multipart.field_bytes', multipart.field_bytes));
+      if (info.valueTruncated) return fail(tooLarge('multipart.fieldBytes', multipart.fieldBytes));
       add(name, fieldText(value));
     });
     parser.on('file', (name, stream, info) => {
@@ -76,9 +76,9 @@ export function parseMultipart(body: Uint8Array | AsyncIterable<Uint8Array>, con
       if (failure !== null) return void stream.resume();
       // An application/octet-stream part without a filename is a string to Rails: kept in memory, bounded as a field.
       const named = info.filename !== undefined;
-      const part = new Part(stream, named && uploads !== undefined ? multipart.memory_bytes : Infinity, uploads, named ? Infinity : multipart.field_bytes, fail);
+      const part = new Part(stream, named && uploads !== undefined ? multipart.memoryBytes : Infinity, uploads, named ? Infinity : multipart.fieldBytes, fail);
       parts.push(part);
-      stream.on('limit', () => fail(tooLarge('multipart.file_bytes', multipart.file_bytes)));
+      stream.on('limit', () => fail(tooLarge('multipart.fileBytes', multipart.fileBytes)));
       add(name, part);
       part.typed = (content) => (named ? new UploadPart(content, info.mimeType === UNTYPED ? null : info.mimeType, info.filename) : bytesToText(content as Buffer));
     });
@@ -145,7 +145,7 @@ class Part {
 
   #take(chunk: Buffer): void {
     this.#size += chunk.length;
-    if (this.#size > this.maxBytes) return this.fail(tooLarge('multipart.field_bytes', this.maxBytes));
+    if (this.#size > this.maxBytes) return this.fail(tooLarge('multipart.fieldBytes', this.maxBytes));
     if (this.#file === null && (this.#size <= this.memoryBytes || this.uploads === undefined)) {
       this.#chunks.push(chunk);
       return;

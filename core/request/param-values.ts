@@ -69,7 +69,7 @@ export function originalFilename(path: string): string {
 
 /**
  * An uploaded file: a multipart part sent with a filename, or an XML element of type `file`.
- * Small uploads are held in memory; larger ones (over `config.limits.multipart.memory_bytes`, 10 KB
+ * Small uploads are held in memory; larger ones (over `config.limits.multipart.memoryBytes`, 10 KB
  * by default) were streamed to a temporary file, named by `path`, which is removed when the request
  * ends: copy or move it within the request to keep it.
  */

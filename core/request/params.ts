@@ -62,8 +62,8 @@ export function parseBodyParams(
 
 /**
  * Parameters of a body that arrives as chunks: multipart is parsed as it streams (uploads over
- * `multipart.memory_bytes` go to files of `uploads`); any other type is read whole first, up to
- * `body_bytes` (413 beyond).
+ * `multipart.memoryBytes` go to files of `uploads`); any other type is read whole first, up to
+ * `bodyBytes` (413 beyond).
  */
 export async function parseBodyStream(
   contentType: MimeType | null,
@@ -73,12 +73,12 @@ export async function parseBodyStream(
   uploads: UploadFiles | undefined,
 ): Promise<Params> {
   if (contentType?.symbol === 'multipart_form') return parseMultipart(chunks, contentTypeHeader ?? contentType.string, limits, uploads);
-  const max = resolveParamLimits(limits).body_bytes;
+  const max = resolveParamLimits(limits).bodyBytes;
   const held: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunks) {
     size += chunk.byteLength;
-    if (size > max) throw new PayloadTooLarge('body_bytes', max);
+    if (size > max) throw new PayloadTooLarge('bodyBytes', max);
     held.push(chunk);
   }
   return parseBodyParams(contentType, Buffer.concat(held), limits, contentTypeHeader);
@@ -87,8 +87,8 @@ export async function parseBodyStream(
 /** The body as UTF-8 text, refusing oversized bodies before decoding them. */
 function bodyText(body: Uint8Array | string, limits: ParamLimits | undefined): string {
   if (typeof body === 'string') return body;
-  const max = resolveParamLimits(limits).body_bytes;
-  if (body.byteLength > max) throw new PayloadTooLarge('body_bytes', max);
+  const max = resolveParamLimits(limits).bodyBytes;
+  if (body.byteLength > max) throw new PayloadTooLarge('bodyBytes', max);
   try {
     return utf8.decode(body);
   } catch {

@@ -40,7 +40,7 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   /** Prefix of every Redis key (`<namespace>:<id>`). Default `session`. */
   readonly namespace?: string;
   /** Seconds a 503 asks clients to wait before trying again (default 5). */
-  readonly retry_after?: number;
+  readonly retryAfter?: number;
   /** Hide the cookie from scripts (default true). */
   readonly httponly?: boolean;
   /** Send the cookie over HTTPS only (default false). */
@@ -75,7 +75,7 @@ export class RedisSessionStore implements SessionStore {
     this.key = options.key ?? '_session_id';
     if (typeof this.key !== 'string' || this.key.trim() === '') throw new ArgumentError('A session cookie needs a key (its name)');
     this.ttl = positive('ttl', options.ttl, TWO_WEEKS);
-    this.#retryAfter = Math.ceil(positive('retry_after', options.retry_after, 5));
+    this.#retryAfter = Math.ceil(positive('retryAfter', options.retryAfter, 5));
     this.namespace = options.namespace ?? 'session';
     if (typeof this.namespace !== 'string' || this.namespace === '') throw new ArgumentError('A Redis session namespace is a non-empty string');
     this.#options = options;

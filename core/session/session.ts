@@ -9,6 +9,7 @@ import { Flash } from './flash.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { MaybePromise, SessionData, SessionStore } from './store.ts';
+import { isThenable } from '../util.ts';
 
 export class SessionHandle {
   readonly #store: SessionStore;
@@ -30,7 +31,7 @@ export class SessionHandle {
   prepare(): MaybePromise<void> {
     if (this.#store.asynchronous !== true || this.#data !== null) return;
     const loaded = this.#store.load(this.#request);
-    if (loaded instanceof Promise) return loaded.then((data) => this.#loaded(data));
+    if (isThenable(loaded)) return Promise.resolve(loaded).then((data) => this.#loaded(data));
     this.#loaded(loaded);
   }
 
@@ -38,8 +39,8 @@ export class SessionHandle {
   get data(): SessionData {
     if (this.#data === null) {
       const loaded = this.#store.load(this.#request);
-      if (loaded instanceof Promise) {
-        loaded.catch(() => {});
+      if (isThenable(loaded)) {
+        Promise.resolve(loaded).catch(() => {});
         throw new ArgumentError('The session store answered load() with a promise: an asynchronous store declares asynchronous: true, so the session is loaded before the action runs');
       }
       this.#loaded(loaded);
@@ -69,7 +70,7 @@ export class SessionHandle {
   }
 
   /** The flash if this request has looked at it (without restoring it otherwise). */
-  get loaded_flash(): Flash | null {
+  get loadedFlash(): Flash | null {
     return this.#flash;
   }
 

@@ -4,10 +4,60 @@
  * returns a `SafeString`, and escapes what it is given.
  */
 import pluralizeWord from 'pluralize';
+import type { Helpers, UrlOptions } from '../routing/index.ts';
+import type { Flash } from '../session/flash.ts';
 import type { ViewHost } from './host.ts';
 import { SafeString, escape, html, raw } from './html.ts';
+import { isThenable } from '../util.ts';
 
-type Attributes = Record<string, unknown>;
+/** HTML attributes: `false`, null and undefined leave one out, `true` writes it bare. */
+export type Attributes = Record<string, unknown>;
+
+/** The helpers every template's view context has. */
+export interface ViewHelpers {
+  /** Escapes text for HTML (Rails' `h`). */
+  h(value: unknown): string;
+  escape(value: unknown): string;
+  html: typeof html;
+  raw(markup: string | SafeString): SafeString;
+  /** A path for a route hash, record or string (a path, unlike a controller's `url_for`). */
+  url_for(target: unknown, options?: UrlOptions): string;
+  readonly flash: Flash;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** A link; with `method` other than GET, a one-button form, so it works without JavaScript. */
+  link_to(text: unknown, target: unknown, options?: Attributes): SafeString;
+  button_to(text: unknown, target: unknown, options?: Attributes): SafeString;
+  /** Opens a form: POST for anything but GET, with `_method` and the authenticity token. Close it with `</form>`. */
+  form_tag(target: unknown, options?: Attributes): SafeString;
+  token_tag(): SafeString;
+  form_authenticity_token(): string;
+  hidden_field_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
+  text_field_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
+  password_field_tag(name: string, attrs?: Attributes): SafeString;
+  text_area_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
+  check_box_tag(name: string, value?: unknown, checked?: boolean, attrs?: Attributes): SafeString;
+  label_tag(name: string, text?: unknown, attrs?: Attributes): SafeString;
+  submit_tag(value?: unknown, attrs?: Attributes): SafeString;
+  /** Stores markup for the layout: `content_for('title', 'Posts')`, read with `yield('title')`. */
+  content_for(name: string, markup: unknown): SafeString;
+  /** The page body in a layout, or a `content_for` block by name. */
+  yield(name?: string): SafeString;
+  pluralize(count: number, singular: string, plural?: string): string;
+  truncate(text: unknown, length?: number, omission?: string): string;
+  /**
+   * Fragment caching (Rails' `cache`): the markup cached under `name`, or what `block` renders, cached
+   * for next time; a promise when the block or the store is asynchronous, so templates `await` it.
+   */
+  cache(name: string | Readonly<Record<string, unknown>>, block: () => unknown, options?: { readonly expires_in?: number }): SafeString | Promise<SafeString>;
+}
+
+/**
+ * A template's view context: the view helpers, the route helpers (`v.post_path(post)`, typed by the
+ * application's `RouteHelpers`), and what the rendering controller shares with its templates, its
+ * properties and methods (`Assigns`: the controller's class, or the locals a partial is given).
+ * @example export default (v: View<PostsController>) => html`<h1>${v.post.title}</h1>${v.link_to('All posts', v.posts_path())}`
+ */
+export type View<Assigns extends object = object> = ViewHelpers & Helpers & Assigns;
 
 function attributes(attrs: Attributes): string {
   let out = '';
@@ -25,8 +75,8 @@ function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
 }
 
 /** The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body). */
-export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): Record<string, unknown> {
-  const urlFor = (target: unknown, options: Record<string, unknown> = {}): string => {
+export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): ViewHelpers {
+  const urlFor = (target: unknown, options: UrlOptions = {}): string => {
     if (typeof target === 'string') return target;
     if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {
       return c.routes.url_for({ only_path: true, ...(target as Record<string, unknown>) }, options);
@@ -95,14 +145,14 @@ export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): R
           const safe = raw(escape(markup));
           if (store === undefined) return safe;
           const written = store.write(name, safe.value, options);
-          return written instanceof Promise ? written.then(() => safe) : safe;
+          return isThenable(written) ? Promise.resolve(written).then(() => safe) : safe;
         };
-        return out instanceof Promise ? out.then(keep) : keep(out);
+        return isThenable(out) ? Promise.resolve(out).then(keep) : keep(out);
       };
       if (store === undefined) return render();
       const found = store.read(name);
       const use = (value: unknown) => (typeof value === 'string' ? raw(value) : render());
-      return found instanceof Promise ? found.then(use) : use(found);
+      return isThenable(found) ? Promise.resolve(found).then(use) : use(found);
     },
     pluralize: (count: number, singular: string, plural?: string) => `${count} ${count === 1 ? singular : (plural ?? pluralizeWord.plural(singular))}`,
     truncate: (text: unknown, length = 30, omission = '...') => {

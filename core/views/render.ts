@@ -52,7 +52,7 @@ async function findLayout(views: ViewResolver, host: ViewHost, format: string, o
 
 /** The object templates receive. */
 export function createViewContext(host: ViewHost, locals: Record<string, unknown>, content: Record<string, SafeString>): Record<string, unknown> {
-  const helpers = viewHelpers(host, content);
+  const helpers = viewHelpers(host, content) as unknown as Record<string, unknown>;
   return new Proxy(Object.create(null) as Record<string, unknown>, {
     get(_t, prop) {
       if (typeof prop !== 'string') return undefined;

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SafeString } from './html.ts';
+import { isThenable } from '../util.ts';
 
 /** A template: a function of the view context returning markup. */
 export type Template = (view: any) => string | SafeString | Promise<string | SafeString>;
@@ -56,7 +57,7 @@ export function directoryViews(root: string): ViewResolver {
       // Resolved lookups answer synchronously; only a first load waits on import().
       for (let i = 0; i < names.length; i++) {
         const hit = lookup(names[i]);
-        if (hit instanceof Promise) return findAsync(hit, names.slice(i + 1), lookup);
+        if (isThenable(hit)) return findAsync(hit, names.slice(i + 1), lookup);
         if (hit !== null) return hit;
       }
       return null;

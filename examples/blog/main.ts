@@ -2,6 +2,7 @@
  * `npm start`: serves the example blog on PORT (default 3000) and HOST (default 127.0.0.1).
  * BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD guard /admin; in development they default to admin/admin.
  * Production also needs SIGNALBOX_SECRET (30+ characters) to sign session cookies.
+ * In development, routes.helpers.d.ts (the route helpers' types) is rewritten whenever routes.ts changes.
  *
  * Deployment settings, all optional:
  * - WEB_CONCURRENCY: how many worker processes serve the port (default 1, this process alone).
@@ -21,13 +22,15 @@ import cluster from 'node:cluster';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { watchRouteTypes } from '../../bin/route-types.ts';
 import { redisCacheStore, redisSessionStore } from '../../core/index.ts';
 import { serve, webConcurrency } from '../../transport/index.ts';
 import { createBlogApp } from './app.ts';
 
+const HERE = dirname(fileURLToPath(import.meta.url));
 // Git-ignored. A page cache serves only the pages its own process wrote, so an earlier run's files are
 // never served; they are removed at start only so the directory does not collect pages no run will read.
-const PAGE_CACHE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'tmp', 'pages');
+const PAGE_CACHE_DIR = join(HERE, 'tmp', 'pages');
 
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -57,7 +60,7 @@ if (cluster.isPrimary && redisUrl === undefined) rmSync(PAGE_CACHE_DIR, { recurs
 const blog = () => createBlogApp({
   admin,
   ...(redisUrl === undefined
-    ? { page_cache_dir: PAGE_CACHE_DIR }
+    ? { page_cache_directory: PAGE_CACHE_DIR }
     : {
       cache_store: redisCacheStore({ url: redisUrl, namespace: 'blog:cache' }),
       session_store: redisSessionStore({ url: redisUrl, namespace: 'blog:session', key: '_blog_session' }),
@@ -72,10 +75,17 @@ try {
   process.exit(1);
 }
 if (server.role !== 'worker') {
-  const env = process.env.NODE_ENV || 'development';
-  console.log(`Signalbox blog (${env}) listening on ${server.url}/ - press Ctrl-C to stop`);
+  const environment = process.env.NODE_ENV || 'development';
+  console.log(`Signalbox blog (${environment}) listening on ${server.url}/ - press Ctrl-C to stop`);
   if (server.role === 'primary') console.log(`${workers} workers (WEB_CONCURRENCY), pids ${server.workerPids().join(', ')}`);
   console.log(redisUrl === undefined ? 'Cache in memory, sessions in signed cookies (set REDIS_URL to keep both in Redis)' : `Cache and sessions in Redis at ${redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
   if (server.role === 'single' && server.inspector) console.log(`Inspector (development only): ${server.url}${server.inspector.path}`);
+  if (environment === 'development') {
+    // The server keeps the routes it started with; the types follow the file, so the editor knows new helpers at once.
+    const watcher = watchRouteTypes(join(HERE, 'routes.ts'), join(HERE, 'routes.helpers.d.ts'), {
+      onWrite: () => console.log('routes.helpers.d.ts: rewritten from routes.ts (restart to serve the new routes)'),
+    });
+    if (server.role === 'single') server.server.once('close', () => watcher.close());
+  }
   console.log(admin ? `Admin area: ${server.url}/admin (user ${admin.user})` : 'Admin area disabled: set BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD');
 }

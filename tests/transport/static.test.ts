@@ -33,7 +33,7 @@ class FallbackController extends Controller {
 /** An app with a catch-all route, so whatever static serving refuses is visibly answered by the app. */
 const appOver = (publicDir: string | null): App => appWith({ fallback: FallbackController }, {
   draw: (map) => map.connect('*path', { controller: 'fallback', action: 'show' }),
-  ...(publicDir ? { public_dir: publicDir } : {}),
+  ...(publicDir ? { publicDir: publicDir } : {}),
 });
 
 test.before(() => {
@@ -225,7 +225,7 @@ test('Cache-Control: a short default, no-cache in development, a year for a Rail
   assert.is((await serveStatic(app, '/style.css?1700000000'))!.headers['Cache-Control'], VERSIONED_CACHE_CONTROL);
   assert.is(VERSIONED_CACHE_CONTROL, 'public, max-age=31536000, immutable');
   assert.is((await serveStatic(app, '/style.css?v=2'))!.headers['Cache-Control'], DEFAULT_CACHE_CONTROL, 'only a bare timestamp names a version');
-  const development = appWith({ fallback: FallbackController }, { public_dir: pub, environment: 'development', logger: false });
+  const development = appWith({ fallback: FallbackController }, { publicDir: pub, environment: 'development', logger: false });
   assert.is((await serveStatic(development, '/style.css'))!.headers['Cache-Control'], DEVELOPMENT_CACHE_CONTROL);
   const notModified = await serveStatic(app, '/style.css?1700000000', { headers: { 'if-none-match': String((await serveStatic(app, '/style.css'))!.headers.ETag) } });
   assert.equal([notModified!.status, notModified!.headers['Cache-Control']], [304, VERSIONED_CACHE_CONTROL]);

@@ -67,8 +67,8 @@ test('entries live under <namespace>:<key>, as JSON, and expires_in is Redis\'s 
   assert.is(await s.read('views/a.com/posts/1.html'), 'page', "clear empties its own namespace only");
 });
 
-test('a store-wide expires_in applies to writes that name none; a value over max_value_bytes is not written', async () => {
-  const s = store({ expires_in: 30, max_value_bytes: 100 });
+test('a store-wide expires_in applies to writes that name none; a value over maxValueBytes is not written', async () => {
+  const s = store({ expires_in: 30, maxValueBytes: 100 });
   await s.write('k', 'v');
   const ttl = (await redis.command('PTTL', `${s.namespace}:k`)) as number;
   assert.ok(ttl > 29_000 && ttl <= 30_000, `ttl ${ttl}`);
@@ -82,7 +82,7 @@ test('options are checked where the store is made', () => {
   assert.throws(() => redisCacheStore({ url: redis.url, namespace: '' }), isArgumentError);
   assert.throws(() => redisCacheStore({ url: redis.url, read_timeout: 0 }), isArgumentError);
   assert.throws(() => redisCacheStore({ url: redis.url, expires_in: -5 }), isArgumentError);
-  assert.throws(() => redisCacheStore({ url: redis.url, max_value_bytes: 1.5 }), isArgumentError);
+  assert.throws(() => redisCacheStore({ url: redis.url, maxValueBytes: 1.5 }), isArgumentError);
 });
 
 test('delete_matched visits only the keys an anchored pattern\'s literal start allows', () => {

@@ -1,6 +1,6 @@
 /**
  * Multipart uploads streamed, not held: over real HTTP, an upload up to
- * `multipart.memory_bytes` (10 KB) stays in memory; a larger one reaches the
+ * `multipart.memoryBytes` (10 KB) stays in memory; a larger one reaches the
  * action as an `UploadedFile` backed by a temporary file (its `path`), with
  * the same API (`read()`, `size`, `original_filename`, `content_type`,
  * `stream()`), and every such file is removed once the request ends,
@@ -128,7 +128,7 @@ test('the files are removed when the action fails, and when a later part breaks 
     const refused = await post(s, '/uploads', tooBig.body, tooBig.type, 8 * 1024);
     assert.is(refused.status, 413);
     await noUploadFilesLeft();
-  }, { limits: { multipart: { file_bytes: 100_000 } } });
+  }, { limits: { multipart: { fileBytes: 100_000 } } });
 });
 
 test('the limits are those of a body read whole: files, parts, and the request size while it streams', async () => {
@@ -139,15 +139,15 @@ test('the limits are those of a body read whole: files, parts, and the request s
     const huge = multipartBody({}, [{ name: 'file', filename: 'huge.txt', content: 'f'.repeat(11 * 1024 * 1024) }]);
     assert.is((await post(s, '/uploads', huge.body, huge.type, 256 * 1024)).status, 413, 'over maxBodyBytes (10 MB), with no Content-Length to refuse it early');
     await noUploadFilesLeft();
-  }, { limits: { multipart: { files: 2, file_bytes: 100 * 1024 * 1024 } } });
+  }, { limits: { multipart: { files: 2, fileBytes: 100 * 1024 * 1024 } } });
 });
 
-test('memory_bytes moves the threshold', async () => {
+test('memoryBytes moves the threshold', async () => {
   await served(async (s) => {
     const { body, type } = multipartBody({ expect_file: 'g', times_file: '100' }, [{ name: 'file', filename: 'g.txt', content: 'g'.repeat(100) }]);
     const [file] = JSON.parse((await post(s, '/uploads', body, type)).body) as Seen[];
     assert.ok(file.path !== null && file.existed);
-  }, { limits: { multipart: { memory_bytes: 50 } } });
+  }, { limits: { multipart: { memoryBytes: 50 } } });
 });
 
 test('a body split into chunks anywhere parses as the whole body does, parts without a Content-Type included', async () => {

@@ -136,7 +136,7 @@ test('requests of different visitors, interleaved, never see each other\'s sessi
 });
 
 test('Redis away: a request with a session answers 503 with Retry-After; one that needs no session is served; nothing is lost', async () => {
-  await withStore({ read_timeout: 0.3, retry_after: 7 }, async (s) => {
+  await withStore({ read_timeout: 0.3, retryAfter: 7 }, async (s) => {
     const id = sessionCookie((await s.get('/counts')).headers)!;
     await redis.command('CLIENT', 'PAUSE', '1200', 'ALL');
     const started = performance.now();
@@ -188,7 +188,7 @@ test('the 503 is a typed error with its code, from the one table', () => {
   const error = new SessionStoreUnavailable('redis://x', 3);
   assert.is(error.code, 'SBX_ERR_SESSION_STORE_UNAVAILABLE');
   assert.is(error.status, 503);
-  assert.is(error.retry_after, 3);
+  assert.is(error.retryAfter, 3);
   assert.is(error.expose, false);
 });
 
