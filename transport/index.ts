@@ -1,6 +1,7 @@
 /** Transports: HTTP and the WebSocket request tunnel; every transport goes through `app.handle`. */
-export { serve, type ServeOptions, type RunningServer } from './http.ts';
-export { serveStatic, publicIndex, PublicIndex, type StaticRequest } from './static.ts';
+export { serve, type AppSource, type ClusterOptions, type ServeOptions, type RunningServer } from './http.ts';
+export { webConcurrency, type RunningCluster } from './workers.ts';
+export { serveStatic, publicFiles, PublicFiles, DEFAULT_CACHE_CONTROL, DEVELOPMENT_CACHE_CONTROL, VERSIONED_CACHE_CONTROL, type StaticRequest } from './static.ts';
 export type { StaticResponse, FileSlice } from './public-file.ts';
 export { attachTunnel, createTunnel, TUNNEL_DEFAULTS, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 export { TUNNEL_ERROR_STATUS, type FrameId, type RequestFrame, type ResponseFrame, type ErrorFrame, type TunnelErrorCode } from './tunnel-frames.ts';

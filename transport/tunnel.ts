@@ -21,13 +21,16 @@ import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { serveStatic } from './static.ts';
-import { bodyLength, withFileBytes, withoutBody } from './public-file.ts';
+import { bodyLength, withFileBytes, withoutBody, type StaticResponse } from './public-file.ts';
 import { checkOptionNames } from './option-names.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
-  type ErrorFrame, type FrameId, type ResponseFrame,
+  type ErrorFrame, type FrameId, type ReadFrame, type ResponseFrame,
 } from './tunnel-frames.ts';
+
+/** A request frame as read and checked. */
+type ReadRequest = Extract<ReadFrame, { readonly ok: true }>;
 
 export interface TunnelOptions {
   /** Where the tunnel answers upgrades. Default `/_tunnel`. */
@@ -356,33 +359,47 @@ class TunnelConnection {
     }
     this.#inFlight.add(id);
     this.#requests++;
-    let answer: Promise<ResponseMessage>;
+    let answer: Promise<ResponseMessage | null>;
     try {
       const file = this.#settings.staticFiles && (frame.method === 'GET' || frame.method === 'HEAD') ? serveStatic(this.#app, frame.path, { method: frame.method, headers: frame.headers, transport: 'tunnel' }) : null;
-      if (file !== null && frame.method !== 'HEAD' && bodyLength(file) > this.#settings.maxFileBytes) {
-        this.#refuse(errorFrame('file_too_large', `${frame.path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.maxFileBytes} bytes); request it over HTTP`, id));
-        this.#settled(id);
-        return;
-      }
-      if (file !== null) answer = frame.method === 'HEAD' ? Promise.resolve(withoutBody(file)) : withFileBytes(file);
-      else {
-        // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
-        answer = this.#app.handle({
-          method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
-          remoteAddress: this.#remote, localAddress: this.#localAddress, localPort: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
-        });
+      if (file instanceof Promise) {
+        // A public file is looked up on disk: its answer, or the app's, once known.
+        answer = file.then((found) => (found === null ? this.#handle(frame) : this.#fileAnswer(id, frame, found)));
+      } else if (file !== null) {
+        answer = this.#fileAnswer(id, frame, file);
+      } else {
+        answer = this.#handle(frame);
       }
     } catch (error) {
       answer = Promise.reject(error);
     }
     answer.then(
-      (response) => this.#answer(id, response),
+      // Null: refused with an error frame already.
+      (response) => (response === null ? undefined : this.#answer(id, response)),
       (error: unknown) => {
         // `app.handle` never rejects; if it does anyway, answer like the HTTP transport does.
         this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
         this.#answer(id, FAILED);
       },
     );
+  }
+
+  #handle(frame: ReadRequest): Promise<ResponseMessage> {
+    // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
+    return this.#app.handle({
+      method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
+      remoteAddress: this.#remote, localAddress: this.#localAddress, localPort: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
+    });
+  }
+
+  /** A static answer as a frame's response; null (an error frame sent) when the file is larger than frames carry. */
+  #fileAnswer(id: FrameId, frame: ReadRequest, file: StaticResponse): Promise<ResponseMessage | null> {
+    if (frame.method !== 'HEAD' && bodyLength(file) > this.#settings.maxFileBytes) {
+      this.#refuse(errorFrame('file_too_large', `${frame.path.slice(0, 200)} is larger than the tunnel carries (${this.#settings.maxFileBytes} bytes); request it over HTTP`, id));
+      this.#settled(id);
+      return Promise.resolve(null);
+    }
+    return frame.method === 'HEAD' ? Promise.resolve(withoutBody(file)) : withFileBytes(file);
   }
 
   #answer(id: FrameId, response: ResponseMessage): void {

@@ -5,7 +5,7 @@
  * (class, message, backtrace) are shown only to local requests when the app
  * says so; a public 500 never carries a stack trace or parameters.
  */
-import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, NotImplemented, RoutingError, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, NotImplemented, RoutingError, SessionStoreUnavailable, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
 import { localRequest } from '../request/env.ts';
 import { actionOf, type RequestRun } from './run.ts';
@@ -67,6 +67,7 @@ export function renderRescue(run: RequestRun): void {
   logError(run, status);
   const res = fresh(run, status);
   if (error instanceof MethodNotAllowed || error instanceof NotImplemented) res.set_header('Allow', error.allowed.map((m) => m.toUpperCase()).join(', '));
+  if (error instanceof SessionStoreUnavailable) res.set_header('Retry-After', String(error.retryAfter));
   if (run.app.config.consider_all_requests_local && isLocal(run)) {
     res.body = diagnostics(run, error);
     return;

@@ -15,7 +15,7 @@ import type { Request, RequestSettings } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { RequestMessage, ResponseMessage } from '../http/message.ts';
 import type { MimeRegistry } from '../mime/types.ts';
-import type { ParamLimits } from '../request/params.ts';
+import type { ParamLimits, UploadFiles } from '../request/params.ts';
 import type { Match, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { SessionStore } from '../session/store.ts';
@@ -88,6 +88,8 @@ export interface RequestRun {
   output: ResponseMessage | null;
   /** What the caches did, when the action declares one: the X-Cache header and the log line say it. */
   cache: CacheStatus | null;
+  /** The temporary files this request's uploads were streamed to, removed when it ends; null when none could be. */
+  uploads: UploadFiles | null;
 }
 
 let sequence = 0;
@@ -108,6 +110,7 @@ export function createRun(app: AppRuntime, message: RequestMessage, id?: string)
     error: null,
     output: null,
     cache: null,
+    uploads: null,
   };
 }
 

@@ -46,19 +46,19 @@ test.before(() => {
 });
 test.after(() => tmp.remove());
 
-const ask = (range: string | null, extra: Record<string, string> = {}, method = 'GET') =>
-  serveStatic(appOver(tmp.path), '/letters.txt', { method, headers: { ...(range === null ? {} : { range }), ...extra } })!;
+const ask = async (range: string | null, extra: Record<string, string> = {}, method = 'GET') =>
+  (await serveStatic(appOver(tmp.path), '/letters.txt', { method, headers: { ...(range === null ? {} : { range }), ...extra } }))!;
 
-test('a whole file says it accepts byte ranges', () => {
-  const whole = ask(null);
+test('a whole file says it accepts byte ranges', async () => {
+  const whole = await ask(null);
   assert.is(whole.status, 200);
   assert.is(whole.headers['Accept-Ranges'], 'bytes');
   assert.is(whole.headers['Content-Range'], undefined);
 });
 
-test('one range gets 206 with Content-Range and just those bytes; open and suffix ranges too', () => {
+test('one range gets 206 with Content-Range and just those bytes; open and suffix ranges too', async () => {
   for (const [range, start, end] of <[string, number, number][]>[['bytes=0-4', 0, 4], ['bytes=20-', 20, 25], ['bytes=-3', 23, 25], ['bytes=24-1000', 24, 25], ['bytes=2-4,3-6', 2, 6]]) {
-    const part = ask(range);
+    const part = await ask(range);
     assert.is(part.status, 206, range);
     assert.is(part.headers['Content-Range'], `bytes ${start}-${end}/26`, range);
     assert.is(part.headers['Content-Length'], String(end - start + 1), range);
@@ -67,44 +67,44 @@ test('one range gets 206 with Content-Range and just those bytes; open and suffi
   }
 });
 
-test('a range wholly past the end, or ending before it starts, is 416 with the size; a malformed one, several, or another unit get the whole file', () => {
+test('a range wholly past the end, or ending before it starts, is 416 with the size; a malformed one, several, or another unit get the whole file', async () => {
   for (const range of ['bytes=26-30', 'bytes=5-2']) {
-    const none = ask(range);
+    const none = await ask(range);
     assert.is(none.status, 416, range);
     assert.is(none.headers['Content-Range'], 'bytes */26', range);
     assert.is(none.body, '', range);
   }
   for (const range of ['bytes=abc', 'rows=0-4', 'bytes=0-1,5-6']) {
-    const whole = ask(range);
+    const whole = await ask(range);
     assert.is(whole.status, 200, range);
     assert.is(Buffer.from(whole.body).toString(), SMALL, range);
   }
 });
 
-test('ranges are for GET: HEAD answers as for the whole file', () => {
-  const head = ask('bytes=0-4', {}, 'HEAD');
+test('ranges are for GET: HEAD answers as for the whole file', async () => {
+  const head = await ask('bytes=0-4', {}, 'HEAD');
   assert.is(head.status, 200);
   assert.is(head.headers['Content-Length'], '26');
 });
 
-test('If-Range with the current Last-Modified keeps the range; an ETag or another date sends the whole file', () => {
-  assert.is(ask('bytes=0-4', { 'if-range': LAST_MODIFIED }).status, 206);
-  const etag = String(ask(null).headers.ETag);
-  for (const ifRange of [etag, 'Tue, 03 Mar 2026 00:00:00 GMT']) assert.is(ask('bytes=0-4', { 'if-range': ifRange }).status, 200, ifRange);
+test('If-Range with the current Last-Modified keeps the range; an ETag or another date sends the whole file', async () => {
+  assert.is((await ask('bytes=0-4', { 'if-range': LAST_MODIFIED })).status, 206);
+  const etag = String((await ask(null)).headers.ETag);
+  for (const ifRange of [etag, 'Tue, 03 Mar 2026 00:00:00 GMT']) assert.is((await ask('bytes=0-4', { 'if-range': ifRange })).status, 200, ifRange);
 });
 
-test('a copy that is still current gets 304, whatever range it asks for', () => {
-  assert.is(ask('bytes=0-4', { 'if-none-match': String(ask(null).headers.ETag) }).status, 304);
+test('a copy that is still current gets 304, whatever range it asks for', async () => {
+  assert.is((await ask('bytes=0-4', { 'if-none-match': String((await ask(null)).headers.ETag) })).status, 304);
 });
 
-test('a file larger than what is held in memory is answered by a slice of it, not its bytes', () => {
-  const answer = serveStatic(appOver(tmp.path), '/big.bin', { method: 'GET', headers: {} })!;
+test('a file larger than what is held in memory is answered by a slice of it, not its bytes', async () => {
+  const answer = (await serveStatic(appOver(tmp.path), '/big.bin', { method: 'GET', headers: {} }))!;
   assert.is(answer.status, 200);
   assert.is(answer.body, '');
   assert.equal(answer.file, { path: join(tmp.path, 'big.bin'), start: 0, end: BIG.length - 1 });
   assert.is(answer.headers['Content-Length'], String(BIG.length));
   assert.is(answer.headers['Content-Type'], 'application/octet-stream');
-  const part = fileAnswer(join(tmp.path, 'big.bin'), { headers: { range: 'bytes=1000-1999' } }, 'application/octet-stream')!;
+  const part = (await fileAnswer(join(tmp.path, 'big.bin'), { headers: { range: 'bytes=1000-1999' } }, 'application/octet-stream'))!;
   assert.is(part.status, 206);
   assert.equal(part.file, { path: join(tmp.path, 'big.bin'), start: 1000, end: 1999 });
 });

@@ -1,18 +1,21 @@
 /**
  * Files under the app's public directory, served before routing: assets with
- * their types, cached pages (`/posts/1` from posts/1.html), `/` from
- * index.html, and nothing else. No request path, however encoded, reads a
- * file outside public/ or a dotfile: such requests fall through to the app.
+ * their types (from the mime-db database for every extension), cached pages
+ * (`/posts/1` from posts/1.html), `/` from index.html, and nothing else; as
+ * the files are now (added, changed or removed after start), with
+ * Cache-Control short by default and far-future for versioned asset URLs.
+ * No request path, however encoded, and no symbolic link reads a file
+ * outside public/ or a dotfile: such requests fall through to the app.
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
-import { PublicIndex, publicIndex, serve, serveStatic, type RunningServer } from '../../transport/index.ts';
+import { DEFAULT_CACHE_CONTROL, DEVELOPMENT_CACHE_CONTROL, publicFiles, serve, serveStatic, VERSIONED_CACHE_CONTROL, type RunningServer } from '../../transport/index.ts';
 import { appWith, tempDir } from '../core/pipeline/support.ts';
 
 const test = suite('static files are served from public/ only');
@@ -45,7 +48,13 @@ test.before(() => {
   writeFileSync(join(pub, 'data.json'), '{"a":1}');
   writeFileSync(join(pub, 'feed.xml'), '<feed/>');
   writeFileSync(join(pub, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-  writeFileSync(join(pub, 'blob.xyz'), 'blob');
+  writeFileSync(join(pub, 'blob.nosuchtype'), 'blob');
+  for (const name of ['module.mjs', 'code.wasm', 'paper.pdf', 'clip.mp4', 'font.woff2', 'site.webmanifest']) writeFileSync(join(pub, name), name);
+  // Links: one to a file inside public/ (served), one out of it and one into a hidden directory (neither).
+  symlinkSync(join(pub, 'style.css'), join(pub, 'alias.css'));
+  symlinkSync(join(tmp.path, 'secret.txt'), join(pub, 'escape.txt'));
+  symlinkSync(tmp.path, join(pub, 'outside'));
+  symlinkSync(join(pub, '.git', 'config'), join(pub, 'config.txt'));
   writeFileSync(join(pub, 'posts', '1.html'), '<p>cached post 1</p>');
   writeFileSync(join(pub, 'with space.txt'), 'spaced');
   writeFileSync(join(pub, '.env'), SECRET);
@@ -65,7 +74,14 @@ test('assets are served with their content types (text types with a charset) and
     ['/feed.xml', 'application/xml; charset=utf-8', '<feed/>'],
     ['/index.html', 'text/html; charset=utf-8', '<h1>home</h1>'],
     ['/logo.png', 'image/png', '\u0089PNG'],
-    ['/blob.xyz', 'application/octet-stream', 'blob'],
+    ['/blob.nosuchtype', 'application/octet-stream', 'blob'],
+    ['/module.mjs', 'text/javascript; charset=utf-8', 'module.mjs'],
+    ['/code.wasm', 'application/wasm', 'code.wasm'],
+    ['/paper.pdf', 'application/pdf', 'paper.pdf'],
+    ['/clip.mp4', 'video/mp4', 'clip.mp4'],
+    ['/font.woff2', 'font/woff2', 'font.woff2'],
+    ['/site.webmanifest', 'application/manifest+json; charset=utf-8', 'site.webmanifest'],
+    ['/alias.css', 'text/css; charset=utf-8', 'body{}'],
   ];
   for (const [url, type, body] of CASES) {
     const res = (await serveStatic(app, url))!;
@@ -94,6 +110,7 @@ const ESCAPES = [
   '/../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/posts/../../secret.txt',
   '/posts/%2e%2e/%2e%2e/secret.txt', '/..\\secret.txt', '/%5c..%5csecret.txt', '/..%5csecret.txt', '/../public-evil.txt', '/index.html%00',
   '/index.html%00.png', '/.env', '/%2eenv', '/.git/config', '/assets/.cache/x.txt', '/%2e%2e', '/%E0%A4%A', '//secret.txt', '/posts/..',
+  '/escape.txt', '/outside/secret.txt', '/config.txt',
 ];
 
 test('no encoding of .., separators, backslashes, NUL or dotfiles names a file: the answer is null', async () => {
@@ -162,29 +179,56 @@ test('POST to a file path, and staticFiles: false, go to the app', async () => {
   }
 });
 
-test('an app without a public directory, or with an empty one, serves no files', async () => {
+test('an app without a public directory, or with an empty or missing one, serves no files', async () => {
   assert.is(await serveStatic(appOver(null), '/style.css'), null);
-  assert.is(publicIndex(appOver(null)), null);
+  assert.is(publicFiles(appOver(null)), null);
   const empty = join(tmp.path, 'empty');
   mkdirSync(empty);
   assert.is(await serveStatic(appOver(empty), '/'), null);
   assert.is(await serveStatic(appOver(join(tmp.path, 'does-not-exist')), '/'), null);
 });
 
-test('the index is built once per app: a file removed afterwards is no longer served, never an error', async () => {
+test('files added, changed or removed after start are served as they are now', async () => {
   const dir = join(tmp.path, 'volatile');
   mkdirSync(dir);
   writeFileSync(join(dir, 'gone.txt'), 'here');
   const app = appOver(dir);
   assert.is(String((await serveStatic(app, '/gone.txt'))!.body), 'here');
-  assert.is(publicIndex(app), publicIndex(app), 'one index per app');
   rmSync(join(dir, 'gone.txt'));
   assert.is(await serveStatic(app, '/gone.txt'), null);
-  mkdirSync(join(dir, 'late'));
+  assert.is(await serveStatic(app, '/late.txt'), null);
+  mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'late.txt'), 'late');
-  assert.is(await serveStatic(app, '/late.txt'), null, 'files written later must be added to the index');
-  publicIndex(app)!.add(join(dir, 'late.txt'));
-  assert.is(String((await serveStatic(app, '/late.txt'))!.body), 'late');
+  writeFileSync(join(dir, 'assets', 'new.js'), 'x()');
+  // A path found missing is taken as missing for at most a second, less when the directory is watched.
+  const deadline = performance.now() + 1_500;
+  let late = await serveStatic(app, '/late.txt');
+  while (late === null && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    late = await serveStatic(app, '/late.txt');
+  }
+  assert.is(String(late!.body), 'late');
+  assert.is(String((await serveStatic(app, '/assets/new.js'))!.body), 'x()', 'never asked for before: found at once');
+});
+
+test('a path no file answers is remembered for a moment, so the app\'s own URLs do not touch the disk on every request', async () => {
+  const app = appOver(pub);
+  assert.is(await serveStatic(app, '/posts/2'), null);
+  assert.is(serveStatic(app, '/posts/2'), null, 'answered at once, no promise');
+  assert.ok(publicFiles(app)!.knownMissing('/posts/2'));
+});
+
+test('Cache-Control: a short default, no-cache in development, a year for a Rails-style versioned asset URL', async () => {
+  const app = appOver(pub);
+  assert.is((await serveStatic(app, '/style.css'))!.headers['Cache-Control'], DEFAULT_CACHE_CONTROL);
+  assert.is(DEFAULT_CACHE_CONTROL, 'public, max-age=60');
+  assert.is((await serveStatic(app, '/style.css?1700000000'))!.headers['Cache-Control'], VERSIONED_CACHE_CONTROL);
+  assert.is(VERSIONED_CACHE_CONTROL, 'public, max-age=31536000, immutable');
+  assert.is((await serveStatic(app, '/style.css?v=2'))!.headers['Cache-Control'], DEFAULT_CACHE_CONTROL, 'only a bare timestamp names a version');
+  const development = appWith({ fallback: FallbackController }, { publicDir: pub, environment: 'development', logger: false });
+  assert.is((await serveStatic(development, '/style.css'))!.headers['Cache-Control'], DEVELOPMENT_CACHE_CONTROL);
+  const notModified = await serveStatic(app, '/style.css?1700000000', { headers: { 'if-none-match': String((await serveStatic(app, '/style.css'))!.headers.ETag) } });
+  assert.equal([notModified!.status, notModified!.headers['Cache-Control']], [304, VERSIONED_CACHE_CONTROL]);
 });
 
 test('public files carry a weak ETag and Last-Modified; a matching If-None-Match or If-Modified-Since gets 304 and no body', async () => {
@@ -194,15 +238,15 @@ test('public files carry a weak ETag and Last-Modified; a matching If-None-Match
   const changed = new Date('2026-01-02T03:04:05.678Z');
   utimesSync(join(dir, 'app.css'), changed, changed);
   const app = appOver(dir);
-  const first = serveStatic(app, '/app.css')!;
+  const first = (await serveStatic(app, '/app.css'))!;
   assert.is(first.status, 200);
   const etag = first.headers.ETag as string;
   assert.match(etag, /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
   assert.is(first.headers['Last-Modified'], 'Fri, 02 Jan 2026 03:04:05 GMT');
-  const ask = (headers: Record<string, string>) => serveStatic(app, '/app.css', { method: 'GET', headers })!;
+  const ask = async (headers: Record<string, string>) => (await serveStatic(app, '/app.css', { method: 'GET', headers }))!;
   for (const headers of <Record<string, string>[]>[{ 'if-none-match': etag }, { 'if-none-match': `"other", ${etag}` }, { 'if-none-match': '*' },
     { 'if-modified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' }, { 'if-modified-since': 'Sat, 03 Jan 2026 00:00:00 GMT' }]) {
-    const got = ask(headers);
+    const got = await ask(headers);
     assert.is(got.status, 304, JSON.stringify(headers));
     assert.is(got.body, '');
     assert.is(got.headers.ETag, etag);
@@ -210,7 +254,7 @@ test('public files carry a weak ETag and Last-Modified; a matching If-None-Match
   for (const headers of <Record<string, string>[]>[{ 'if-none-match': '"other"' }, { 'if-modified-since': 'Thu, 01 Jan 2026 00:00:00 GMT' }, { 'if-modified-since': 'yesterday' },
     // If-None-Match decides when both are present.
     { 'if-none-match': '"other"', 'if-modified-since': 'Sat, 03 Jan 2026 00:00:00 GMT' }]) {
-    assert.is(ask(headers).status, 200, JSON.stringify(headers));
+    assert.is((await ask(headers)).status, 200, JSON.stringify(headers));
   }
 });
 
@@ -221,15 +265,15 @@ test('a public file that changes is served anew, with new validators', async () 
   writeFileSync(file, 'one');
   utimesSync(file, new Date(1_000_000), new Date(1_000_000));
   const app = appOver(dir);
-  const before = serveStatic(app, '/note.txt')!;
+  const before = (await serveStatic(app, '/note.txt'))!;
   assert.is(String(before.body), 'one');
-  assert.is(String(serveStatic(app, '/note.txt')!.body), 'one', 'unchanged: the same answer');
+  assert.is(String((await serveStatic(app, '/note.txt'))!.body), 'one', 'unchanged: the same answer');
   writeFileSync(file, 'two!');
   utimesSync(file, new Date(2_000_000), new Date(2_000_000));
-  const after = serveStatic(app, '/note.txt')!;
+  const after = (await serveStatic(app, '/note.txt'))!;
   assert.is(String(after.body), 'two!');
   assert.is.not(after.headers.ETag, before.headers.ETag);
-  assert.is(serveStatic(app, '/note.txt', { headers: { 'if-none-match': before.headers.ETag as string } })!.status, 200, 'the old tag no longer matches');
+  assert.is((await serveStatic(app, '/note.txt', { headers: { 'if-none-match': before.headers.ETag as string } }))!.status, 200, 'the old tag no longer matches');
 });
 
 test('at most 16 MB of public files stay in memory: the oldest make room, and are read again when asked for', async () => {
@@ -243,32 +287,14 @@ test('at most 16 MB of public files stay in memory: the oldest make room, and ar
     utimesSync(join(dir, name), at, at);
   }
   const app = appOver(dir);
-  for (const name of names) assert.is(Buffer.from(serveStatic(app, `/${name}`)!.body).byteLength, size);
+  for (const name of names) assert.is(Buffer.from((await serveStatic(app, `/${name}`))!.body).byteLength, size);
   // Same size, same change time: only a file no longer held in memory shows its new bytes.
   for (const name of ['f0.txt', 'f69.txt']) {
     writeFileSync(join(dir, name), 'b'.repeat(size));
     utimesSync(join(dir, name), at, at);
   }
-  assert.is(String(serveStatic(app, '/f0.txt')!.body)[0], 'b', 'the oldest was let go');
-  assert.is(String(serveStatic(app, '/f69.txt')!.body)[0], 'a', 'the newest is still held');
-});
-
-test('PublicIndex lists regular files, skips dotfiles and dot-directories, and ignores adds outside its root', () => {
-  const index = new PublicIndex(pub);
-  assert.is(index.root, pub);
-  assert.is(index.size, 9);
-  assert.is(index.lookup('/'), join(pub, 'index.html'));
-  assert.is(index.lookup('/posts/1'), join(pub, 'posts', '1.html'));
-  assert.is(index.lookup('/.env'), null);
-  index.add(join(tmp.path, 'secret.txt'));
-  index.add(join(pub, '.hidden'));
-  index.add(join(pub, 'sub', '.dir', 'x'));
-  index.add(pub);
-  assert.is(index.size, 9);
-  index.add(join(pub, 'new.txt'));
-  assert.is(index.lookup('/new.txt'), join(pub, 'new.txt'));
-  index.remove(join(pub, 'new.txt'));
-  assert.is(index.lookup('/new.txt'), null);
+  assert.is(String((await serveStatic(app, '/f0.txt'))!.body)[0], 'b', 'the oldest was let go');
+  assert.is(String((await serveStatic(app, '/f69.txt'))!.body)[0], 'a', 'the newest is still held');
 });
 
 test.run();

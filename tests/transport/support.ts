@@ -5,7 +5,7 @@ import type { App } from '../../machines/index.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
 
 /** Serves `app` on a free port of 127.0.0.1 while `body` runs, then closes it. */
-export async function withServer(app: App, options: ServeOptions, body: (server: RunningServer) => Promise<void>): Promise<void> {
+export async function withServer(app: App, options: Omit<ServeOptions, 'workers'>, body: (server: RunningServer) => Promise<void>): Promise<void> {
   const server = await serve(app, { port: 0, host: '127.0.0.1', ...options });
   try {
     await body(server);
