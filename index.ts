@@ -7,4 +7,4 @@
  */
 export * from './core/index.ts';
 export { createApp, type App, type CreateAppOptions, type Engine } from './machines/index.ts';
-export { serve, type ServeOptions, type RunningServer, type TunnelOptions, type InspectOptions } from './transport/index.ts';
+export { serve, webConcurrency, type AppSource, type ClusterOptions, type ServeOptions, type RunningServer, type RunningCluster, type TunnelOptions, type InspectOptions } from './transport/index.ts';

@@ -44,6 +44,7 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_COOKIE_OVERFLOW: 500,
   SBX_ERR_TEMPLATE: 500,
   SBX_ERR_INVALID_RESPONSE_HEADER: 500,
+  SBX_ERR_SESSION_STORE_UNAVAILABLE: 503,
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -318,5 +319,19 @@ export class InvalidResponseHeader extends SignalboxError {
   constructor(header: string) {
     super('SBX_ERR_INVALID_RESPONSE_HEADER', `Response header ${JSON.stringify(header.slice(0, 80))} has a name or value HTTP cannot carry (control characters are not allowed)`);
     this.header = header;
+  }
+}
+
+/**
+ * The session store could not be reached (Redis down, a command timed out): the request is answered
+ * 503 with `Retry-After` rather than run with an empty session, which would lose the visitor's data
+ * or let a write overwrite it. `retryAfter` is in seconds.
+ */
+export class SessionStoreUnavailable extends SignalboxError {
+  readonly retryAfter: number;
+  constructor(store: string, retryAfter: number, cause?: unknown) {
+    super('SBX_ERR_SESSION_STORE_UNAVAILABLE', `The session store (${store}) cannot be reached${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    this.retryAfter = retryAfter;
+    if (cause !== undefined) this.cause = cause;
   }
 }

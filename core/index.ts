@@ -1,7 +1,7 @@
 /** Signalbox's core: routing, the request layer and controllers. Never imports XState. */
 export * from './routing/index.ts';
 export * from './errors.ts';
-export { Controller, type ControllerWiring, type RenderArgument } from './controller/base.ts';
+export { Controller, type ControllerWiring, type FragmentName, type RenderArgument } from './controller/base.ts';
 export type { RenderOptions } from './controller/render.ts';
 export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
 export type { ForgeryOptions, ForgeryVerdict, VerifyOptions } from './controller/declarations.ts';
@@ -9,7 +9,7 @@ export { Flash } from './session/flash.ts';
 export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
 export { cookieSessionStore, secureCompare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
-export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SessionData, type SessionCommit } from './session/store.ts';
+export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SyncSessionStore, type SessionData, type SessionCommit } from './session/store.ts';
 export { toXml } from './controller/xml.ts';
 export { sanitiseLocation } from './controller/redirect.ts';
 export { Request, ACCEPTED_METHODS, type RequestSettings } from './http/request.ts';
@@ -23,10 +23,12 @@ export { directoryViews, memoryViews, type Template, type ViewResolver } from '.
 export type { View, ViewHelpers } from './views/helpers.ts';
 export type { AppConfig } from './pipeline/run.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
+export { RedisSessionStore, redisSessionStore, type RedisSessionStoreOptions } from './session/redis-store.ts';
+export { RedisUnavailable, type RedisConnectionOptions } from './redis/connection.ts';
 export { DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';
 export * from './caching/index.ts';
-export { Caching, type CacheTarget } from './caching/caching.ts';
+export { Caching, fragmentKey, type CacheTarget } from './caching/caching.ts';
 export type { CacheStatus } from './caching/host.ts';
 export type { CacheCondition, CachePath, CacheDeclaration, ActionCacheOptions, PageCacheOptions } from './caching/declarations.ts';
-export { PublicFiles, type PublicAnswer } from './public/public-files.ts';
-export { PublicIndex } from './public/public-index.ts';
+export { PublicFiles, DEFAULT_CACHE_CONTROL, DEVELOPMENT_CACHE_CONTROL, VERSIONED_CACHE_CONTROL, type PublicAnswer } from './public/public-files.ts';
+export { PublicDirectory } from './public/public-directory.ts';

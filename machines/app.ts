@@ -83,6 +83,8 @@ export interface App {
   readonly compiled: CompiledMachine<{ run: RequestRun }, ResponseMessage>;
   /** Listens to trace events (states entered, transitions taken); returns an unsubscribe function. */
   trace(listener: TraceListener): () => void;
+  /** Lets go of what the app holds open (a Redis store's connection, the public directory's watcher); the app answers no more requests after it. */
+  close(): Promise<void>;
 }
 
 const COMPILED = compileMachine<{ run: RequestRun }, ResponseMessage>(requestMachine);
@@ -131,7 +133,8 @@ export function createApp(options: CreateAppOptions): App {
   }
   const log = options.logger === false
     ? pino({ level: 'silent' })
-    : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info', base: undefined }));
+    // pino's own base fields, pid and hostname, tell the lines of several workers and machines apart.
+    : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info' }));
   for (const warning of earlyWarnings) log.warn(warning);
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
@@ -141,11 +144,15 @@ export function createApp(options: CreateAppOptions): App {
   const publicCache = new Map<string, string | null>();
   const mime = options.mime ?? createMimeRegistry();
   const pageCacheDir = options.page_cache_directory === false ? null : options.page_cache_directory ? resolve(options.page_cache_directory) : publicDir;
+  const cacheStore: CacheStore = options.cache_store ?? memoryStore();
+  cacheStore.useLogger?.(log);
   const caching = new Caching({
-    enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_directory: pageCacheDir,
+    enabled: config.perform_caching, store: cacheStore, page_cache_directory: pageCacheDir,
     mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
   });
-  const publicFiles = publicDir === null && caching.pages === null ? null : new PublicFiles({ root: publicDir, pages: caching.pages, mime });
+  const publicFiles = publicDir === null && caching.pages === null ? null : new PublicFiles({ root: publicDir, pages: caching.pages, mime, development: environment === 'development' });
+  const sessions = chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log });
+  sessions.useLogger?.(log);
   const runtime: AppRuntime = {
     routes: options.routes,
     controllers,
@@ -155,7 +162,7 @@ export function createApp(options: CreateAppOptions): App {
     publicDir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
-    sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log }),
+    sessions,
     forgeryProtected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
     publicFile(name) {
       if (publicDir === null) return null;
@@ -175,6 +182,8 @@ export function createApp(options: CreateAppOptions): App {
   const tracer = new Tracer();
 
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
+    // Upload files go once the answer is made (whether the request succeeded or not); nothing reads them after.
+    if (run.uploads !== null) void run.uploads.removeAll();
     // Timed and built only when someone will read it: with a silent logger and no tracer this is free.
     logCompleted(run, output);
     if (tracer.active) {
@@ -200,6 +209,10 @@ export function createApp(options: CreateAppOptions): App {
     publicFiles,
     compiled: COMPILED,
     trace: (listener: TraceListener) => tracer.listen(listener),
+    async close(): Promise<void> {
+      publicFiles?.close();
+      await Promise.all([cacheStore.close?.(), sessions.close?.()]);
+    },
     handle(message: RequestMessage): Promise<ResponseMessage> {
       const run = createRun(runtime, message);
       if (tracer.active) {

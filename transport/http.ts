@@ -9,8 +9,15 @@
  * (`tunnel.ts`) and the inspector (`inspect/`) share its port; upgrade
  * requests reach them by path (`upgrade.ts`).
  *
+ * `serve(app, { workers: N })` runs N processes sharing the port
+ * (node:cluster): see workers.ts for the primary and worker.ts for a worker.
+ * Pass the app as a function that builds it (`serve(() => createApp(...),
+ * { workers })`), so only the workers build it; the primary never calls it.
+ *
  * @example const server = await serve(app, { port: 3000 }); ... await server.close()
+ * @example await serve(() => createBlogApp(), { port: 3000, workers: webConcurrency(), handleSignals: true })
  */
+import cluster from 'node:cluster';
 import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
@@ -18,7 +25,7 @@ import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { ACCEPTED_METHODS } from '../core/http/request.ts';
-import { ArgumentError } from '../core/errors.ts';
+import { ArgumentError, BadRequest, PayloadTooLarge } from '../core/errors.ts';
 import { sendFile } from './send-file.ts';
 import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts';
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
@@ -27,6 +34,8 @@ import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { checkOptionNames } from './option-names.ts';
 import { Connections } from './connections.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
+import { servePrimary, type RunningCluster } from './workers.ts';
+import { joinCluster } from './worker.ts';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -69,7 +78,22 @@ export interface ServeOptions {
   readonly shutdownTimeoutMs?: number;
 }
 
+/** `serve()`'s options for a cluster: `workers` above 1 forks that many worker processes. */
+export interface ClusterOptions extends ServeOptions {
+  /**
+   * Processes serving the app (1: this one). N forks N workers with node:cluster, sharing the port; a
+   * worker that dies is replaced, and closing (or SIGTERM/SIGINT with `handleSignals`) drains them all.
+   * Give the app as a function that builds it: only the workers call it.
+   */
+  readonly workers: number;
+}
+
+/** An app, or a function that builds one (what `serve(..., { workers })` wants: only workers build it). */
+export type AppSource = App | (() => App | Promise<App>);
+
 export interface RunningServer {
+  /** `single` for a process serving on its own, `worker` for one of `serve(app, { workers })`'s workers. */
+  readonly role: 'single' | 'worker';
   readonly server: Server;
   readonly port: number;
   readonly host: string;
@@ -88,9 +112,9 @@ export interface RunningServer {
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
-const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ServeOptions>([
+const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ClusterOptions>([
   'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
-  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs',
+  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs', 'workers',
 ]);
 
 /** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
@@ -108,11 +132,38 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
-export function serve(app: App, options: ServeOptions = {}): Promise<RunningServer> {
+/**
+ * Serves an app over HTTP (and the tunnel, and the inspector) on one port: in this process, or with
+ * `workers` above 1, in that many worker processes, this one supervising them.
+ */
+export function serve(source: AppSource, options: ClusterOptions): Promise<RunningServer | RunningCluster>;
+export function serve(source: AppSource, options?: ServeOptions): Promise<RunningServer>;
+export function serve(source: AppSource, options: ServeOptions & { readonly workers?: number } = {}): Promise<RunningServer | RunningCluster> {
+  let workers: number;
+  let shutdownMs: number;
+  try {
+    checkOptionNames('serve()', options, SERVE_OPTIONS);
+    shutdownMs = shutdownTimeout(options);
+    workers = positiveInteger('workers', options.workers ?? 1);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (workers > 1 && cluster.isPrimary) {
+    return servePrimary({ count: workers, host: options.host ?? '127.0.0.1', shutdownMs, handleSignals: options.handleSignals === true });
+  }
+  const role = workers > 1 ? 'worker' : 'single';
+  return Promise.resolve(typeof source === 'function' ? source() : source).then(async (app) => {
+    if (app === null || typeof app !== 'object' || typeof app.handle !== 'function') throw new ArgumentError('serve() needs an app made by createApp, or a function that returns one');
+    const running = await serveOne(app, options, role);
+    if (role === 'worker') joinCluster(app, running.close);
+    return running;
+  });
+}
+
+function serveOne(app: App, options: ServeOptions, role: RunningServer['role']): Promise<RunningServer> {
   let shutdownMs: number;
   let maxPipelined: number;
   try {
-    checkOptionNames('serve()', options, SERVE_OPTIONS);
     shutdownMs = shutdownTimeout(options);
     maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
   } catch (error) {
@@ -212,7 +263,7 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolveServe({ server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
+      resolveServe({ role, server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
     });
   });
 }
@@ -306,12 +357,45 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   if (declared > maxBody) return refuseBody(body, res);
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
+  // Uploads are parsed as they arrive (large files go to temporary files), never held whole here.
+  if (MULTIPART.test(req.headers['content-type'] ?? '')) return answer(app, req, res, streamedBody(body, maxBody, res), handling);
   readBody(body, maxBody).then((bytes) => (bytes === null ? refuseBody(body, res) : answer(app, req, res, bytes, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
+}
+
+const MULTIPART = /^\s*multipart\/form-data(?:[\s;]|$)/i;
+
+/**
+ * A body's chunks as they arrive, for the app to read once. Past `max` bytes it fails with a 413
+ * (the connection then closes after the answer, the rest of the body unread); a client that goes
+ * away mid-body fails it too.
+ */
+async function* streamedBody(body: Readable, max: number, res: ServerResponse): AsyncIterable<Uint8Array> {
+  let size = 0;
+  let aborted = false;
+  const onAborted = (): void => {
+    aborted = true;
+  };
+  body.once('aborted', onAborted);
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > max) {
+        res.shouldKeepAlive = false;
+        throw new PayloadTooLarge('maxBodyBytes', max, 'Request body too large');
+      }
+      yield chunk as Buffer;
+    }
+    if (aborted) throw new BadRequest('The client closed the connection before the body ended');
+  } finally {
+    body.off('aborted', onAborted);
+    // Whatever is left unread is drained, not left to fill buffers.
+    if (!body.readableEnded) body.resume();
+  }
 }
 
 const EMPTY = Buffer.alloc(0);
 
-function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer, { send, failed, staticFiles }: Handling): void {
+function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffer | AsyncIterable<Uint8Array>, { send, failed, staticFiles }: Handling): void {
   const message: RequestMessage = {
     method: req.method ?? 'GET',
     url: req.url ?? '/',

@@ -26,6 +26,14 @@
  *
  * An expiry that happens while a request is still rendering keeps that
  * request from storing what it rendered from the data before the change.
+ * Under several workers (`serve(app, { workers })`), each expiry also runs
+ * in every other worker (relay.ts): their in-process stores drop the entry,
+ * their renders under way store nothing, and the promise `expire_action`
+ * and `expire_fragment` return settles once every worker has done so.
+ *
+ * Fragment caching (`read_fragment`, `write_fragment`, `fragment_exist`,
+ * the views' `cache` helper) keeps text under `views/<name>` in the same
+ * store, so `expire_fragment` removes fragments and action entries alike.
  *
  * This file holds the app's caches; `declarations.ts` what controllers
  * declare, `action-run.ts` what happens in one request (through a
@@ -36,6 +44,7 @@ import { ArgumentError } from '../errors.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
 import type { CacheStore, CacheValue, CacheWriteOptions, MaybePromise } from './store.ts';
+import type { ExpiryRelay, RelayedExpiry } from './relay.ts';
 import { escapeRegExp, isThenable } from '../util.ts';
 import { FORMAT_SUFFIX, pathBase } from './keys.ts';
 import { PageCache } from './page-cache.ts';
@@ -69,6 +78,7 @@ export class Caching {
   readonly #log: Logger;
   readonly #expiring = new Set<Promise<unknown>>();
   #generation = 0;
+  #relay: ExpiryRelay | null = null;
 
   constructor(settings: CachingSettings) {
     this.enabled = settings.enabled;
@@ -91,13 +101,43 @@ export class Caching {
   }
 
   /**
+   * Carries this app's expiries to its other processes from now on (`serve()` does this in each
+   * worker); returns the function that stops it.
+   */
+  useRelay(relay: ExpiryRelay): () => void {
+    this.#relay = relay;
+    return () => {
+      if (this.#relay === relay) this.#relay = null;
+    };
+  }
+
+  /**
+   * Runs an expiry another process made: renders under way here store nothing, and the entries
+   * (or page) go from this process's view too.
+   */
+  applyRelayed(expiry: RelayedExpiry): MaybePromise<void> {
+    this.#generation++;
+    if (expiry.kind === 'page') {
+      this.pages?.expire(expiry.path);
+      return;
+    }
+    const removed = this.store.delete_matched(new RegExp(expiry.source, expiry.flags));
+    if (isThenable(removed)) return this.#track(Promise.resolve(removed)).then(() => undefined);
+  }
+
+  /**
    * Removes a cached page: a path (`/posts`, every format of it; `/posts.json`, that one) or a
    * route hash naming its controller. How many files went.
    * @example app.caching.expire_page({ controller: 'posts', action: 'index' })
    */
   expire_page(target: CacheTarget): number {
     this.#generation++;
-    return this.pages === null ? 0 : this.pages.expire(this.#pathOf(target));
+    if (this.pages === null) return 0;
+    const path = this.#pathOf(target);
+    const removed = this.pages.expire(path);
+    // The file is gone for every process sharing the directory; the others still stop their renders under way.
+    if (this.#relay !== null) void this.#track(this.#relay.publish({ kind: 'page', path }));
+    return removed;
   }
 
   /**
@@ -117,6 +157,34 @@ export class Caching {
   expire_fragment(key: string | RegExp): MaybePromise<number> {
     if (key instanceof RegExp) return this.#expire(key);
     return this.#expire(new RegExp(`^views/${escapeRegExp(key)}${FORMAT_SUFFIX}$`, 's'));
+  }
+
+  /** A fragment (`views/<name>`), or undefined; a store failure reads as a miss, logged. */
+  read_fragment(name: string): MaybePromise<string | undefined> {
+    if (!this.enabled) return undefined;
+    const key = fragmentKey(name);
+    const text = (value: CacheValue | undefined) => (typeof value === 'string' ? value : undefined);
+    try {
+      const found = this.read(key);
+      if (isThenable(found)) return Promise.resolve(found).then(text, (error: unknown) => this.#readFailed(error, key));
+      return text(found);
+    } catch (error) {
+      return this.#readFailed(error, key);
+    }
+  }
+
+  /** Keeps a fragment (`views/<name>`); gives back `content`, as Rails does. */
+  write_fragment(name: string, content: string, options?: CacheWriteOptions): MaybePromise<string> {
+    if (!this.enabled) return content;
+    if (typeof content !== 'string') throw new ArgumentError('A fragment is a string of rendered content');
+    const written = this.write(fragmentKey(name), content, options);
+    return isThenable(written) ? Promise.resolve(written).then(() => content) : content;
+  }
+
+  /** Whether a fragment is cached (Rails' `fragment_exist?`). */
+  fragment_exist(name: string): MaybePromise<boolean> {
+    const found = this.read_fragment(name);
+    return isThenable(found) ? Promise.resolve(found).then((v) => v !== undefined) : found !== undefined;
   }
 
   /** An entry, once any expiry under way has finished (so nothing it removes is read meanwhile). */
@@ -141,11 +209,24 @@ export class Caching {
   #expire(pattern: RegExp): MaybePromise<number> {
     this.#generation++;
     const removed = this.store.delete_matched(pattern);
-    if (!isThenable(removed)) return removed;
-    const tracked = Promise.resolve(removed).finally(() => this.#expiring.delete(tracked));
-    // Readers wait for it, but must not fail with it: a failed expiry is the caller's to see.
-    this.#expiring.add(tracked.catch(() => undefined));
+    const relayed = this.#relay?.publish({ kind: 'entries', source: pattern.source, flags: pattern.flags });
+    if (relayed === undefined) return isThenable(removed) ? this.#track(Promise.resolve(removed)) : removed;
+    // Settles once every worker has removed its entries too, so the response that follows the expiry
+    // (when the filter returns this) cannot be followed by a stale hit anywhere.
+    return this.#track(Promise.all([removed, relayed]).then(([count]) => count));
+  }
+
+  /** A promise readers wait for (without failing with it: a failed expiry is the caller's to see). */
+  #track<T>(promise: Promise<T>): Promise<T> {
+    const tracked = promise.finally(() => this.#expiring.delete(guarded));
+    const guarded = tracked.catch(() => undefined);
+    this.#expiring.add(guarded);
     return tracked;
+  }
+
+  #readFailed(error: unknown, key: string): undefined {
+    this.#log.error({ err: error, key, store: this.store.name }, 'fragment cache read failed');
+    return undefined;
   }
 
   #pathOf(target: CacheTarget): string {
@@ -155,4 +236,10 @@ export class Caching {
     if (!bare.startsWith('/')) throw new ArgumentError(`A cached path starts with "/": ${JSON.stringify(bare.slice(0, 100))}`);
     return bare;
   }
+}
+
+/** The store key of a fragment name (Rails' `fragment_cache_key`): `views/` and the name. */
+export function fragmentKey(name: string): string {
+  if (typeof name !== 'string' || name === '') throw new ArgumentError(`A fragment name is a non-empty string, not ${JSON.stringify(name)}`);
+  return `views/${name}`;
 }

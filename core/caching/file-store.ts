@@ -15,7 +15,8 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isTemporaryName, writeFileAtomic } from './atomic.ts';
-import { checkKey, expiryOf, keyMatcher, type CacheStore, type CacheValue, type CacheWriteOptions } from './store.ts';
+import { checkKey, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
+import { decodeValue, encodeValue } from './codec.ts';
 
 export interface FileStoreOptions {
   /** The clock, in ms (tests pass their own). */
@@ -66,7 +67,7 @@ export class FileStore implements CacheStore {
       return undefined;
     }
     try {
-      return decode(JSON.parse(parsed.body) as unknown);
+      return decodeValue(JSON.parse(parsed.body) as unknown);
     } catch {
       return undefined;
     }
@@ -75,10 +76,18 @@ export class FileStore implements CacheStore {
   async write(key: string, value: CacheValue, options?: CacheWriteOptions): Promise<boolean> {
     const file = this.pathFor(key);
     const header: Header = { key, expires_at: expiryOf(this.#now(), options) };
-    const text = `${JSON.stringify(header)}\n${JSON.stringify(encode(value))}`;
+    const text = `${JSON.stringify(header)}\n${JSON.stringify(encodeValue(value))}`;
     await mkdir(join(file, '..'), { recursive: true });
     await writeFileAtomic(file, text);
     return true;
+  }
+
+  async exist(key: string): Promise<boolean> {
+    return (await this.read(key)) !== undefined;
+  }
+
+  async fetch(key: string, optionsOrCompute: CacheFetchOptions | undefined | (() => MaybePromise<CacheValue>), compute?: () => MaybePromise<CacheValue>): Promise<CacheValue> {
+    return fetchThrough(this, key, optionsOrCompute, compute);
   }
 
   async delete(key: string): Promise<boolean> {
@@ -177,31 +186,4 @@ async function readHeader(file: string, peek: Buffer): Promise<Header | null> {
     await handle.close();
   }
   return parseEntry(await readFile(file, 'utf8'))?.header ?? null;
-}
-
-// JSON cannot hold bytes: they travel as `{ "$b": base64 }`, and every key of the value's own
-// objects that starts with `$` gets one more, so no object of the value can pass for bytes.
-function encode(value: CacheValue): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Uint8Array) return { $b: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
-  if (Array.isArray(value)) return (value as readonly CacheValue[]).map(encode);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) setOwn(out, k.startsWith('$') ? `$${k}` : k, encode(v));
-  return out;
-}
-
-function decode(value: unknown): CacheValue {
-  if (value === null || typeof value !== 'object') return value as CacheValue;
-  if (Array.isArray(value)) return value.map(decode);
-  const keys = Object.keys(value);
-  const record = value as Record<string, unknown>;
-  if (keys.length === 1 && keys[0] === '$b' && typeof record.$b === 'string') return new Uint8Array(Buffer.from(record.$b, 'base64'));
-  const out: Record<string, CacheValue> = {};
-  for (const k of keys) setOwn(out, k.startsWith('$') ? k.slice(1) : k, decode(record[k]));
-  return out;
-}
-
-// A key such as `__proto__` must stay a key: plain assignment would set the object's prototype instead.
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -1,13 +1,16 @@
 /**
  * The in-memory cache store, the default: bounded by entries and by bytes,
  * evicting the least recently used entry first. Values are kept as given
- * (frozen, not copied), so a hit costs one map lookup.
+ * (frozen, not copied), so a hit costs one map lookup. Every method answers
+ * synchronously. Each process has its own: under several workers, expiries
+ * through `app.caching` (and `expire_action`, `expire_fragment`) reach every
+ * worker's store.
  *
  * @example
  *   const store = memoryStore({ maxEntries: 1000, maxBytes: 16 * 1024 * 1024 });
  */
 import { ArgumentError } from '../errors.ts';
-import { checkKey, expiryOf, keyMatcher, type CacheStore, type CacheValue, type CacheWriteOptions } from './store.ts';
+import { checkKey, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
 
 export interface MemoryStoreOptions {
   /** Most entries kept (default 10,000). */
@@ -28,6 +31,7 @@ interface Entry {
 
 export class MemoryStore implements CacheStore {
   readonly name = 'memory';
+  readonly local = true;
   readonly maxEntries: number;
   readonly maxBytes: number;
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used first.
@@ -77,6 +81,14 @@ export class MemoryStore implements CacheStore {
       this.#remove(oldest, entry);
     }
     return true;
+  }
+
+  exist(key: string): boolean {
+    return this.read(key) !== undefined;
+  }
+
+  fetch(key: string, optionsOrCompute: CacheFetchOptions | undefined | (() => MaybePromise<CacheValue>), compute?: () => MaybePromise<CacheValue>): MaybePromise<CacheValue> {
+    return fetchThrough(this, key, optionsOrCompute, compute);
   }
 
   delete(key: string): boolean {

@@ -14,7 +14,8 @@
  * Only pages this process wrote are served (a restart starts cold), so a
  * stray file in the directory is never mistaken for a cached page.
  */
-import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, type Stats } from 'node:fs';
+import { constants, lstatSync, mkdirSync, realpathSync, rmSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import type { MimeRegistry } from '../mime/types.ts';
@@ -194,9 +195,10 @@ export class PageCache {
   /**
    * The cached page for a decoded request path, or null. A path without an extension finds its
    * `.html` page (`/` finds `/index.html`) only for a client that takes HTML first: with no
-   * Accept header, or one led by an HTML type or `*\/*`.
+   * Accept header, or one led by an HTML type or `*\/*`. Null at once when this process wrote no
+   * page for the path; otherwise a promise, the file being read without blocking the event loop.
    */
-  read(path: string, accept: string | undefined): CachedPage | null {
+  read(path: string, accept: string | undefined): Promise<CachedPage | null> | null {
     if (this.#pages.size === 0) return null;
     let local = path;
     if (this.#root !== '' && (local === this.#root || local.startsWith(`${this.#root}/`))) local = local.slice(this.#root.length) || '/';
@@ -208,15 +210,17 @@ export class PageCache {
     }
     if (url === null) return null;
     const entry = this.#pages.get(url)!;
-    const file = readRegularFile(join(this.directory, ...url.split('/')));
-    if (file === null) {
-      // Removed behind this process's back (another process expired it): answered by the app from now on.
-      this.#pages.delete(url);
-      return null;
-    }
-    const { info } = entry;
-    const etag = stampedEtag(entry, file);
-    return { extension: url.slice(url.lastIndexOf('.') + 1), body: file.body, etag, controller: info.controller, action: info.action, content_type: info.content_type };
+    const found = url;
+    return readRegularFile(join(this.directory, ...url.split('/'))).then((file) => {
+      if (file === null) {
+        // Removed behind this process's back (another process expired it): answered by the app from now on.
+        if (this.#pages.get(found) === entry) this.#pages.delete(found);
+        return null;
+      }
+      const { info } = entry;
+      const etag = stampedEtag(entry, file);
+      return { extension: found.slice(found.lastIndexOf('.') + 1), body: file.body, etag, controller: info.controller, action: info.action, content_type: info.content_type };
+    });
   }
 
   #takesHtml(accept: string | undefined): boolean {
@@ -291,21 +295,21 @@ function exists(path: string): boolean {
 }
 
 /** A regular file's bytes and its stat, without following a symbolic link in its place; null when it is not one. */
-function readRegularFile(file: string): { readonly body: Buffer; readonly stat: Stats } | null {
-  let fd: number;
+async function readRegularFile(file: string): Promise<{ readonly body: Buffer; readonly stat: Stats } | null> {
+  let handle;
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
     return null;
   }
   try {
     // Stat before reading: a change between the two then shows as a new stat next time, never as a stale ETag kept.
-    const stat = fstatSync(fd);
-    return stat.isFile() ? { body: readFileSync(fd), stat } : null;
+    const stat = await handle.stat();
+    return stat.isFile() ? { body: await handle.readFile(), stat } : null;
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 

@@ -1,20 +1,25 @@
 /**
  * The cache store interface, after Rails' `ActiveSupport::Cache::Store`:
  * `read`, `write` (with `expires_in`, in seconds), `delete`,
- * `delete_matched` and `clear`. The action cache keeps its entries in one;
- * `createApp({ cache_store })` names it (an in-memory store by default).
+ * `delete_matched`, `exist` (Rails' `exist?`), `fetch` and `clear`. The
+ * action and fragment caches keep their entries in one; `createApp({
+ * cache_store })` names it (an in-memory store by default).
  *
- * A store answers synchronously when it can (the memory store always does)
- * and with a promise when it cannot (the file store), so a cache hit in
- * memory costs the request no promise hop.
+ * The interface is asynchronous: every method may answer with a promise
+ * (the file and Redis stores always do), so callers `await` what they get.
+ * A store may answer synchronously when it can (the memory store always
+ * does), so a cache hit in memory costs the request no promise hop.
  *
  * @example
  *   const store = memoryStore({ maxBytes: 8 * 1024 * 1024 });
- *   store.write('views/example.com/posts/1.json', '{"id":1}', { expires_in: 300 });
- *   store.read('views/example.com/posts/1.json'); // '{"id":1}'
- *   store.delete_matched(/^views\/[^/]*\/posts\/1\b/);
+ *   await store.write('views/example.com/posts/1.json', '{"id":1}', { expires_in: 300 });
+ *   await store.read('views/example.com/posts/1.json'); // '{"id":1}'
+ *   await store.fetch('stats', { expires_in: 60 }, () => computeStats());
+ *   await store.delete_matched(/^views\/[^/]*\/posts\/1\b/);
  */
+import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
+import { isThenable } from '../util.ts';
 
 /** What a store keeps: JSON-like data, plus bytes. */
 export type CacheValue =
@@ -30,6 +35,11 @@ export interface CacheWriteOptions {
 /** A value now, or a promise of it. */
 export type MaybePromise<T> = T | Promise<T>;
 
+export interface CacheFetchOptions extends CacheWriteOptions {
+  /** Compute and write even when an entry exists (Rails' `:force`). */
+  readonly force?: boolean;
+}
+
 export interface CacheStore {
   /** What the store is, for logs (`memory`, `file:/var/cache/app`). */
   readonly name: string;
@@ -41,8 +51,56 @@ export interface CacheStore {
   delete(key: string): MaybePromise<boolean>;
   /** Removes every entry whose key matches `pattern` (a RegExp, or a string the key contains); how many went. */
   delete_matched(pattern: RegExp | string): MaybePromise<number>;
+  /** Whether an entry exists under `key` (Rails' `exist?`). */
+  exist(key: string): MaybePromise<boolean>;
+  /**
+   * The value under `key`; on a miss (or with `force`), the value `compute` gives, written with
+   * `options` first. Rails' `fetch(name, options) { block }`.
+   */
+  fetch<T extends CacheValue>(key: string, compute: () => MaybePromise<T>): MaybePromise<CacheValue>;
+  fetch<T extends CacheValue>(key: string, options: CacheFetchOptions | undefined, compute: () => MaybePromise<T>): MaybePromise<CacheValue>;
   /** Removes every entry. */
   clear(): MaybePromise<void>;
+  /**
+   * True when entries live in this process only (the memory store): under several workers, each has
+   * its own, and expiries are carried to every worker. Shared stores (file, Redis) leave it unset.
+   */
+  readonly local?: boolean;
+  /** Hands the store the app's logger when it has none of its own (`createApp` calls it). */
+  useLogger?(log: Logger): void;
+  /** Lets go of connections and timers (a Redis client, say); the store is not used afterwards. */
+  close?(): MaybePromise<void>;
+}
+
+/**
+ * `fetch` for any store, from its `read` and `write`: the arguments as `fetch` takes them (options
+ * optional), synchronous when the store and `compute` are.
+ */
+export function fetchThrough(
+  store: Pick<CacheStore, 'read' | 'write'>,
+  key: string,
+  optionsOrCompute: CacheFetchOptions | undefined | (() => MaybePromise<CacheValue>),
+  maybeCompute?: () => MaybePromise<CacheValue>,
+): MaybePromise<CacheValue> {
+  const options = typeof optionsOrCompute === 'function' ? undefined : optionsOrCompute;
+  const compute = typeof optionsOrCompute === 'function' ? optionsOrCompute : maybeCompute;
+  if (typeof compute !== 'function') throw new ArgumentError('fetch needs a function that computes the value on a miss');
+  checkKey(key);
+  if (options?.expires_in !== undefined) checkExpiresIn(options.expires_in);
+  const write = { ...(options?.expires_in === undefined ? {} : { expires_in: options.expires_in }) };
+  const computeAndWrite = (): MaybePromise<CacheValue> => {
+    const value = compute();
+    const store = (v: CacheValue): MaybePromise<CacheValue> => {
+      const written = storeWrite(v);
+      return isThenable(written) ? Promise.resolve(written).then(() => v) : v;
+    };
+    return isThenable(value) ? Promise.resolve(value).then(store) : store(value);
+  };
+  const storeWrite = (v: CacheValue) => store.write(key, v, write);
+  if (options?.force) return computeAndWrite();
+  const found = store.read(key);
+  if (isThenable(found)) return Promise.resolve(found).then((v) => (v === undefined ? computeAndWrite() : v));
+  return found === undefined ? computeAndWrite() : found;
 }
 
 /** A test of keys against a `delete_matched` pattern; a global or sticky RegExp is not left with a `lastIndex`. */

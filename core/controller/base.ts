@@ -37,7 +37,10 @@ import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import type { CacheTarget } from '../caching/caching.ts';
 import { cacheDeclaration } from '../caching/declarations.ts';
-import type { MaybePromise } from '../caching/store.ts';
+import type { CacheWriteOptions, MaybePromise } from '../caching/store.ts';
+
+/** A fragment's name: a string, or a route hash (this controller unless it names another). */
+export type FragmentName = string | Readonly<Record<string, unknown>>;
 import { claimRender, runOf } from './action-state.ts';
 
 export type { ControllerWiring } from './action-state.ts';
@@ -315,9 +318,32 @@ export class Controller {
     return runOf(this).wiring.caching?.expire_action(cacheTarget(this, target)) ?? 0;
   }
 
-  /** Removes action cache entries by a `cache_path` path (every format) or a RegExp over whole keys. */
-  expire_fragment(key: string | RegExp): MaybePromise<number> {
-    return runOf(this).wiring.caching?.expire_fragment(key) ?? 0;
+  /**
+   * Removes cached fragments and action cache entries: by name (`write_fragment`'s, or a
+   * `cache_path`'s, every format of it), by route hash (its host and path, as Rails keys it), or by
+   * a RegExp over whole keys (`views/...`). A promise when the store is asynchronous.
+   */
+  expire_fragment(key: FragmentName | RegExp): MaybePromise<number> {
+    return runOf(this).wiring.caching?.expire_fragment(key instanceof RegExp ? key : fragmentName(this, key)) ?? 0;
+  }
+
+  /**
+   * A cached fragment, or undefined (Rails' `read_fragment`): by name, or by route hash (keyed by
+   * its host and path). A promise when the store is asynchronous.
+   * @example const sidebar = await this.read_fragment('sidebar')
+   */
+  read_fragment(name: FragmentName): MaybePromise<string | undefined> {
+    return runOf(this).wiring.caching?.read_fragment(fragmentName(this, name));
+  }
+
+  /** Caches rendered content under a fragment name (Rails' `write_fragment`); gives back the content. */
+  write_fragment(name: FragmentName, content: string, options?: CacheWriteOptions): MaybePromise<string> {
+    return runOf(this).wiring.caching?.write_fragment(fragmentName(this, name), content, options) ?? content;
+  }
+
+  /** Whether a fragment is cached (Rails' `fragment_exist?`). */
+  fragment_exist(name: FragmentName): MaybePromise<boolean> {
+    return runOf(this).wiring.caching?.fragment_exist(fragmentName(this, name)) ?? false;
   }
 
   /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */
@@ -393,6 +419,12 @@ function expandLocation(c: Controller, location: unknown): string {
 /** An expiry target: a path as given, or a route hash that names this controller unless it names another. */
 function cacheTarget(c: Controller, target: CacheTarget): CacheTarget {
   return typeof target === 'string' ? target : { controller: c.controller_path, ...target };
+}
+
+/** Rails' `fragment_cache_key` without its `views/`: a name as given, a route hash as its host and path. */
+function fragmentName(c: Controller, name: FragmentName): string {
+  if (typeof name === 'string') return name;
+  return `${c.request.host_with_port}${c.routes.url_for({ controller: c.controller_path, ...name, only_path: true })}`;
 }
 
 function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], prepend: boolean): void {

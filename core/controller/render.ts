@@ -30,6 +30,8 @@ export interface Renderer {
   readonly flash: Flash;
   readonly routes: Helpers;
   form_authenticity_token(): string;
+  read_fragment?(name: string | Readonly<Record<string, unknown>>): unknown;
+  write_fragment?(name: string | Readonly<Record<string, unknown>>, content: string, options?: { readonly expires_in?: number }): unknown;
 }
 
 export interface RenderOptions {
@@ -147,6 +149,9 @@ export function viewHost(c: Renderer): ViewHost {
     },
     tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM,
     form_authenticity_token: () => c.form_authenticity_token(),
+    ...(c.read_fragment && c.write_fragment ? {
+      fragments: { read: (name) => c.read_fragment!(name), write: (name, content, options) => c.write_fragment!(name, content, options) },
+    } : {}),
     has,
     read(name) {
       if (!has(name)) return undefined;

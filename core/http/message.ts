@@ -12,7 +12,11 @@ export interface RequestMessage {
   readonly url: string;
   /** Header names in any case. */
   readonly headers: Readonly<Record<string, HeaderValue | undefined>>;
-  readonly body?: Uint8Array | string | null;
+  /**
+   * The body: bytes, or chunks still arriving (the HTTP transport streams multipart uploads, so a
+   * large one is never held whole; the parse stage reads it once).
+   */
+  readonly body?: Uint8Array | string | null | AsyncIterable<Uint8Array>;
   readonly remoteAddress?: string;
   /** The server's own address and port on this connection: the host to link to when a request names none. */
   readonly localAddress?: string;

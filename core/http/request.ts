@@ -50,7 +50,10 @@ export class Request {
   readonly localPort: number | undefined;
   readonly encrypted: boolean;
   readonly transport: string;
+  /** The body, when it came whole; empty when it is streamed (see `bodyStream`). */
   readonly body: Uint8Array | string;
+  /** The body's chunks, when the transport streams it (a multipart upload), read once by the parse stage; else null. */
+  readonly bodyStream: AsyncIterable<Uint8Array> | null;
   /** Parameters from the body (set by the parse stage). */
   request_parameters: Params = {};
   #path_parameters: Params = NO_PARAMS;
@@ -88,7 +91,10 @@ export class Request {
     this.localPort = message.localPort;
     this.encrypted = message.encrypted === true;
     this.transport = message.transport ?? 'http';
-    this.body = message.body ?? '';
+    const body = message.body ?? '';
+    const streamed = typeof body !== 'string' && !(body instanceof Uint8Array);
+    this.body = streamed ? '' : body;
+    this.bodyStream = streamed ? body : null;
   }
 
   get mime(): MimeRegistry {

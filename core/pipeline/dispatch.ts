@@ -16,7 +16,7 @@ import type { Request } from '../http/request.ts';
 import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
-import type { RequestRun } from './run.ts';
+import type { ControllerClass, RequestRun } from './run.ts';
 import { thenOrNow } from '../util.ts';
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
@@ -39,6 +39,11 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
     return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
   }
   const wiring = new RequestWiring(run, controllerPath, action);
+  // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever.
+  return thenOrNow(wiring.session.prepare(), () => runAction(run, klass, wiring));
+}
+
+function runAction(run: RequestRun, klass: ControllerClass, wiring: RequestWiring): void | Promise<void> {
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
   return thenOrNow(done, (controller) => finish(run, controller, wiring));
 }
@@ -46,7 +51,10 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
 // The caches store the response only now: whether it sets a cookie is known once the session is committed.
 function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void | Promise<void> {
   run.controller = controller;
-  wiring.session.commit(run.response!);
+  return thenOrNow(wiring.session.commit(run.response!), () => afterCommit(run, controller));
+}
+
+function afterCommit(run: RequestRun, controller: Controller): void | Promise<void> {
   // A header no transport could write (a parameter with a newline copied into it, say) fails here, as the action's own error.
   const unsafe = unsafeHeader(run.response!);
   if (unsafe !== null) return Promise.reject(new InvalidResponseHeader(unsafe));

@@ -13,7 +13,7 @@
  * state of its own (no route, wrong method, forged) broke no code, and a
  * public 500 never carries a stack trace or parameters.
  */
-import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, RoutingError, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, RoutingError, SessionStoreUnavailable, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
 import { localRequest } from '../request/env.ts';
 import { logFailure } from './log-lines.ts';
@@ -63,6 +63,8 @@ function answerError(run: RequestRun, rescued: boolean): void {
   run.response = res;
   const allowed = allowedOf(error);
   if (allowed !== null) res.set_header('Allow', allowed.map((m) => m.toUpperCase()).join(', '));
+  // A store that is down says when to come back (503).
+  if (error instanceof SessionStoreUnavailable) res.set_header('Retry-After', String(error.retryAfter));
   if (rescued && run.app.config.consider_all_requests_local && isLocal(run)) {
     res.body = diagnostics(run, error);
     return;

@@ -7,6 +7,7 @@
 import { InvalidAuthenticityToken } from '../errors.ts';
 import { givenToken, matchesStoredToken } from '../session/token.ts';
 import type { RequestRun } from './run.ts';
+import { isThenable } from '../util.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
 // GET action, which must not change state; `_method=put`/`delete` (in body or query) still need a token.
@@ -36,7 +37,15 @@ export function isUnroutedForgery(run: RequestRun): boolean {
   if (!run.forgery.required || !run.app.forgeryProtected) return false;
   const request = run.request!;
   const given = givenToken(request.parameters, request.headers);
-  return given === null || !matchesStoredToken(given, run.app.sessions.load(request));
+  if (given === null) return true;
+  const stored = run.app.sessions.load(request);
+  if (isThenable(stored)) {
+    // A guard cannot wait for a networked store: with no session to compare, the request is refused as
+    // forged (422), which tells a forger nothing either; routed requests are checked against the loaded session.
+    Promise.resolve(stored).catch(() => {});
+    return true;
+  }
+  return !matchesStoredToken(given, stored);
 }
 
 /** Records the rejection, so the forgery-rejected state logs and renders it like one raised in dispatch. */

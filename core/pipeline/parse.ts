@@ -6,7 +6,7 @@
  */
 import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
-import { parseBodyParams } from '../request/params.ts';
+import { parseBodyParams, parseBodyStream, UploadFiles } from '../request/params.ts';
 import { BlockedHost } from '../errors.ts';
 import { hostAllowed } from '../request/env.ts';
 import { isThenable } from '../util.ts';
@@ -22,11 +22,16 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   // Query errors (bad escapes, limits) surface here rather than midway through an action.
   void request.query_parameters;
   const body = request.body;
-  if (typeof body === 'string' ? body.length === 0 : body.byteLength === 0) {
+  const stream = request.bodyStream;
+  if (stream === null && (typeof body === 'string' ? body.length === 0 : body.byteLength === 0)) {
     void request.method;
     return;
   }
-  const params = parseBodyParams(request.content_type, body, config.limits, request.headers['content-type']);
+  // Uploads over the memory threshold go to temporary files, removed when the request ends (machines/app.ts).
+  const uploads = request.content_type?.symbol === 'multipart_form' ? (run.uploads ??= new UploadFiles()) : undefined;
+  const params = stream !== null
+    ? parseBodyStream(request.content_type, stream, config.limits, request.headers['content-type'], uploads)
+    : parseBodyParams(request.content_type, body, config.limits, request.headers['content-type'], uploads);
   if (isThenable(params)) {
     return params.then((p) => {
       request.request_parameters = p;

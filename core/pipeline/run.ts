@@ -16,7 +16,7 @@ import type { Response } from '../http/response.ts';
 import type { RequestMessage, ResponseMessage } from '../http/message.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { PublicFiles } from '../public/public-files.ts';
-import type { ParamLimits } from '../request/params.ts';
+import type { ParamLimits, UploadFiles } from '../request/params.ts';
 import type { Match, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { SessionStore } from '../session/store.ts';
@@ -95,6 +95,8 @@ export interface RequestRun {
   served: { readonly controller: string | null; readonly action: string | null } | null;
   /** Answered by a plain file of the public directory (an asset): such requests are not logged. */
   asset: boolean;
+  /** The temporary files this request's uploads were streamed to, removed when it ends; null when none could be. */
+  uploads: UploadFiles | null;
 }
 
 let sequence = 0;
@@ -118,6 +120,7 @@ class Run implements RequestRun {
   cache: CacheStatus | null = null;
   served: { readonly controller: string | null; readonly action: string | null } | null = null;
   asset = false;
+  uploads: UploadFiles | null = null;
   readonly #sequence: number;
   #id: string | null;
 

@@ -2,14 +2,16 @@
  * One file under `public/` as a response: validators (a weak ETag of size
  * and change time, Last-Modified) and the conditional requests they answer
  * (304), single byte ranges (206, or 416 when none of the file is asked
- * for), and where the bytes come from. Small files (most assets) are held
- * in memory until the file changes; larger ones are never read whole: the
- * response names a slice of the file and the transport sends it from disk,
- * so a big download costs neither the event loop nor memory in proportion
- * to its size. The respond stage turns the response into the message the
- * transports write, as it does every response.
+ * for), Cache-Control, and where the bytes come from. Small files (most
+ * assets) are held in memory until the file changes; larger ones are never
+ * read whole: the response names a slice of the file and the transport
+ * sends it from disk, so a big download costs neither the event loop nor
+ * memory in proportion to its size. Nothing here reads synchronously: each
+ * answer stats the file (and reads a small one that changed) without
+ * blocking the event loop. The respond stage turns the response into the
+ * message the transports write, as it does every response.
  */
-import { statSync, readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import parseRange from 'range-parser';
 import type { HeaderValue } from '../http/message.ts';
 import { ifNoneMatchNames } from '../http/etag.ts';
@@ -41,16 +43,17 @@ let memoBytes = 0;
 
 /**
  * The response for the file at `path` (null when it is gone or not a regular file), of type `type`
- * (the whole Content-Type value).
+ * (the whole Content-Type value), with `cacheControl` when given.
  *
- * @example fileAnswer('/app/public/app.css', { method: 'GET', headers: { range: 'bytes=0-99' } }, 'text/css') // 206
+ * @example await fileAnswer('/app/public/app.css', { method: 'GET', headers: { range: 'bytes=0-99' } }, 'text/css') // 206
  */
-export function fileAnswer(path: string, request: FileRequest, type: string): Response | null {
-  const file = currentFile(path);
+export async function fileAnswer(path: string, request: FileRequest, type: string, cacheControl?: string): Promise<Response | null> {
+  const file = await currentFile(path);
   if (file === null) return null;
   const res = publicResponse();
   res.set_header('ETag', file.etag);
   res.set_header('Last-Modified', file.last_modified);
+  if (cacheControl !== undefined) res.set_header('Cache-Control', cacheControl);
   if (notModified(request, file)) {
     res.status = 304;
     return res;
@@ -86,19 +89,19 @@ export function publicResponse(): Response {
 }
 
 /** The file as it is now; a stat per call, a read only when it changed (and only when it is small). */
-function currentFile(path: string): PublicFile | null {
+async function currentFile(path: string): Promise<PublicFile | null> {
   try {
-    const stat = statSync(path);
-    if (!stat.isFile()) return null;
+    const stats = await stat(path);
+    if (!stats.isFile()) return null;
     const known = memo.get(path);
-    if (sameVersion(known?.stamp, stat)) return known!;
+    if (sameVersion(known?.stamp, stats)) return known!;
     if (known !== undefined) forget(path, known);
-    const validators = { etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`, last_modified: new Date(stat.mtimeMs).toUTCString() };
-    if (stat.size > MEMO_MAX_FILE) return { stamp: stampOf(stat), size: stat.size, body: null, ...validators };
-    const body = readFileSync(path);
-    const file: PublicFile = { stamp: stampOf(stat), size: body.byteLength, body, ...validators };
+    const validators = { etag: `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`, last_modified: new Date(stats.mtimeMs).toUTCString() };
+    if (stats.size > MEMO_MAX_FILE) return { stamp: stampOf(stats), size: stats.size, body: null, ...validators };
+    const body = await readFile(path);
+    const file: PublicFile = { stamp: stampOf(stats), size: body.byteLength, body, ...validators };
     // A file that changed while it was read is served as read but not kept: its stamp describes other bytes.
-    if (body.byteLength === stat.size) remember(path, file);
+    if (body.byteLength === stats.size && !memo.has(path)) remember(path, file);
     return file;
   } catch {
     return null;

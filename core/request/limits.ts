@@ -14,6 +14,11 @@ export interface MultipartLimits {
   fileBytes?: number;
   /** Bytes in one non-file field. Default 1 MB. */
   fieldBytes?: number;
+  /**
+   * Bytes of one upload held in memory; a larger upload is streamed to a temporary file, removed
+   * when the request ends (Rails 2.1's Tempfile threshold). Default 10 KB.
+   */
+  memoryBytes?: number;
 }
 
 /** Parameter limits; every field is optional and defaults as documented. */
@@ -40,13 +45,13 @@ export interface ResolvedParamLimits {
 
 const MB = 1024 * 1024;
 
-/** The defaults: depth 32, 1000 keys, arrays of 1000, 1 MB bodies; multipart 100 parts, 10 files of 10 MB, fields of 1 MB. */
+/** The defaults: depth 32, 1000 keys, arrays of 1000, 1 MB bodies; multipart 100 parts, 10 files of 10 MB, fields of 1 MB, uploads over 10 KB in files. */
 export const DEFAULT_PARAM_LIMITS: ResolvedParamLimits = Object.freeze({
   depth: 32,
   keys: 1000,
   arrayLength: 1000,
   bodyBytes: MB,
-  multipart: Object.freeze({ parts: 100, files: 10, fileBytes: 10 * MB, fieldBytes: MB }),
+  multipart: Object.freeze({ parts: 100, files: 10, fileBytes: 10 * MB, fieldBytes: MB, memoryBytes: 10 * 1024 }),
 });
 
 /** `limits` with defaults for whatever it leaves out. */
@@ -63,6 +68,7 @@ export function resolveParamLimits(limits: ParamLimits = {}): ResolvedParamLimit
       files: m.files ?? d.multipart.files,
       fileBytes: m.fileBytes ?? d.multipart.fileBytes,
       fieldBytes: m.fieldBytes ?? d.multipart.fieldBytes,
+      memoryBytes: m.memoryBytes ?? d.multipart.memoryBytes,
     },
   };
 }

@@ -7,6 +7,8 @@
  * names that reach prototypes (`__proto__`, `constructor`, `prototype`) are
  * never written at all: a client cannot make a key special.
  */
+import { createReadStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 
 /** A parameter value: strings from forms, typed values from JSON and XML, uploads, and nested arrays and hashes. */
 export type ParamValue = string | null | number | boolean | Date | UploadedFile | ParamValue[] | ParamObject;
@@ -65,25 +67,51 @@ export function originalFilename(path: string): string {
   return base === '.' || base === '..' ? '' : base;
 }
 
-/** An uploaded file: a multipart part sent with a filename, or an XML element of type `file`. */
+/**
+ * An uploaded file: a multipart part sent with a filename, or an XML element of type `file`.
+ * Small uploads are held in memory; larger ones (over `config.limits.multipart.memoryBytes`, 10 KB
+ * by default) were streamed to a temporary file, named by `path`, which is removed when the request
+ * ends: copy or move it within the request to keep it.
+ */
 export class UploadedFile {
   /** The client's file name, reduced to a basename. */
   readonly original_filename: string;
   /** The part's declared type, or null when it declared none. */
   readonly content_type: string | null;
   readonly size: number;
-  readonly content: Buffer;
+  /** The temporary file holding the upload, or null when it is held in memory. */
+  readonly path: string | null;
+  #content: Buffer | null;
 
-  constructor(content: Buffer, originalFilename: string, contentType: string | null) {
-    this.content = content;
+  constructor(content: Buffer, originalFilename: string, contentType: string | null);
+  constructor(content: { readonly path: string; readonly size: number }, originalFilename: string, contentType: string | null);
+  constructor(content: Buffer | { readonly path: string; readonly size: number }, originalFilename: string, contentType: string | null) {
     this.original_filename = originalFilename;
     this.content_type = contentType;
-    this.size = content.length;
+    if (Buffer.isBuffer(content)) {
+      this.#content = content;
+      this.path = null;
+      this.size = content.length;
+    } else {
+      this.#content = null;
+      this.path = content.path;
+      this.size = content.size;
+    }
+  }
+
+  /** The bytes (read from the temporary file, synchronously, the first time for a file-backed upload). */
+  get content(): Buffer {
+    return (this.#content ??= readFileSync(this.path!));
   }
 
   /** The content as a string (UTF-8, or one character per byte when it is not UTF-8). */
   read(): string {
     return bytesToText(this.content);
+  }
+
+  /** The content as a stream, read from the temporary file without holding it whole. */
+  stream(): Readable {
+    return this.path !== null && this.#content === null ? createReadStream(this.path) : Readable.from([this.content]);
   }
 
   /** What logs and JSON dumps show: the metadata, never the bytes. */
@@ -99,7 +127,8 @@ export class UploadedFile {
  */
 export class UploadPart {
   constructor(
-    readonly content: Buffer,
+    /** The bytes, or the temporary file they were streamed to. */
+    readonly content: Buffer | { readonly path: string; readonly size: number },
     readonly content_type: string | null = null,
     readonly original_path: string | null = null,
   ) {}

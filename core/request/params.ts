@@ -17,6 +17,7 @@ import { resolveParamLimits, type ParamLimits } from './limits.ts';
 import { parseMultipart } from './multipart.ts';
 import { setParam, type Params } from './param-values.ts';
 import { parseQuery } from './query.ts';
+import type { UploadFiles } from './upload-files.ts';
 import { parseXmlParams } from './xml-params.ts';
 
 export { DEFAULT_PARAM_LIMITS, resolveParamLimits, type MultipartLimits, type ParamLimits, type ResolvedParamLimits } from './limits.ts';
@@ -24,6 +25,7 @@ export { UploadPart, UploadedFile, isUnsafeKey, originalFilename, type ParamObje
 export { parseQuery, unescapeParam } from './query.ts';
 export { parseRequestParameters, type RequestParameterPair } from './request-parameters.ts';
 export { parseMultipart } from './multipart.ts';
+export { UploadFiles } from './upload-files.ts';
 export { parseJsonParams } from './json-params.ts';
 export { parseXmlParams } from './xml-params.ts';
 
@@ -40,12 +42,13 @@ export function parseBodyParams(
   body: Uint8Array | string,
   limits?: ParamLimits,
   contentTypeHeader?: string,
+  uploads?: UploadFiles,
 ): Params | Promise<Params> {
   const size = typeof body === 'string' ? body.length : body.byteLength;
   if (contentType === null || size === 0) return {};
   switch (contentType.symbol) {
     case 'multipart_form':
-      return parseMultipart(typeof body === 'string' ? Buffer.from(body) : body, contentTypeHeader ?? contentType.string, limits);
+      return parseMultipart(typeof body === 'string' ? Buffer.from(body) : body, contentTypeHeader ?? contentType.string, limits, uploads);
     case 'url_encoded_form':
       return parseQuery(cleanUpAjaxBody(bodyText(body, limits)), limits);
     case 'json':
@@ -55,6 +58,30 @@ export function parseBodyParams(
     default:
       return {};
   }
+}
+
+/**
+ * Parameters of a body that arrives as chunks: multipart is parsed as it streams (uploads over
+ * `multipart.memoryBytes` go to files of `uploads`); any other type is read whole first, up to
+ * `bodyBytes` (413 beyond).
+ */
+export async function parseBodyStream(
+  contentType: MimeType | null,
+  chunks: AsyncIterable<Uint8Array>,
+  limits: ParamLimits | undefined,
+  contentTypeHeader: string | undefined,
+  uploads: UploadFiles | undefined,
+): Promise<Params> {
+  if (contentType?.symbol === 'multipart_form') return parseMultipart(chunks, contentTypeHeader ?? contentType.string, limits, uploads);
+  const max = resolveParamLimits(limits).bodyBytes;
+  const held: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.byteLength;
+    if (size > max) throw new PayloadTooLarge('bodyBytes', max);
+    held.push(chunk);
+  }
+  return parseBodyParams(contentType, Buffer.concat(held), limits, contentTypeHeader);
 }
 
 /** The body as UTF-8 text, refusing oversized bodies before decoding them. */

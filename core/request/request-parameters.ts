@@ -2,6 +2,7 @@
  * Rails 2.1's `parse_request_parameters`: the CGI-style `name => [values]`
  * hash that multipart parsing produces, turned into nested parameters.
  */
+import { readFileSync } from 'node:fs';
 import { ArgumentError, ParamsParseError } from '../errors.ts';
 import { resolveParamLimits, type ParamLimits } from './limits.ts';
 import { NestedParams } from './nested-params.ts';
@@ -51,8 +52,11 @@ function typedValue(value: unknown, maxArray: number): ParamValue {
   if (value instanceof UploadedFile) return value;
   if (value instanceof UploadPart) {
     const path = value.original_path;
-    if (path === null || path.trim() === '') return bytesToText(value.content);
-    return new UploadedFile(value.content, originalFilename(path), value.content_type);
+    const content = value.content;
+    if (path === null || path.trim() === '') return bytesToText(Buffer.isBuffer(content) ? content : readFileSync(content.path));
+    return Buffer.isBuffer(content)
+      ? new UploadedFile(content, originalFilename(path), value.content_type)
+      : new UploadedFile(content, originalFilename(path), value.content_type);
   }
   if (Array.isArray(value)) {
     if (value.length > maxArray) {

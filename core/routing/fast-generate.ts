@@ -10,7 +10,7 @@
  * Keys and literal text are embedded with `JSON.stringify` only; values
  * never become code.
  */
-import type { GenRoute } from './generate.ts';
+import type { GenRoute } from './gen-route.ts';
 import { compileRequirement } from './requirement.ts';
 import { escapePathComponent, toParam } from './params.ts';
 import { DEFAULT_SEGMENT_SOURCE } from './pattern.ts';

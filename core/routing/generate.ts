@@ -9,69 +9,12 @@
  * become the query string.
  */
 import { UrlGenerationError } from '../errors.ts';
-import { searchRegExp, wholeValueRegExp } from './requirement.ts';
+import type { GenRoute } from './gen-route.ts';
+import { HashGenerator, NO_RECALL } from './hash-generate.ts';
 import { buildQueryString, escapePath, escapePathComponent, isPlainObject, toParam } from './params.ts';
-import type { GenerateOptions, Route, Segment } from './types.ts';
+import type { GenerateOptions, Segment } from './types.ts';
 
 type Values = (string | null)[];
-
-/** A route prepared for generation (internal: built once per route set). */
-export interface GenRoute {
-  readonly route: Route;
-  readonly segments: readonly Segment[];
-  /** Fixed-value and pattern requirements on non-path keys. */
-  readonly checks: readonly { readonly key: string; readonly value: string | null; readonly re: RegExp | null }[];
-  /** Whole-value patterns for segments that carry a requirement (by segment index). */
-  readonly valueRes: readonly (RegExp | null)[];
-  /** Rails' `parameter_shell`: the fixed values, nil options included. */
-  readonly shell: Readonly<Record<string, string | null>>;
-  readonly significant: readonly string[];
-  readonly controllerReq: string | RegExp | null;
-  readonly actionReq: string | RegExp | null;
-}
-
-export function prepareRoute(route: Route): GenRoute {
-  const checks: { key: string; value: string | null; re: RegExp | null }[] = [];
-  const shell: Record<string, string | null> = {};
-  for (const key in route.requirements) {
-    const req = route.requirements[key];
-    if (typeof req === 'string' || req === null) {
-      checks.push({ key, value: req, re: null });
-      shell[key] = req;
-    } else {
-      checks.push({ key, value: null, re: wholeValueRegExp(req) });
-    }
-  }
-  const valueRes: (RegExp | null)[] = [];
-  const segments = route.segments;
-  for (let i = 0; i < segments.length; i++) {
-    const s = segments[i];
-    valueRes.push(s.type !== 'static' && s.type !== 'divider' && s.requirement !== null ? wholeValueRegExp(s.requirement) : null);
-  }
-  return {
-    route,
-    segments: route.segments,
-    checks,
-    valueRes,
-    shell,
-    significant: route.significant_keys,
-    controllerReq: requirementFor(route, 'controller'),
-    actionReq: requirementFor(route, 'action'),
-  };
-}
-
-/** Rails' `requirement_for(key) === value`: a fixed value, or an unanchored pattern. */
-function requirementFor(route: Route, key: string): string | RegExp | null {
-  const req = route.requirements[key];
-  if (typeof req === 'string') return req;
-  if (req) return searchRegExp(req);
-  const segments = route.segments;
-  for (let i = 0; i < segments.length; i++) {
-    const s = segments[i];
-    if (s.type !== 'static' && s.type !== 'divider' && s.key === key) return s.requirement ? searchRegExp(s.requirement) : null;
-  }
-  return null;
-}
 
 /** Rails' `Route#generate_raw`: the path, or null when this route cannot build one. */
 export function generateRaw(g: GenRoute, options: GenerateOptions, merged: GenerateOptions, expireOn: Readonly<Record<string, boolean>>): { path: string | null; hash: GenerateOptions } {
@@ -221,16 +164,36 @@ type Prepared = {
 
 const SELECTION_CACHE_LIMIT = 2000;
 
-/** Route selection and expiry over a whole table: Rails' `RouteSet#generate`. */
+/**
+ * Route selection and expiry over a whole table: Rails' `RouteSet#generate`.
+ * `generate` first asks the compiled form (hash-generate.ts); what follows
+ * here is the reference it must agree with, and answers what it leaves.
+ */
 export class Generator {
   private readonly selection = new Map<string, readonly GenRoute[]>();
+  private readonly compiled: HashGenerator | null;
 
-  constructor(private readonly table: GeneratorTable) {}
+  /** `compiled: false` keeps to the reference (tests compare the two). */
+  constructor(private readonly table: GeneratorTable, options: { readonly compiled?: boolean } = {}) {
+    this.compiled = options.compiled === false ? null : new HashGenerator(table.routes);
+  }
 
   /** `generate(options, recall)`: the path with its query string. */
-  generate(options: GenerateOptions, recall: GenerateOptions = {}): string {
+  generate(options: GenerateOptions, recall: GenerateOptions = NO_RECALL): string {
+    if (this.compiled !== null) {
+      const path = this.compiled.generate(options, recall, false);
+      if (path !== undefined) return path;
+    }
     const r = this.run(options, recall);
     return r.path + buildQueryString(r.hash, r.extraKeys);
+  }
+
+  /**
+   * `url_for`'s generation from a target whose only URL option is `only_path` (passed over): the path
+   * with its query string, or undefined when the caller must take the general way.
+   */
+  generateForUrl(target: GenerateOptions, recall: GenerateOptions): string | undefined {
+    return this.compiled === null ? undefined : this.compiled.generate(target, recall, true);
   }
 
   /** `generate_extras`: the path without the query string, and the keys that would have formed it. */

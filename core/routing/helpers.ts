@@ -8,7 +8,8 @@
  * (`const { post_path } = helpers`) works and unused helpers cost nothing.
  */
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
-import { generateFromValues, type GenRoute, type Generator } from './generate.ts';
+import { generateFromValues, type Generator } from './generate.ts';
+import type { GenRoute } from './gen-route.ts';
 import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
 import { cgiEscape, isPlainObject, toParam } from './params.ts';
@@ -246,6 +247,17 @@ function urlFor(self: Bound, table: HelperTable, target: unknown, extra: UrlOpti
   if (typeof target === 'string') return target;
   if (!isPlainObject(target)) return polymorphicUrl(self, table, target, extra);
   const ctx = self[CONTEXT];
+  // Hot path: defaults that only say where the app lives, no second hash, and no URL option in the target
+  // but `only_path`: the target is the generation hash itself, and no copy of it is needed.
+  if (self[PLAIN_DEFAULTS] && isEmpty(extra)) {
+    const path = table.generator.generateForUrl(target, ctx.recall);
+    if (path !== undefined) {
+      const d = ctx.default_url_options;
+      // The compiled form stood aside for undefined values, so a target's own `only_path` is never undefined here.
+      const onlyPath = target.only_path !== undefined ? target.only_path : d.only_path;
+      return decorate(table, d, path, Boolean(onlyPath));
+    }
+  }
   const options: UrlOptions = { ...ctx.default_url_options, ...target, ...extra };
   let route: UrlOptions = { ...options };
   if (isPlainObject(options.params)) route = { ...route, ...options.params };
@@ -284,6 +296,11 @@ function decorate(table: HelperTable, options: UrlOptions, path: string, onlyPat
   url += path;
   if (options.anchor !== undefined && options.anchor !== null) url += `#${escapeFragment(toParam(options.anchor) ?? '')}`;
   return url;
+}
+
+function isEmpty(options: UrlOptions): boolean {
+  for (const _ in options) return false;
+  return true;
 }
 
 function hasCredentials(options: UrlOptions): boolean {

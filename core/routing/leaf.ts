@@ -29,7 +29,8 @@ export interface Positions {
   readonly ends: Int32Array;
 }
 
-export type Reader = (path: string, len: number, at: Positions) => Params;
+/** `escaped`: some matched component may hold a `%` escape (when false, none does). */
+export type Reader = (path: string, len: number, at: Positions, escaped: boolean) => Params;
 
 export interface Leaf {
   readonly route: Route;
@@ -53,8 +54,16 @@ const ALL_BITS = 127;
 
 /** The bit a request method tests against `Leaf.methods` (HEAD is already folded into GET). */
 export function methodBit(method: string | null): number {
-  if (method === null) return NO_METHOD;
-  return METHOD_BITS[method] ?? OTHER_METHOD;
+  // A switch rather than a METHOD_BITS lookup: this runs on every request.
+  switch (method) {
+    case null: return NO_METHOD;
+    case 'GET': return 1;
+    case 'POST': return 2;
+    case 'PUT': return 4;
+    case 'DELETE': return 8;
+    case 'OPTIONS': return 16;
+    default: return OTHER_METHOD;
+  }
 }
 
 function routeBits(route: Route): number {
@@ -106,18 +115,29 @@ class TrieLeaf implements Leaf {
   }
 }
 
-function readFirst(this: TrieLeaf, path: string, len: number, at: Positions): Params {
+function readFirst(this: TrieLeaf, path: string, len: number, at: Positions, escaped: boolean): Params {
   const { shell, groups, absentGlobs } = this.source!;
   this.source = null;
   this.read = compileReader(shell, groups, absentGlobs);
-  return this.read(path, len, at);
+  return this.read(path, len, at, escaped);
 }
+
+/**
+ * Readers are compiled by shape (the keys, and where each capture sits), not per leaf: the fixed values
+ * come in as data, so the hundreds of leaves of a resource table share a few functions, each optimised
+ * once and building objects of one hidden class.
+ */
+type ReaderFactory = (decode: (text: string, path: string) => string, values: readonly (string | null)[]) => Reader;
+const READERS = new Map<string, ReaderFactory>();
+// Shapes come from route declarations; the limit only keeps a process that draws endless tables bounded.
+const READER_LIMIT = 1000;
 
 function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader {
   const prelude: string[] = [];
-  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const values: (string | null)[] = [];
+  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: values[${values.push(v as string | null) - 1}]`);
   groups.forEach((g, j) => {
-    const part = (from: string, to: string) => `decode(path.slice(${from}, ${to}), path)`;
+    const part = (from: string, to: string) => `(escaped ? decode(path.slice(${from}, ${to}), path) : path.slice(${from}, ${to}))`;
     switch (g.kind) {
       case 'param':
         fields.push(`${JSON.stringify(g.segment.key)}: ${part(`at.starts[${j}]`, `at.ends[${j}]`)}`);
@@ -136,8 +156,14 @@ function compileReader(shell: Params, groups: readonly Group[], absentGlobs: rea
   });
   for (const key of absentGlobs) fields.push(`${JSON.stringify(key)}: []`);
   const body = `${prelude.join('\n')}\nreturn { ${fields.join(', ')} };`;
-  // eslint-disable-next-line no-new-func -- compiled once per leaf from route data; see the module comment
-  return new Function('decode', `return function read(path, len, at) {\n${body}\n};`)(decode) as Reader;
+  let factory = READERS.get(body);
+  if (factory === undefined) {
+    if (READERS.size >= READER_LIMIT) READERS.clear();
+    // eslint-disable-next-line no-new-func -- compiled once per shape from route data; see the module comment
+    factory = new Function('decode', 'values', `return function read(path, len, at, escaped) {\n${body}\n};`) as ReaderFactory;
+    READERS.set(body, factory);
+  }
+  return factory(decode, values);
 }
 
 function genericReader(route: Route, shell: Params, groups: readonly Group[], absentGlobs: readonly string[], whole: CompiledPattern | null): Reader {

@@ -3,7 +3,9 @@
  * pure functions compiled from it (recognition, generation, helpers).
  */
 import { ArgumentError, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError } from '../errors.ts';
-import { Generator, prepareRoute, type GenRoute } from './generate.ts';
+import { Generator } from './generate.ts';
+import { NO_RECALL } from './hash-generate.ts';
+import { prepareRoute, type GenRoute } from './gen-route.ts';
 import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
 import { Mapper, type Block } from './mapper.ts';
@@ -211,10 +213,10 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
         throw error;
       }
     },
-    generate: ((options: GenerateOptions, recall: GenerateOptions = {}, flags: { readonly generate_all?: boolean } = {}) => {
+    generate: ((options: GenerateOptions, recall: GenerateOptions = NO_RECALL, flags?: { readonly generate_all?: boolean }) => {
       // Rails takes the flag inside the options; here it changes the result's type, so it is an argument of its own.
-      if (isPlainObject(options) && 'generate_all' in options) throw new ArgumentError('generate: pass generate_all as the third argument, generate(options, recall, { generate_all: true })');
-      return flags.generate_all === true ? generator.generateAll(options, recall) : generator.generate(options, recall);
+      if (typeof options === 'object' && options !== null && 'generate_all' in options && isPlainObject(options)) throw new ArgumentError('generate: pass generate_all as the third argument, generate(options, recall, { generate_all: true })');
+      return flags !== undefined && flags.generate_all === true ? generator.generateAll(options, recall) : generator.generate(options, recall);
     }) as RouteSet['generate'],
     generate_extras: (options, recall = {}) => {
       const r = generator.generateExtras(options, recall);
@@ -243,18 +245,20 @@ function namedTable(routes: readonly Route[]): Record<string, Route> {
   return named;
 }
 
-// Both spellings: requests carry upper-case methods, and `Request#method` (what recognition is given) lower-case.
-const CANONICAL_METHODS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null), {
-  GET: 'GET', HEAD: 'GET', POST: 'POST', PUT: 'PUT', DELETE: 'DELETE', OPTIONS: 'OPTIONS',
-  get: 'GET', head: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', options: 'OPTIONS',
-}));
-
 /** Upper-cases a method and folds HEAD into GET, as requests see it. */
 function normaliseMethod(method: string | null): string | null {
   if (method === null || method === undefined) return null;
-  // Hot path: the usual spellings need no new string.
-  const known = CANONICAL_METHODS[method];
-  if (known !== undefined) return known;
-  const upper = String(method).toUpperCase();
-  return upper === 'HEAD' ? 'GET' : upper;
+  // Hot path: the usual spellings (requests carry upper-case methods, `Request#method` lower-case) need
+  // no new string; a switch compares them without a table lookup.
+  switch (method) {
+    case 'GET': case 'HEAD': case 'get': case 'head': return 'GET';
+    case 'POST': case 'post': return 'POST';
+    case 'PUT': case 'put': return 'PUT';
+    case 'DELETE': case 'delete': return 'DELETE';
+    case 'OPTIONS': case 'options': return 'OPTIONS';
+    default: {
+      const upper = String(method).toUpperCase();
+      return upper === 'HEAD' ? 'GET' : upper;
+    }
+  }
 }

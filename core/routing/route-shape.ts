@@ -1,27 +1,13 @@
 /**
- * A route's shape as the tree recognizer (tree.ts) sees it: whether its
- * pattern splits into `/`-separated groups the trie can walk one component
- * at a time (else it stays in the slow lane, matched by its whole-path
- * RegExp), which trailing groups may be left off, and the cheapest test
- * that decides each group. Works on the route alone, before any trie exists.
+ * The shape of a route as the tree recognizer sees it: its `/`-separated
+ * groups, which of them may be left off, and the cheapest test that decides
+ * each one. Routes with no such shape (patterns that can cross a `/`, Rails'
+ * rarer segment forms) are left to whole-path matching.
  */
 import { compilePattern, DEFAULT_SEGMENT_SOURCE } from './pattern.ts';
 import type { Group } from './leaf.ts';
 import { compileRequirement, requirementMayMatchSlash } from './requirement.ts';
 import type { KeySegment, Route, Segment } from './types.ts';
-
-export const NO_SEGMENTS: readonly KeySegment[] = Object.freeze([]);
-
-/** The key segments of the groups from `from` on: those a walk that stops before them leaves off. */
-export function keySegmentsFrom(groups: readonly (readonly Segment[])[], from: number): KeySegment[] {
-  const keys: KeySegment[] = [];
-  for (let j = from; j < groups.length; j++) for (const s of groups[j]) if (isKeySegment(s)) keys.push(s);
-  return keys;
-}
-
-function isKeySegment(s: Segment): s is KeySegment {
-  return 'key' in s;
-}
 
 export interface AnalysedRoute {
   readonly groups: readonly (readonly Segment[])[];
@@ -96,4 +82,15 @@ export function classify(g: readonly Segment[], trailing: boolean, controllers: 
     if (isDefaultDynamic(a) && !a.optional) return { kind: 'pair', first: a, second: c };
   }
   return { kind: 'regex', pattern: compilePattern(g, controllers, true) };
+}
+
+/** The key segments of the groups from `from` on: those a walk that stops before them leaves off. */
+export function keySegmentsFrom(groups: readonly (readonly Segment[])[], from: number): KeySegment[] {
+  const keys: KeySegment[] = [];
+  for (let j = from; j < groups.length; j++) for (const s of groups[j]) if (isKeySegment(s)) keys.push(s);
+  return keys;
+}
+
+function isKeySegment(s: Segment): s is KeySegment {
+  return 'key' in s;
 }

@@ -11,19 +11,22 @@
  *
  * Routes whose patterns can cross a `/` (or use Rails' rarer segment forms)
  * stay in a small "slow lane" matched by their whole-path RegExp, merged by
- * index. Which routes the trie takes, and the test each group gets, is
- * route-shape.ts's. The reference `LinearRecognizer` must agree with this one on every
+ * index. The reference `LinearRecognizer` must agree with this one on every
  * input; `tests/core/routing` runs one suite and a property test against both.
  */
 import { compilePattern, extractParams, type CompiledPattern } from './pattern.ts';
 import { makeLeaf, methodBit, type Group, type Leaf, type Positions } from './leaf.ts';
 import { addRouteMethods, methodAdmits, orderMethods, type Match, type Recognizer, type RecognizerOptions } from './recognizer.ts';
-import { analyse, classify, keySegmentsFrom, NO_SEGMENTS, type AnalysedRoute } from './route-shape.ts';
-import type { Route } from './types.ts';
+import { analyse, classify, keySegmentsFrom, type AnalysedRoute } from './route-shape.ts';
+import type { KeySegment, Route } from './types.ts';
 
 class Node {
   static: Map<string, Node> | null = null;
   dotted: Map<string, Node> | null = null;
+  /** Static edges by their first character (`& 63`), tried with `startsWith`: a match needs no scan. */
+  staticByFirst: StaticEdge[][] | null = null;
+  /** Dotted edges by `textHash` of their text, for lookups that slice no string; see `Edges`. */
+  dottedByHash: Edges | null = null;
   param: Node | null = null;
   pair: Node | null = null;
   controller: Node | null = null;
@@ -31,6 +34,88 @@ class Node {
   leaves: Leaf[] = [];
   globs: Leaf[] = [];
   min = Infinity;
+}
+
+/**
+ * Static edges by the hash of their text: an open table of buckets (a power of two in size, kept at most
+ * half full) chained on collision. Lookup hashes the path component in the one pass that also finds its
+ * end and its dots, so it neither slices the path nor hashes a new string.
+ */
+interface Edges {
+  buckets: (Edge | undefined)[];
+  mask: number;
+  size: number;
+}
+
+interface Edge {
+  readonly hash: number;
+  readonly text: string;
+  readonly node: Node;
+  next: Edge | null;
+}
+
+/** The hash lookup computes as it scans a component; every static word is hashed the same way once. */
+function textHash(text: string): number {
+  let h = 0;
+  for (let k = 0; k < text.length; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
+  return h;
+}
+
+function newEdges(): Edges {
+  return { buckets: new Array<Edge | undefined>(4).fill(undefined), mask: 3, size: 0 };
+}
+
+function addEdge(edges: Edges, text: string, node: Node): void {
+  if (++edges.size * 2 > edges.buckets.length) {
+    const old = edges.buckets;
+    edges.buckets = new Array<Edge | undefined>(old.length * 2).fill(undefined);
+    edges.mask = edges.buckets.length - 1;
+    for (const first of old) {
+      let edge = first ?? null;
+      while (edge !== null) {
+        const after: Edge | null = edge.next;
+        edge.next = null;
+        place(edges, edge);
+        edge = after;
+      }
+    }
+  }
+  place(edges, { hash: textHash(text), text, node, next: null });
+}
+
+function place(edges: Edges, edge: Edge): void {
+  const i = edge.hash & edges.mask;
+  const first = edges.buckets[i];
+  if (first === undefined) {
+    edges.buckets[i] = edge;
+    return;
+  }
+  let last = first;
+  while (last.next !== null) last = last.next;
+  last.next = edge;
+}
+
+/** The node of the edge whose text is `path` from `from` to `to`, if any; `h` is that text's `textHash`. */
+function findEdge(edges: Edges, h: number, path: string, from: number, to: number): Node | null {
+  for (let edge = edges.buckets[h & edges.mask] ?? null; edge !== null; edge = edge.next) {
+    const text = edge.text;
+    if (edge.hash === h && text.length === to - from && path.startsWith(text, from)) return edge.node;
+  }
+  return null;
+}
+
+interface StaticEdge {
+  readonly text: string;
+  readonly node: Node;
+  /** The text holds a `%`: as a parameter (the other edges of its node), it would be decoded. */
+  readonly percent: boolean;
+}
+
+function addStaticEdge(node: Node, text: string, child: Node): void {
+  // Static texts lie between dividers, so they hold none: a match is the whole component, and a plain word.
+  if (text === '' || /[/.?]/.test(text)) throw new Error(`static edge ${JSON.stringify(text)} is not one plain word`);
+  const buckets = (node.staticByFirst ??= Array.from({ length: 64 }, () => [] as StaticEdge[]));
+  buckets[text.charCodeAt(0) & 63].push({ text, node: child, percent: text.includes('%') });
 }
 
 interface SearchState {
@@ -53,6 +138,8 @@ export class TreeRecognizer implements Recognizer {
   private path = '';
   private len = 0;
   private bit = 0;
+  // Whether a component scanned so far holds a `%`: only then do captures need decoding.
+  private percent = false;
 
   constructor(routes: readonly Route[], options: RecognizerOptions) {
     this.controllers = options.controllers?.map((c) => c.toLowerCase().split('/')) ?? null;
@@ -77,6 +164,7 @@ export class TreeRecognizer implements Recognizer {
       this.path = path;
       this.len = len;
       this.bit = methodBit(method);
+      this.percent = false;
       this.search(this.root, path === '' || path === '/' ? len + 1 : 1, 0);
     }
     for (const { route, pattern } of this.slow) {
@@ -88,7 +176,7 @@ export class TreeRecognizer implements Recognizer {
     const leaf = state.leaf as Leaf | null;
     state.leaf = null;
     if (leaf === null) return null;
-    return { route: leaf.route, params: leaf.read(path, len, state.at) };
+    return { route: leaf.route, params: leaf.read(path, len, state.at, this.percent) };
   }
 
   allowed_methods(path: string): string[] {
@@ -114,39 +202,65 @@ export class TreeRecognizer implements Recognizer {
       this.take(node.leaves);
       return;
     }
-    let end = path.indexOf('/', pos);
-    if (end < 0 || end > len) end = len;
-    const next = end + 1;
-    this.walk.starts[depth] = pos;
-    this.walk.ends[depth] = end;
     const deeper = depth + 1;
-    if (node.static !== null) {
-      const child = node.static.get(path.slice(pos, end));
-      if (child !== undefined) this.search(child, next, deeper);
-    }
-    if (node.dotted !== null || node.param !== null || node.pair !== null) {
-      // One scan classifies the component for all three shapes: `word`, `static.word`, `word.word`.
-      let dot = -1;
-      let dots = 0;
-      let question = false;
-      for (let k = pos; k < end; k++) {
-        const c = path.charCodeAt(k);
-        if (c === 46) {
-          if (dots++ === 0) dot = k;
-        } else if (c === 63) question = true;
-      }
-      if (!question) {
-        if (dots === 0) {
-          if (node.param !== null && end > pos) this.search(node.param, next, deeper);
-        } else if (dot > pos && dot < end - 1 && dots === 1) {
-          if (node.dotted !== null) {
-            const child = node.dotted.get(path.slice(pos, dot));
-            if (child !== undefined) this.search(child, next, deeper);
+    let end = -1;
+    if (node.staticByFirst !== null && pos < len) {
+      // A static word that fills the component: the component needs no scan, and is a plain word.
+      const bucket = node.staticByFirst[path.charCodeAt(pos) & 63];
+      for (let i = 0; i < bucket.length; i++) {
+        const edge = bucket[i];
+        const stop = pos + edge.text.length;
+        if (stop <= len && (stop === len || path.charCodeAt(stop) === 47) && path.startsWith(edge.text, pos)) {
+          end = stop;
+          this.walk.starts[depth] = pos;
+          this.walk.ends[depth] = end;
+          this.search(edge.node, end + 1, deeper);
+          if (node.param !== null) {
+            if (edge.percent) this.percent = true;
+            this.search(node.param, end + 1, deeper);
           }
-          if (node.pair !== null) this.search(node.pair, next, deeper);
+          break;
         }
       }
     }
+    if (end < 0) {
+      // One scan finds the component's end, hashes it up to its first dot and classifies it for the
+      // three shapes: `word`, `static.word`, `word.word`.
+      let h = 0;
+      let beforeDot = 0;
+      let dot = -1;
+      let dots = 0;
+      let question = false;
+      let percent = false;
+      end = pos;
+      for (; end < len; end++) {
+        const c = path.charCodeAt(end);
+        if (c === 47) break;
+        if (c === 46) {
+          if (dots++ === 0) {
+            dot = end;
+            beforeDot = h;
+          }
+        } else if (c === 63) question = true;
+        else if (c === 37) percent = true;
+        h = (Math.imul(h, 31) + c) | 0;
+      }
+      if (percent) this.percent = true;
+      this.walk.starts[depth] = pos;
+      this.walk.ends[depth] = end;
+      if (!question) {
+        if (dots === 0) {
+          if (node.param !== null && end > pos) this.search(node.param, end + 1, deeper);
+        } else if (dot > pos && dot < end - 1 && dots === 1) {
+          if (node.dottedByHash !== null) {
+            const child = findEdge(node.dottedByHash, beforeDot, path, pos, dot);
+            if (child !== null) this.search(child, end + 1, deeper);
+          }
+          if (node.pair !== null) this.search(node.pair, end + 1, deeper);
+        }
+      }
+    }
+    const next = end + 1;
     if (node.controller !== null) {
       // Controller routes read their parameters from the whole-path pattern, so positions past here are not needed.
       for (const after of this.controllerEnds(path, len, pos, end)) this.search(node.controller, after, deeper);
@@ -264,6 +378,8 @@ function addLeaf(leaves: Leaf[], leaf: Leaf): void {
   else leaves.splice(i, 0, leaf);
 }
 
+const NO_SEGMENTS: readonly KeySegment[] = Object.freeze([]);
+
 // Text from `from` to `to` that the default `[^/.?]+` pattern accepts.
 function isPlain(text: string, from: number, to: number = text.length): boolean {
   if (to <= from) return false;
@@ -300,13 +416,19 @@ function edgeFor(node: Node, group: Group): Node {
     case 'static': {
       node.static ??= new Map();
       let child = node.static.get(group.text);
-      if (!child) node.static.set(group.text, (child = new Node()));
+      if (!child) {
+        node.static.set(group.text, (child = new Node()));
+        addStaticEdge(node, group.text, child);
+      }
       return child;
     }
     case 'dotted': {
       node.dotted ??= new Map();
       let child = node.dotted.get(group.text);
-      if (!child) node.dotted.set(group.text, (child = new Node()));
+      if (!child) {
+        node.dotted.set(group.text, (child = new Node()));
+        addEdge((node.dottedByHash ??= newEdges()), group.text, child);
+      }
       return child;
     }
     case 'param': return (node.param ??= new Node());

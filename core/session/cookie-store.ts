@@ -12,7 +12,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { serialize } from 'cookie';
 import { ArgumentError, CookieOverflow } from '../errors.ts';
 import type { Request } from '../http/request.ts';
-import type { SessionData, SessionStore } from './store.ts';
+import type { SessionData, SyncSessionStore } from './store.ts';
 
 /** Browsers keep cookies up to 4 KB; a longer session is refused rather than truncated. */
 export const COOKIE_LIMIT = 4096;
@@ -42,7 +42,7 @@ export interface CookieStoreOptions {
   readonly ensure_secret_secure?: (secret: string) => void;
 }
 
-export interface CookieStore extends SessionStore {
+export interface CookieStore extends SyncSessionStore {
   readonly key: string;
   /** The hex HMAC of `data`. */
   generate_digest(data: string, secret: string): string;

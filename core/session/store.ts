@@ -1,10 +1,20 @@
 /**
  * Where sessions live between requests. A store loads a request's session
  * data and, after the action, writes it back through the response (a
- * cookie) when it changed. Session ids and data travel in cookies only.
+ * cookie) and, for a store that keeps sessions by id, wherever it keeps
+ * them. Session ids and data travel in cookies only.
+ *
+ * The interface is asynchronous in the maybe-promise way: `load` and
+ * `commit` may answer with a promise (a networked store, Redis say), and
+ * answer synchronously when they can, so the default cookie store costs a
+ * request no promise hop. A synchronous store's session is loaded on first
+ * use (a request that never touches it pays nothing); an `asynchronous`
+ * store's is loaded before the action runs, since `this.session` is read
+ * synchronously.
  */
 import { randomBytes } from 'node:crypto';
 import { serialize } from 'cookie';
+import type { Logger } from 'pino';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 
@@ -17,17 +27,39 @@ export interface SessionCommit {
   readonly reset: boolean;
 }
 
+/** A value now, or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
 export interface SessionStore {
-  /** The session data this request carries (an empty object when none or invalid). */
-  load(request: Request): SessionData;
-  /** Persists `data` through `response` when it changed or was reset; writes nothing otherwise. */
-  commit(request: Request, response: Response, data: SessionData, state: SessionCommit): void;
+  /**
+   * The session data this request carries (an empty object when none or invalid). A promise only
+   * from an `asynchronous` store; rejecting fails the request (a `SessionStoreUnavailable` is a 503).
+   */
+  load(request: Request): MaybePromise<SessionData>;
+  /**
+   * Persists `data` through `response` when it changed or was reset; writes nothing otherwise. A
+   * promise from an asynchronous store: the response waits for it, and a rejection replaces the
+   * response with the error's (the session is never dropped silently).
+   */
+  commit(request: Request, response: Response, data: SessionData, state: SessionCommit): MaybePromise<void>;
   /** The request's session id, for stores that keep sessions by id (cookie stores have none). */
   session_id?(request: Request): string | null;
+  /** True when `load` may answer with a promise: the session is then loaded before the action runs. */
+  readonly asynchronous?: boolean;
+  /** Hands the store the app's logger when it has none of its own (`createApp` calls it). */
+  useLogger?(log: Logger): void;
+  /** Lets go of connections and timers; the store is not used afterwards. */
+  close?(): MaybePromise<void>;
+}
+
+/** A store that always answers at once (the cookie and memory stores). */
+export interface SyncSessionStore extends SessionStore {
+  load(request: Request): SessionData;
+  commit(request: Request, response: Response, data: SessionData, state: SessionCommit): void;
 }
 
 /** No sessions: every request starts empty and nothing is kept. */
-export const NULL_SESSION_STORE: SessionStore = Object.freeze({
+export const NULL_SESSION_STORE: SyncSessionStore = Object.freeze({
   load: () => ({}),
   commit: () => {},
 });
@@ -41,7 +73,7 @@ export interface MemoryStoreOptions {
 }
 
 /** Sessions kept in this process, found by a random id in a cookie: for development and tests. */
-export function memorySessionStore(options: MemoryStoreOptions = {}): SessionStore & { readonly sessions: Map<string, SessionData> } {
+export function memorySessionStore(options: MemoryStoreOptions = {}): SyncSessionStore & { readonly sessions: Map<string, SessionData> } {
   const key = options.key ?? '_session_id';
   const max = options.maxSessions ?? 10_000;
   const sessions = new Map<string, SessionData>();

@@ -8,6 +8,7 @@ import type { Helpers, UrlOptions } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
 import type { ViewHost } from './host.ts';
 import { SafeString, escape, html, raw } from './html.ts';
+import { isThenable } from '../util.ts';
 
 /** HTML attributes: `false`, null and undefined leave one out, `true` writes it bare. */
 export type Attributes = Record<string, unknown>;
@@ -43,6 +44,11 @@ export interface ViewHelpers {
   yield(name?: string): SafeString;
   pluralize(count: number, singular: string, plural?: string): string;
   truncate(text: unknown, length?: number, omission?: string): string;
+  /**
+   * Fragment caching (Rails' `cache`): the markup cached under `name`, or what `block` renders, cached
+   * for next time; a promise when the block or the store is asynchronous, so templates `await` it.
+   */
+  cache(name: string | Readonly<Record<string, unknown>>, block: () => unknown, options?: { readonly expires_in?: number }): SafeString | Promise<SafeString>;
 }
 
 /**
@@ -125,6 +131,29 @@ export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): V
     },
     /** The page body in a layout, or a `content_for` block by name. */
     yield: (name = 'layout'): SafeString => content[name] ?? raw(''),
+    /**
+     * Fragment caching (Rails' `cache`): the markup cached under `name`, or what `block` renders,
+     * cached for next time. A promise when the block or the store is asynchronous, so templates
+     * `await` it: `${await v.cache('sidebar', () => sidebar(v))}`.
+     */
+    cache(name: string | Readonly<Record<string, unknown>>, block: () => unknown, options: { readonly expires_in?: number } = {}): SafeString | Promise<SafeString> {
+      if (typeof block !== 'function') throw new TypeError('cache(name, block) renders its block on a miss: pass a function');
+      const store = c.fragments;
+      const render = (): SafeString | Promise<SafeString> => {
+        const out = block();
+        const keep = (markup: unknown): SafeString | Promise<SafeString> => {
+          const safe = raw(escape(markup));
+          if (store === undefined) return safe;
+          const written = store.write(name, safe.value, options);
+          return isThenable(written) ? Promise.resolve(written).then(() => safe) : safe;
+        };
+        return isThenable(out) ? Promise.resolve(out).then(keep) : keep(out);
+      };
+      if (store === undefined) return render();
+      const found = store.read(name);
+      const use = (value: unknown) => (typeof value === 'string' ? raw(value) : render());
+      return isThenable(found) ? Promise.resolve(found).then(use) : use(found);
+    },
     pluralize: (count: number, singular: string, plural?: string) => `${count} ${count === 1 ? singular : (plural ?? pluralizeWord.plural(singular))}`,
     truncate: (text: unknown, length = 30, omission = '...') => {
       const s = String(text ?? '');

@@ -23,8 +23,19 @@ export interface ViewHost {
   readonly tokenParam: string;
   /** The session's authenticity token (made on first use). */
   form_authenticity_token(): string;
+  /**
+   * The app's fragment cache, for the `cache` helper: reads and writes `views/<name>`. Absent when the
+   * controller runs outside an app (the helper then renders its block every time).
+   */
+  readonly fragments?: FragmentCache;
   /** Whether the controller shares `name` with templates (a property or method of its own, never an internal). */
   has(name: string): boolean;
   /** The value of a shared name, methods bound to the controller; undefined for any other name. */
   read(name: string): unknown;
+}
+
+/** What the `cache` helper needs of the fragment cache; either answer may be a promise. */
+export interface FragmentCache {
+  read(name: string | Readonly<Record<string, unknown>>): unknown;
+  write(name: string | Readonly<Record<string, unknown>>, content: string, options?: { readonly expires_in?: number }): unknown;
 }

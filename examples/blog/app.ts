@@ -9,7 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { AppConfig, CacheStore } from '../../core/index.ts';
+import type { AppConfig, CacheStore, SessionStore } from '../../core/index.ts';
 import type { AdminCredentials } from './controllers/admin/base.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { AccountsController } from './controllers/accounts.ts';
@@ -53,6 +53,8 @@ export interface BlogAppOptions {
   readonly page_cache_directory?: string | false;
   /** Where post pages are cached (default: in memory). */
   readonly cache_store?: CacheStore;
+  /** Where sessions are kept (default: the signed cookie, `_blog_session`). */
+  readonly session_store?: SessionStore;
   /** False turns page and action caching off (default on). */
   readonly perform_caching?: boolean;
 }
@@ -66,7 +68,9 @@ export function createBlogApp(options: BlogAppOptions = {}): App {
     services: { store: options.store ?? new Store(), admin: options.admin ?? null },
     // The default cookie store: sessions carry the flash across a redirect ("Post was successfully created.")
     // and the forms' authenticity token, signed so a visitor can read but never alter them.
-    session: { key: '_blog_session', ...(options.secret === undefined ? {} : { secret: options.secret }) },
+    ...(options.session_store
+      ? { session_store: options.session_store }
+      : { session: { key: '_blog_session', ...(options.secret === undefined ? {} : { secret: options.secret }) } }),
     // As Rails 2.1: requests with a JSON or XML body are API calls, which no cross-site form can send,
     // so they need no authenticity token. Forms (url-encoded, multipart, or no body at all) do.
     config: { forgeryExemptTypes: ['application/json', 'application/xml'], perform_caching: options.perform_caching ?? true },

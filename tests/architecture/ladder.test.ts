@@ -30,7 +30,7 @@ const LADDER: Ladder = [
   ['core/session'],
   ['core/http'],
   ['core/request', 'core/routing'],
-  ['core/mime'],
+  ['core/mime', 'core/redis'],
   ['core/errors.ts', 'core/util.ts'],
 ];
 

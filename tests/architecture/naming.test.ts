@@ -26,10 +26,11 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   'ActionController::Base instance methods': [
     'action_name', 'controller_name', 'controller_path', 'redirect_to', 'respond_to', 'url_for', 'reset_session', 'form_authenticity_token',
     'expire_page', 'expire_action', 'expire_fragment', 'default_url_options', 'authenticate_with_http_basic',
-    'authenticate_or_request_with_http_basic', 'request_http_basic_authentication',
+    'authenticate_or_request_with_http_basic', 'request_http_basic_authentication', 'read_fragment', 'write_fragment', 'fragment_exist',
   ],
   'verify options': ['add_flash', 'add_headers'],
   'caches_action options and cache stores (ActiveSupport::Cache::Store)': ['cache_path', 'expires_in', 'delete_matched'],
+  'RedisCacheStore options (Rails 5.2)': ['connect_timeout', 'read_timeout'],
   'ActionController::Base settings': [
     'allow_forgery_protection', 'consider_all_requests_local', 'default_charset', 'perform_caching', 'relative_url_root', 'page_cache_directory',
     'session_store', 'cache_store', 'resources_path_names', 'resource_action_separator',

@@ -13,6 +13,10 @@ export class PostsController extends ApplicationController {
     // the framework caches nothing rendered while the flash held a message. A visitor arriving with a
     // message after someone else has cached the list meanwhile sees the message on their next page.
     this.caches_page('index');
+    // And action-cached, in the app's cache store: what answers the list where there is no page cache
+    // directory to serve it from (several machines, each with its own disk, sharing Redis), and in a
+    // worker that has not written the page itself.
+    this.caches_action('index', { if: (c: PostsController) => c.flash.empty });
     // A post's page is per visitor in two ways, both handled: its forms carry the session's token (the
     // action cache keeps the token's place and fills in each visitor's own), and a visitor with a message
     // waiting gets a fresh render that shows it (and sweeps it), not the cached page.

@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError } from '../../../core/errors.ts';
 import { fileStore } from '../../../core/caching/index.ts';
+import { storeContract } from './store-contract.ts';
 import { scratchDir } from '../../support/temp.ts';
 
 const test = suite('fileStore keeps entries in files named by the hash of their key, written atomically');
@@ -149,5 +150,7 @@ test('writers racing on one key never leave a torn value: every read is one whol
   assert.ok(values.includes((await store.read('race')) as string));
   assert.equal(filesUnder(dir), [relative(dir, store.pathFor('race'))], 'one entry file, no leftovers');
 });
+
+storeContract(test, () => fileStore(scratchDir('file-store-contract')));
 
 test.run();

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError } from '../../../core/errors.ts';
 import { memoryStore, MEMORY_STORE_DEFAULTS } from '../../../core/caching/index.ts';
+import { storeContract } from './store-contract.ts';
 
 const isArgumentError = (e: unknown) => e instanceof ArgumentError;
 
@@ -122,5 +123,7 @@ test('what a reader gets cannot be changed for the next reader', () => {
   assert.throws(() => read.list.push(2));
   assert.equal(store.read('k'), { headers: { a: '1' }, list: [1] });
 });
+
+storeContract(test, () => memoryStore());
 
 test.run();

@@ -103,7 +103,7 @@ test('a file larger than what is held in memory is answered by a slice of it, no
   assert.equal(answer.file, { path: join(tmp.path, 'big.bin'), start: 0, end: BIG.length - 1 });
   assert.is(answer.headers['Content-Length'], String(BIG.length));
   assert.is(answer.headers['Content-Type'], 'application/octet-stream');
-  const part = fileAnswer(join(tmp.path, 'big.bin'), { headers: { range: 'bytes=1000-1999' } }, 'application/octet-stream')!;
+  const part = (await fileAnswer(join(tmp.path, 'big.bin'), { headers: { range: 'bytes=1000-1999' } }, 'application/octet-stream'))!;
   assert.is(part.status, 206);
   assert.equal(part.file, { path: join(tmp.path, 'big.bin'), start: 1000, end: 1999 });
 });

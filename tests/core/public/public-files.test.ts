@@ -1,18 +1,20 @@
 /**
  * Files under the app's public directory, served before routing: assets with
- * their types, cached pages (`/posts/1` from posts/1.html), `/` from
- * index.html, and nothing else. No request path, however encoded, reads a
- * file outside public/ or a dotfile: such requests fall through to the app.
+ * their types (from the mime-db database for every extension), cached pages
+ * (`/posts/1` from posts/1.html), `/` from index.html, and nothing else; as
+ * the files are now (added, changed or removed after start), with
+ * Cache-Control short by default and far-future for versioned asset URLs.
+ * No request path, however encoded, and no symbolic link reads a file
+ * outside public/ or a dotfile: such requests fall through to the app.
  */
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller } from '../../../core/index.ts';
+import { Controller, DEFAULT_CACHE_CONTROL, DEVELOPMENT_CACHE_CONTROL, PublicDirectory, VERSIONED_CACHE_CONTROL } from '../../../core/index.ts';
 import type { App } from '../../../machines/index.ts';
-import { PublicIndex } from '../../../core/index.ts';
 import { serve, type RunningServer } from '../../../transport/index.ts';
 import { appWith, tempDir, publicAnswer } from '../../support/harness.ts';
 
@@ -46,7 +48,13 @@ test.before(() => {
   writeFileSync(join(pub, 'data.json'), '{"a":1}');
   writeFileSync(join(pub, 'feed.xml'), '<feed/>');
   writeFileSync(join(pub, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-  writeFileSync(join(pub, 'blob.xyz'), 'blob');
+  writeFileSync(join(pub, 'blob.nosuchtype'), 'blob');
+  for (const name of ['module.mjs', 'code.wasm', 'paper.pdf', 'clip.mp4', 'font.woff2', 'site.webmanifest']) writeFileSync(join(pub, name), name);
+  // Links: one to a file inside public/ (served), one out of it and one into a hidden directory (neither).
+  symlinkSync(join(pub, 'style.css'), join(pub, 'alias.css'));
+  symlinkSync(join(tmp.path, 'secret.txt'), join(pub, 'escape.txt'));
+  symlinkSync(tmp.path, join(pub, 'outside'));
+  symlinkSync(join(pub, '.git', 'config'), join(pub, 'config.txt'));
   writeFileSync(join(pub, 'posts', '1.html'), '<p>cached post 1</p>');
   writeFileSync(join(pub, 'with space.txt'), 'spaced');
   writeFileSync(join(pub, '.env'), SECRET);
@@ -66,7 +74,14 @@ test('assets are served with their content types (text types with a charset) and
     ['/feed.xml', 'application/xml; charset=utf-8', '<feed/>'],
     ['/index.html', 'text/html; charset=utf-8', '<h1>home</h1>'],
     ['/logo.png', 'image/png', '\u0089PNG'],
-    ['/blob.xyz', 'application/octet-stream', 'blob'],
+    ['/blob.nosuchtype', 'application/octet-stream', 'blob'],
+    ['/module.mjs', 'text/javascript; charset=utf-8', 'module.mjs'],
+    ['/code.wasm', 'application/wasm', 'code.wasm'],
+    ['/paper.pdf', 'application/pdf', 'paper.pdf'],
+    ['/clip.mp4', 'video/mp4', 'clip.mp4'],
+    ['/font.woff2', 'font/woff2', 'font.woff2'],
+    ['/site.webmanifest', 'application/manifest+json; charset=utf-8', 'site.webmanifest'],
+    ['/alias.css', 'text/css; charset=utf-8', 'body{}'],
   ];
   for (const [url, type, body] of CASES) {
     const res = (await publicAnswer(app, url))!;
@@ -95,6 +110,7 @@ const ESCAPES = [
   '/../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt', '/posts/../../secret.txt',
   '/posts/%2e%2e/%2e%2e/secret.txt', '/..\\secret.txt', '/%5c..%5csecret.txt', '/..%5csecret.txt', '/../public-evil.txt', '/index.html%00',
   '/index.html%00.png', '/.env', '/%2eenv', '/.git/config', '/assets/.cache/x.txt', '/%2e%2e', '/%E0%A4%A', '//secret.txt', '/posts/..',
+  '/escape.txt', '/outside/secret.txt', '/config.txt',
 ];
 
 test('no encoding of .., separators, backslashes, NUL or dotfiles names a file: the answer is null', async () => {
@@ -163,7 +179,7 @@ test('POST to a file path, and staticFiles: false, go to the app', async () => {
   }
 });
 
-test('an app without a public directory, or with an empty one, serves no files', async () => {
+test('an app without a public directory, or with an empty or missing one, serves no files', async () => {
   assert.is(await publicAnswer(appOver(null), '/style.css'), null);
   assert.is(appOver(null).publicFiles, null);
   const empty = join(tmp.path, 'empty');
@@ -172,20 +188,47 @@ test('an app without a public directory, or with an empty one, serves no files',
   assert.is(await publicAnswer(appOver(join(tmp.path, 'does-not-exist')), '/'), null);
 });
 
-test('the index is built once per app: a file removed afterwards is no longer served, never an error', async () => {
+test('files added, changed or removed after start are served as they are now', async () => {
   const dir = join(tmp.path, 'volatile');
   mkdirSync(dir);
   writeFileSync(join(dir, 'gone.txt'), 'here');
   const app = appOver(dir);
   assert.is(String((await publicAnswer(app, '/gone.txt'))!.body), 'here');
-  assert.is(app.publicFiles!.index, app.publicFiles!.index, 'one index per app');
   rmSync(join(dir, 'gone.txt'));
   assert.is(await publicAnswer(app, '/gone.txt'), null);
-  mkdirSync(join(dir, 'late'));
+  assert.is(await publicAnswer(app, '/late.txt'), null);
+  mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'late.txt'), 'late');
-  assert.is(await publicAnswer(app, '/late.txt'), null, 'files written later must be added to the index');
-  app.publicFiles!.index!.add(join(dir, 'late.txt'));
-  assert.is(String((await publicAnswer(app, '/late.txt'))!.body), 'late');
+  writeFileSync(join(dir, 'assets', 'new.js'), 'x()');
+  // A path found missing is taken as missing for at most a second, less when the directory is watched.
+  const deadline = performance.now() + 1_500;
+  let late = await publicAnswer(app, '/late.txt');
+  while (late === null && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    late = await publicAnswer(app, '/late.txt');
+  }
+  assert.is(String(late!.body), 'late');
+  assert.is(String((await publicAnswer(app, '/assets/new.js'))!.body), 'x()', 'never asked for before: found at once');
+});
+
+test('a path no file answers is remembered for a moment, so the app\'s own URLs do not touch the disk on every request', async () => {
+  const app = appOver(pub);
+  assert.is(await publicAnswer(app, '/posts/2'), null);
+  assert.is(app.publicFiles!.answer('/posts/2', { method: 'GET' }), null, 'answered at once, no promise');
+  assert.ok(app.publicFiles!.directory!.knownMissing('/posts/2'));
+});
+
+test('Cache-Control: a short default, no-cache in development, a year for a Rails-style versioned asset URL', async () => {
+  const app = appOver(pub);
+  assert.is((await publicAnswer(app, '/style.css'))!.headers['Cache-Control'], DEFAULT_CACHE_CONTROL);
+  assert.is(DEFAULT_CACHE_CONTROL, 'public, max-age=60');
+  assert.is((await publicAnswer(app, '/style.css?1700000000'))!.headers['Cache-Control'], VERSIONED_CACHE_CONTROL);
+  assert.is(VERSIONED_CACHE_CONTROL, 'public, max-age=31536000, immutable');
+  assert.is((await publicAnswer(app, '/style.css?v=2'))!.headers['Cache-Control'], DEFAULT_CACHE_CONTROL, 'only a bare timestamp names a version');
+  const development = appWith({ fallback: FallbackController }, { publicDir: pub, environment: 'development', logger: false });
+  assert.is((await publicAnswer(development, '/style.css'))!.headers['Cache-Control'], DEVELOPMENT_CACHE_CONTROL);
+  const notModified = await publicAnswer(app, '/style.css?1700000000', { headers: { 'if-none-match': String((await publicAnswer(app, '/style.css'))!.headers.ETag) } });
+  assert.equal([notModified!.status, notModified!.headers['Cache-Control']], [304, VERSIONED_CACHE_CONTROL]);
 });
 
 test('public files carry a weak ETag and Last-Modified; a matching If-None-Match or If-Modified-Since gets 304 and no body', async () => {
@@ -254,22 +297,27 @@ test('at most 16 MB of public files stay in memory: the oldest make room, and ar
   assert.is(String((await publicAnswer(app, '/f69.txt'))!.body)[0], 'a', 'the newest is still held');
 });
 
-test('PublicIndex lists regular files, skips dotfiles and dot-directories, and ignores adds outside its root', () => {
-  const index = new PublicIndex(pub);
-  assert.is(index.root, pub);
-  assert.is(index.size, 9);
-  assert.is(index.lookup('/'), join(pub, 'index.html'));
-  assert.is(index.lookup('/posts/1'), join(pub, 'posts', '1.html'));
-  assert.is(index.lookup('/.env'), null);
-  index.add(join(tmp.path, 'secret.txt'));
-  index.add(join(pub, '.hidden'));
-  index.add(join(pub, 'sub', '.dir', 'x'));
-  index.add(pub);
-  assert.is(index.size, 9);
-  index.add(join(pub, 'new.txt'));
-  assert.is(index.lookup('/new.txt'), join(pub, 'new.txt'));
-  index.remove(join(pub, 'new.txt'));
-  assert.is(index.lookup('/new.txt'), null);
+test('PublicDirectory finds regular files as they are, never dotfiles, dot-directories or links that lead out of it', async () => {
+  const directory = new PublicDirectory(pub);
+  try {
+    assert.is(directory.root, pub);
+    const real = (name: string) => realpathSync(join(pub, name));
+    assert.is(await directory.lookup('/'), real('index.html'));
+    assert.is(await directory.lookup('/posts/1'), real(join('posts', '1.html')));
+    assert.is(await directory.lookup('/alias.css'), real('style.css'), 'a link inside the directory is followed');
+    for (const path of ['/.env', '/.git/config', '/assets/.cache/x.txt', '/escape.txt', '/outside/secret.txt', '/config.txt', '/posts', '/../secret.txt']) {
+      assert.is(await directory.lookup(path), null, path);
+    }
+    assert.is(await directory.lookup('/new.txt'), null);
+    assert.ok(directory.knownMissing('/new.txt'), 'a miss is remembered');
+    writeFileSync(join(pub, 'new.txt'), 'new');
+    directory.changed();
+    assert.not.ok(directory.knownMissing('/new.txt'), 'a change in the directory forgets the misses');
+    assert.is(await directory.lookup('/new.txt'), real('new.txt'));
+  } finally {
+    rmSync(join(pub, 'new.txt'), { force: true });
+    directory.close();
+  }
 });
 
 test.run();

@@ -121,13 +121,13 @@ values('UploadedFile reads its content and serialises without it', () => {
 values('limits default as documented, and partial limits keep the other defaults', () => {
   assert.equal(DEFAULT_PARAM_LIMITS, {
     depth: 32, keys: 1000, arrayLength: 1000, bodyBytes: 1048576,
-    multipart: { parts: 100, files: 10, fileBytes: 10485760, fieldBytes: 1048576 },
+    multipart: { parts: 100, files: 10, fileBytes: 10485760, fieldBytes: 1048576, memoryBytes: 10240 },
   });
   assert.ok(Object.isFrozen(DEFAULT_PARAM_LIMITS) && Object.isFrozen(DEFAULT_PARAM_LIMITS.multipart));
   const resolved = resolveParamLimits({ keys: 5, multipart: { files: 1 } });
   assert.is(resolved.keys, 5);
   assert.is(resolved.depth, 32);
-  assert.equal(resolved.multipart, { parts: 100, files: 1, fileBytes: 10485760, fieldBytes: 1048576 });
+  assert.equal(resolved.multipart, { parts: 100, files: 1, fileBytes: 10485760, fieldBytes: 1048576, memoryBytes: 10240 });
 });
 
 body.run();

@@ -1,0 +1,131 @@
+/**
+ * Which files under the public directory may be served, found on disk as
+ * they are now: a file added or changed after the app started is served
+ * (and one removed is not), without blocking the event loop, since each
+ * lookup is an asynchronous `realpath` and `stat`. A path no file answers
+ * is remembered as such for a second (at most 10,000 of them), so the
+ * app's own URLs cost one lookup a second, not one a request; a change in
+ * the directory (seen by a file watcher where the platform has one)
+ * forgets them at once.
+ *
+ * No request path reaches anything outside the directory: a path with an
+ * empty, `.` or `..` segment, a backslash, a NUL or another control
+ * character, or a hidden name (dotfiles, `.git/`) is refused before any
+ * lookup, and the file's real path (symbolic links resolved) must still lie
+ * inside the directory's real path, below no hidden name.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+
+/** How long a path no file answers is taken as none, in ms. */
+const MISS_TTL_MS = 1_000;
+const MAX_MISSES = 10_000;
+
+/** The files of one app's public directory, found on disk per request. */
+export class PublicDirectory {
+  readonly root: string;
+  #real: Promise<string | null> | null = null;
+  readonly #misses = new Map<string, number>();
+  #watcher: FSWatcher | null = null;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  /** Whether `path` is known, for now, to name no file: answered without touching the disk. */
+  knownMissing(path: string): boolean {
+    const until = this.#misses.get(path);
+    if (until === undefined) return false;
+    if (performance.now() < until) return true;
+    this.#misses.delete(path);
+    return false;
+  }
+
+  /**
+   * The file for a decoded URL path (`/posts/1` also finds `/posts/1.html`, `/` finds `/index.html`),
+   * or null; never anything outside the directory or below a hidden name.
+   */
+  async lookup(path: string): Promise<string | null> {
+    const root = await this.#realRoot();
+    if (root === null) return this.#missed(path);
+    for (const candidate of path === '/' ? ['/index.html'] : [path, `${path}.html`]) {
+      const segments = safeSegments(candidate);
+      if (segments === null) continue;
+      const file = await regularFileUnder(root, join(root, ...segments));
+      if (file !== null) return file;
+    }
+    return this.#missed(path);
+  }
+
+  /** Forgets every path remembered as missing (the directory changed). */
+  changed(): void {
+    this.#misses.clear();
+  }
+
+  /** Stops watching the directory. */
+  close(): void {
+    this.#watcher?.close();
+    this.#watcher = null;
+  }
+
+  #missed(path: string): null {
+    if (this.#misses.size >= MAX_MISSES) this.#misses.delete(this.#misses.keys().next().value!);
+    this.#misses.set(path, performance.now() + MISS_TTL_MS);
+    return null;
+  }
+
+  #realRoot(): Promise<string | null> {
+    this.#real ??= realpath(this.root).then((real) => {
+      this.#watch(real);
+      return real;
+    }, () => {
+      // No directory yet: looked for again once the remembered misses expire.
+      this.#real = null;
+      return null;
+    });
+    return this.#real;
+  }
+
+  #watch(real: string): void {
+    try {
+      // Where the platform watches whole trees; elsewhere the one-second memory of misses still bounds the wait.
+      this.#watcher = watch(real, { recursive: true, persistent: false }, () => this.changed());
+      this.#watcher.on('error', () => this.close());
+    } catch {
+      try {
+        this.#watcher = watch(real, { persistent: false }, () => this.changed());
+        this.#watcher.on('error', () => this.close());
+      } catch {
+        this.#watcher = null;
+      }
+    }
+  }
+}
+
+/** The segments of a URL path that may name a public file, or null (empty, `.`, `..`, hidden, backslash, control characters). */
+function safeSegments(path: string): string[] | null {
+  if (!path.startsWith('/') || /[\u0000-\u001f\u007f\\]/.test(path)) return null;
+  const segments = path.slice(1).split('/');
+  for (const segment of segments) {
+    if (segment === '' || segment.startsWith('.')) return null;
+  }
+  return segments;
+}
+
+/** `file` when it is a regular file whose real path lies inside `root` below no hidden name; else null. */
+async function regularFileUnder(root: string, file: string): Promise<string | null> {
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch {
+    return null;
+  }
+  if (!real.startsWith(root + sep)) return null;
+  if (real.slice(root.length + 1).split(sep).some((s) => s.startsWith('.'))) return null;
+  try {
+    return (await stat(real)).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * One connection to Redis, for a cache or session store, built so that
+ * Redis going away costs requests little and is said once:
+ *
+ * - Every command is bounded: `read_timeout` seconds for an answer, and no
+ *   offline queue: while the connection is down a command fails at once
+ *   instead of waiting (or piling up) for a reconnection. Only before the
+ *   first connection is made does a command wait for it, at most
+ *   `connect_timeout` seconds, so an app that has just started does not
+ *   refuse its first requests.
+ * - Reconnection is automatic and never gives up: every 100 ms, backing off
+ *   to once a second.
+ * - An outage is logged once, when it begins (a warning saying what the
+ *   store does meanwhile), and once when it ends (with how long it lasted):
+ *   never once per request.
+ *
+ * The client is ioredis, an optional peer dependency loaded (synchronously,
+ * with `require`) only when a Redis store is made, so apps that do not use
+ * Redis never install or load it. Its types are described here by the few
+ * commands used, so Signalbox's own declarations never name the package.
+ *
+ * Option names are those of Rails' Redis cache store (`url`,
+ * `connect_timeout`, `read_timeout`, in seconds).
+ */
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
+import { ArgumentError } from '../errors.ts';
+
+export interface RedisConnectionOptions {
+  /** `redis://[user:password@]host:port/db` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379/0`. */
+  readonly url?: string;
+  /** Seconds allowed to connect (default 1). */
+  readonly connect_timeout?: number;
+  /** Seconds allowed for an answer to each command (default 1); past it the command fails. */
+  readonly read_timeout?: number;
+  /** Where outages are logged; by default the app's logger (`createApp` hands it over). */
+  readonly logger?: Logger;
+}
+
+/** The commands the stores send, as ioredis answers them. */
+export interface RedisClient {
+  readonly status: string;
+  get(key: string): Promise<string | null>;
+  getex(key: string, mode: 'PX', ms: number): Promise<string | null>;
+  set(key: string, value: string): Promise<unknown>;
+  set(key: string, value: string, mode: 'PX', ms: number): Promise<unknown>;
+  exists(...keys: string[]): Promise<number>;
+  del(...keys: string[]): Promise<number>;
+  unlink(...keys: string[]): Promise<number>;
+  scan(cursor: string, match: 'MATCH', pattern: string, count: 'COUNT', n: number): Promise<[string, string[]]>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisClient;
+
+/** What a store says it does while Redis is away, for the outage's log line. */
+export interface OutageNotice {
+  /** `cache` or `session`, for the log line. */
+  readonly role: string;
+  /** What the store does meanwhile (`cache reads miss and writes are skipped`). */
+  readonly meanwhile: string;
+}
+
+/** The command failed because Redis cannot be reached now; the store decides what that means. */
+export class RedisUnavailable extends Error {
+  constructor(readonly url: string, cause?: unknown) {
+    super(`Redis at ${url} cannot be reached${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    this.name = 'RedisUnavailable';
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
+const DEFAULT_URL = 'redis://127.0.0.1:6379/0';
+
+export class RedisConnection {
+  /** The URL without its password, for logs and store names. */
+  readonly url: string;
+  readonly #client: RedisClient;
+  readonly #notice: OutageNotice;
+  readonly #connectMs: number;
+  #log: Logger | null;
+  #connected = false;
+  #outageSince: number | null = null;
+  #lastError: unknown = null;
+  #closed = false;
+  readonly #readyListeners = new Set<() => void>();
+
+  constructor(options: RedisConnectionOptions, notice: OutageNotice) {
+    const url = options.url ?? DEFAULT_URL;
+    if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new ArgumentError(`A Redis url starts with redis:// or rediss://, not ${JSON.stringify(url)}`);
+    this.url = redact(url);
+    this.#notice = notice;
+    this.#log = options.logger ?? null;
+    this.#connectMs = seconds('connect_timeout', options.connect_timeout, 1) * 1000;
+    const readMs = seconds('read_timeout', options.read_timeout, 1) * 1000;
+    const Redis = loadClient();
+    this.#client = new Redis(url, {
+      connectTimeout: this.#connectMs,
+      commandTimeout: readMs,
+      // No queue of commands waiting for a connection: while Redis is away, each command fails at once.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      // Forever, quickly at first: a restarted Redis is back in use within a second.
+      retryStrategy: (times: number) => Math.min(times * 100, 1000),
+      // Errors are reported through the outage log, not as unhandled 'error' events.
+      lazyConnect: false,
+    });
+    this.#client.on('error', (error) => {
+      this.#lastError = error;
+    });
+    this.#client.on('ready', () => {
+      this.#connected = true;
+      if (this.#outageSince !== null) this.#recovered();
+      for (const listener of this.#readyListeners) listener();
+    });
+    this.#client.on('close', () => {
+      if (this.#connected && !this.#closed) this.outage(this.#lastError);
+    });
+  }
+
+  /** Hands over the app's logger, unless one was given. */
+  useLogger(log: Logger): void {
+    this.#log ??= log;
+  }
+
+  /** Whether commands can be sent now. */
+  get ready(): boolean {
+    return this.#client.status === 'ready';
+  }
+
+  /** Whether an outage is under way (logged, and not yet over). */
+  get down(): boolean {
+    return this.#outageSince !== null;
+  }
+
+  /** Calls `listener` each time the connection becomes ready (after an outage, say); returns the function that stops it. */
+  onReady(listener: () => void): () => void {
+    this.#readyListeners.add(listener);
+    return () => this.#readyListeners.delete(listener);
+  }
+
+  /**
+   * Runs `command` on the client; rejects with `RedisUnavailable` at once when the connection is
+   * down (before the first connection, after waiting for it at most `connect_timeout`), or when
+   * the command fails or times out, starting an outage.
+   */
+  async run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new RedisUnavailable(this.url, new Error('the store is closed'));
+    if (this.#client.status !== 'ready') {
+      if (this.#connected || !(await this.#firstConnection())) {
+        const error = new RedisUnavailable(this.url, this.#lastError ?? new Error(`the connection is ${this.#client.status}`));
+        this.outage(error);
+        throw error;
+      }
+    }
+    try {
+      const result = await command(this.#client);
+      // A timed-out command leaves the connection up: the outage ends with the first answer.
+      if (this.#outageSince !== null && this.#client.status === 'ready') this.#recovered();
+      return result;
+    } catch (error) {
+      // A reply error (a wrong type, say) is a bug to report as it is; anything else means Redis is away.
+      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      this.outage(error);
+      throw new RedisUnavailable(this.url, error);
+    }
+  }
+
+  /** Records that Redis is away; logs it when an outage begins. */
+  outage(cause: unknown): void {
+    if (this.#outageSince !== null || this.#closed) return;
+    this.#outageSince = performance.now();
+    const reason = cause instanceof RedisUnavailable && cause.cause instanceof Error ? cause.cause.message : cause instanceof Error ? cause.message : String(cause ?? 'connection closed');
+    this.#log?.warn({ redis: this.url, store: this.#notice.role, reason }, `Redis unreachable: ${this.#notice.meanwhile} until it is back`);
+  }
+
+  #recovered(): void {
+    this.#log?.info({ redis: this.url, store: this.#notice.role, outage_ms: Math.round(performance.now() - this.#outageSince!) }, 'Redis reachable again');
+    this.#outageSince = null;
+  }
+
+  /** Closes the connection (politely, then at once if Redis does not answer). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#client.status === 'ready') {
+      await Promise.race([this.#client.quit().catch(() => undefined), new Promise((r) => setTimeout(r, this.#connectMs).unref())]);
+    }
+    this.#client.disconnect();
+  }
+
+  /** Waits for the first connection, at most `connect_timeout`; whether it came. */
+  #firstConnection(): Promise<boolean> {
+    const status = this.#client.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), this.#connectMs);
+      const stop = this.onReady(() => done(true));
+      const failed = (): void => done(false);
+      this.#client.once('close', failed);
+      const done = (ok: boolean): void => {
+        clearTimeout(timer);
+        stop();
+        this.#client.off('close', failed);
+        resolve(ok);
+      };
+    });
+  }
+}
+
+let loaded: RedisConstructor | null = null;
+
+/** ioredis, loaded on first use; a clear error when it is not installed. */
+function loadClient(): RedisConstructor {
+  if (loaded !== null) return loaded;
+  const require = createRequire(import.meta.url);
+  let module: { default?: RedisConstructor; Redis?: RedisConstructor } | RedisConstructor;
+  try {
+    module = require('ioredis') as typeof module;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') {
+      throw new ArgumentError('The Redis stores need the ioredis package, an optional dependency: npm install ioredis');
+    }
+    throw error;
+  }
+  const Redis = typeof module === 'function' ? module : (module.Redis ?? module.default);
+  if (typeof Redis !== 'function') throw new ArgumentError('The ioredis package installed does not export a Redis client class');
+  return (loaded = Redis);
+}
+
+function seconds(name: string, given: number | undefined, fallback: number): number {
+  if (given === undefined) return fallback;
+  if (typeof given !== 'number' || !(given > 0) || !Number.isFinite(given)) throw new ArgumentError(`${name} is a positive number of seconds, not ${String(given)}`);
+  return given;
+}
+
+/** The URL with any password replaced, so logs and names never carry it. */
+function redact(url: string): string {
+  return url.replace(/^(rediss?:\/\/)([^@/]*)@/, (_, scheme: string, auth: string) => `${scheme}${auth.includes(':') ? `${auth.slice(0, auth.indexOf(':'))}:***` : '***'}@`);
+}
+
+/** A glob (Redis `MATCH`) matching `text` literally. */
+export function globLiteral(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,200 @@
+/**
+ * The Redis session store, over real HTTP against a real redis-server: the
+ * cookie carries only an id this store issued, the data lives in Redis with
+ * a TTL renewed on use, `reset_session` issues a new id and deletes the old
+ * record, and when Redis cannot be reached a request that needs its session
+ * is answered 503 with Retry-After: no session is lost, overwritten or
+ * handed to someone else, and requests that need none are served as ever.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, redisSessionStore, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
+import { startRedis, type RedisServer } from '../../support/redis.ts';
+import { withApp, type Served } from '../../support/harness.ts';
+
+const test = suite('redisSessionStore keeps sessions in Redis behind a random id');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class CountsController extends Controller {
+  /** Counts this visitor's visits in the session. */
+  index(): void {
+    const n = Number(this.session.n ?? 0) + 1;
+    this.session.n = n;
+    this.render({ text: String(n) });
+  }
+
+  /** Reads the session without changing it. */
+  show(): void {
+    this.render({ text: String(this.session.n ?? 'none') });
+  }
+
+  /** Logs in: a new session (and id), as after any change of privilege. */
+  create(): void {
+    const n = this.session.n;
+    this.reset_session();
+    this.session.user = 'ada';
+    this.session.n = n;
+    this.render({ text: 'signed in' });
+  }
+
+  /** Empties the session. */
+  destroy(): void {
+    this.reset_session();
+    this.render({ text: 'signed out' });
+  }
+
+  /** Never touches the session. */
+  new(): void {
+    this.render({ text: 'no session here' });
+  }
+}
+
+let redis: RedisServer;
+test.before(async () => {
+  redis = await startRedis();
+});
+test.after(async () => {
+  await redis?.stop();
+});
+
+async function withStore(options: Parameters<typeof redisSessionStore>[0], body: (s: Served, store: RedisSessionStore) => Promise<void>): Promise<void> {
+  const store = redisSessionStore({ url: redis.url, key: '_app_session', ...options });
+  try {
+    await withApp({ counts: CountsController }, { session_store: store }, (s) => body(s, store));
+  } finally {
+    await store.close();
+  }
+}
+
+function sessionCookie(headers: { 'set-cookie'?: string[] }): string | null {
+  const cookie = (headers['set-cookie'] ?? []).find((c) => c.startsWith('_app_session='));
+  return cookie === undefined ? null : cookie.split(';', 1)[0].slice('_app_session='.length);
+}
+
+test('the cookie holds only a random id; the data is in Redis under the namespace, with the ttl', async () => {
+  await withStore({ ttl: 600 }, async (s) => {
+    const first = await s.get('/counts');
+    assert.is(first.body, '1');
+    const id = sessionCookie(first.headers);
+    assert.match(id ?? '', /^[0-9a-f]{32}$/);
+    assert.match(first.headers['set-cookie']![0], /HttpOnly/i);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1}');
+    const ttl = (await redis.command('PTTL', `session:${id}`)) as number;
+    assert.ok(ttl > 590_000 && ttl <= 600_000, `ttl ${ttl}`);
+    const second = await s.get('/counts', { cookie: `_app_session=${id}` });
+    assert.is(second.body, '2');
+    assert.is(sessionCookie(second.headers), null, 'the same id: no new cookie');
+    assert.is((await s.get('/counts/1', { cookie: `_app_session=${id}` })).body, '2');
+  });
+});
+
+test('reading a session renews its ttl', async () => {
+  await withStore({ ttl: 600 }, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.command('PEXPIRE', `session:${id}`, '5000');
+    await s.get('/counts/1', { cookie: `_app_session=${id}` });
+    assert.ok(((await redis.command('PTTL', `session:${id}`)) as number) > 590_000);
+  });
+});
+
+test('reset_session issues a new id and deletes the old record', async () => {
+  await withStore({}, async (s) => {
+    const old = sessionCookie((await s.get('/counts')).headers)!;
+    const signedIn = await s.send('POST', '/counts', { cookie: `_app_session=${old}` });
+    const id = sessionCookie(signedIn.headers)!;
+    assert.ok(id !== old && /^[0-9a-f]{32}$/.test(id));
+    assert.is(await redis.command('EXISTS', `session:${old}`), 0);
+    assert.is(await redis.command('GET', `session:${id}`), '{"user":"ada","n":1}');
+    assert.is((await s.get('/counts/1', { cookie: `_app_session=${old}` })).body, 'none', 'the old id leads nowhere');
+    const out = await s.send('DELETE', '/counts/1', { cookie: `_app_session=${id}` });
+    assert.match(out.headers['set-cookie']?.[0] ?? '', /^_app_session=;.*Expires=Thu, 01 Jan 1970/);
+    assert.is(await redis.command('EXISTS', `session:${id}`), 0, 'an emptied session is deleted');
+  });
+});
+
+test('an id the client made up, or one whose session expired, is never adopted: a session written for it gets a new id', async () => {
+  await withStore({}, async (s) => {
+    const chosen = 'a'.repeat(32);
+    const answer = await s.get('/counts', { cookie: `_app_session=${chosen}` });
+    assert.is(answer.body, '1');
+    const id = sessionCookie(answer.headers)!;
+    assert.ok(id !== chosen);
+    assert.is(await redis.command('EXISTS', `session:${chosen}`), 0);
+    for (const junk of ['../../etc', 'x'.repeat(5000), '']) {
+      assert.is((await s.get('/counts/1', { cookie: `_app_session=${junk}` })).status, 200);
+    }
+  });
+});
+
+test('requests of different visitors, interleaved, never see each other\'s sessions', async () => {
+  await withStore({}, async (s) => {
+    const ids = await Promise.all(Array.from({ length: 5 }, async () => sessionCookie((await s.get('/counts')).headers)!));
+    // Each visitor's requests one after another (two at once of one visitor race, last write wins, as in Rails); the visitors at once.
+    const seen = await Promise.all(ids.map(async (id) => {
+      const counts: string[] = [];
+      for (let i = 0; i < 3; i++) counts.push((await s.get('/counts', { cookie: `_app_session=${id}` })).body);
+      return counts;
+    }));
+    assert.equal(seen, ids.map(() => ['2', '3', '4']), 'each visitor counted only their own visits');
+    for (const id of ids) assert.is((await s.get('/counts/1', { cookie: `_app_session=${id}` })).body, '4');
+  });
+});
+
+test('Redis away: a request with a session answers 503 with Retry-After; one that needs no session is served; nothing is lost', async () => {
+  await withStore({ read_timeout: 0.3, retryAfter: 7 }, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.command('CLIENT', 'PAUSE', '1200', 'ALL');
+    const started = performance.now();
+    const refused = await s.get('/counts', { cookie: `_app_session=${id}` });
+    assert.is(refused.status, 503);
+    assert.is(refused.headers['retry-after'], '7');
+    assert.ok(performance.now() - started < 1_000, `answered in ${Math.round(performance.now() - started)} ms`);
+    assert.is((await s.get('/counts/new')).status, 200, 'no cookie, no session needed');
+    assert.is((await s.get('/counts')).status, 503, 'a new session that cannot be kept is not pretended');
+    const completed = s.lines.filter((l) => l.msg === 'request errored' || l.msg === 'request completed');
+    assert.ok(completed.some((l) => (l.err as { type?: string } | undefined)?.type === 'SessionStoreUnavailable'), 'logged as the store being away');
+    await sleep(1_300);
+    assert.is((await s.get('/counts', { cookie: `_app_session=${id}` })).body, '2', 'the session was kept as it was');
+  });
+});
+
+test('Redis not running at all: 503 with Retry-After, at once', async () => {
+  const store = redisSessionStore({ url: 'redis://127.0.0.1:1/0', key: '_app_session', connect_timeout: 0.3 });
+  try {
+    await withApp({ counts: CountsController }, { session_store: store }, async (s) => {
+      const answer = await s.get('/counts', { cookie: `_app_session=${'b'.repeat(32)}` });
+      assert.is(answer.status, 503);
+      assert.is(answer.headers['retry-after'], '5');
+      assert.is((await s.get('/counts/new')).status, 200);
+    });
+  } finally {
+    await store.close();
+  }
+});
+
+test('Redis killed and restarted: sessions work again without a restart of the app', async () => {
+  await withStore({}, async (s) => {
+    await s.get('/counts');
+    await redis.kill();
+    assert.is((await s.get('/counts')).status, 503);
+    await redis.restart();
+    const deadline = performance.now() + 5_000;
+    let answer = await s.get('/counts');
+    while (answer.status !== 200) {
+      assert.ok(performance.now() < deadline, 'reconnected within 5 s');
+      await sleep(50);
+      answer = await s.get('/counts');
+    }
+    assert.is(answer.body, '1');
+  });
+});
+
+test('the 503 is a typed error with its code, from the one table', () => {
+  const error = new SessionStoreUnavailable('redis://x', 3);
+  assert.is(error.code, 'SBX_ERR_SESSION_STORE_UNAVAILABLE');
+  assert.is(error.status, 503);
+  assert.is(error.retryAfter, 3);
+  assert.is(error.expose, false);
+});
+
+test.run();

@@ -1,0 +1,216 @@
+/**
+ * `serve(() => app, { workers: N })`: N worker processes share the port and
+ * each log line says which (pid, hostname); a worker that dies is replaced
+ * while requests keep being answered, after a back-off when it keeps dying;
+ * SIGTERM to the primary drains every worker and the primary exits 0 once
+ * all have (or at the deadline); an app that cannot start fails the start;
+ * the tunnel works behind workers; and with the memory store, an expiry made
+ * in one worker reaches every other before it is acknowledged, so no worker
+ * serves a stale entry.
+ */
+import { hostname } from 'node:os';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { tunnel } from '../../transport/index.ts';
+import { startRedis } from '../support/redis.ts';
+import { clusterProcess, type Answer, type ClusterProcess } from './support-cluster.ts';
+
+const test = suite('serve(app, { workers }) runs workers that share the port');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let running: ClusterProcess[] = [];
+test.after.each(() => {
+  for (const c of running) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  running = [];
+});
+
+async function cluster(options: Parameters<typeof clusterProcess>[0], env: Record<string, string> = {}): Promise<ClusterProcess> {
+  const c = await clusterProcess(options, env);
+  running.push(c);
+  return c;
+}
+
+/** Requests on fresh connections until `done` says enough, at most `max`. */
+async function requestsUntil(c: ClusterProcess, path: string, done: (answers: Answer[]) => boolean, max = 200): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  while (answers.length < max && !done(answers)) answers.push(await c.get(path));
+  return answers;
+}
+
+test('two workers answer on one port, and their log lines carry two pids and the hostname', async () => {
+  const c = await cluster({ workers: 2 });
+  assert.is(c.workers.length, 2);
+  const answers = await requestsUntil(c, '/slow/show', (a) => new Set(a.map((x) => x.body)).size === 2, 50);
+  assert.ok(answers.every((a) => a.status === 200));
+  const pids = new Set(answers.map((a) => Number(/in (\d+)/.exec(a.body)![1])));
+  assert.equal([...pids].sort(), [...c.workers].sort(), 'both workers answered');
+  await c.waitForLog(() => c.logs.filter((l) => l.msg === 'request completed').length >= answers.length);
+  const completed = c.logs.filter((l) => l.msg === 'request completed');
+  assert.equal(new Set(completed.map((l) => l.pid)).size, 2);
+  assert.ok(completed.every((l) => l.hostname === hostname()));
+  assert.ok(c.logs.some((l) => l.role === 'primary' && l.msg === 'starting 2 workers' && typeof l.pid === 'number'));
+});
+
+test('a worker killed with SIGKILL is replaced, and requests keep getting 200 meanwhile', async () => {
+  const c = await cluster({ workers: 2 });
+  const [victim, survivor] = c.workers;
+  const answers: Answer[] = [];
+  // A request the killed worker was answering dies with it (nothing is left to answer it): those are
+  // counted apart; every other request must be answered 200.
+  const lost: { at: number }[] = [];
+  let stop = false;
+  const stream = (async () => {
+    while (!stop) {
+      try {
+        answers.push(await c.get('/slow/show'));
+      } catch {
+        lost.push({ at: performance.now() });
+      }
+    }
+  })();
+  await sleep(100);
+  const killed = performance.now();
+  process.kill(victim, 'SIGKILL');
+  const line = await c.waitForLog((l) => l.worker_pid === victim && l.signal === 'SIGKILL');
+  const noticed = performance.now();
+  assert.match(String(line.msg), new RegExp(`worker ${victim} killed by SIGKILL; starting another`));
+  const replaced = await c.waitForLog((l) => l.role === 'primary' && /listening/.test(String(l.msg)) && l.worker_pid !== victim && l.worker_pid !== survivor && l.port === c.port);
+  await sleep(200);
+  stop = true;
+  await stream;
+  assert.ok(answers.length > 10, `${answers.length} requests`);
+  assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers.filter((a) => a.status !== 200)));
+  assert.ok(lost.length <= 1, `${lost.length} requests lost`);
+  assert.ok(lost.every((l) => l.at >= killed && l.at <= noticed + 50), 'only a request in flight at the kill is lost');
+  assert.ok(answers.filter((a) => a.at > noticed).length > 5, 'requests after the death are answered');
+  const after = await requestsUntil(c, '/slow/show', (a) => a.some((x) => x.body.endsWith(`in ${String(replaced.worker_pid)}`)), 50);
+  assert.ok(after.some((x) => x.body.endsWith(`in ${String(replaced.worker_pid)}`)), 'the new worker answers');
+});
+
+test('a worker that keeps dying soon after starting is replaced after a growing back-off, with the reason logged', async () => {
+  const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_CRASH_INDEX: '1' });
+  const deaths: Record<string, unknown>[] = [];
+  for (let n = 1; n <= 3; n++) {
+    deaths.push(await c.waitForLog((l) => l.code === 3 && l.quick_deaths === n));
+  }
+  assert.equal(deaths.map((d) => d.restart_in_ms), [100, 200, 400]);
+  assert.match(String(deaths[2].msg), /exited with code 3; starting another in 400 ms \(it died 3 times in a row within 10 s of starting\)/);
+  assert.is((await c.get('/slow/show')).status, 200, 'the healthy worker serves meanwhile');
+});
+
+test('SIGTERM to the primary drains every worker: requests in flight are answered, then the primary exits 0', async () => {
+  const c = await cluster({ workers: 2, shutdownTimeoutMs: 5_000 });
+  const slow = [c.get('/slow/show?ms=600'), c.get('/slow/show?ms=600'), c.get('/slow/show?ms=600')];
+  await sleep(150);
+  const signalled = performance.now();
+  c.child.kill('SIGTERM');
+  const answers = await Promise.all(slow);
+  assert.ok(answers.every((a) => a.status === 200 && a.body.startsWith('slept 600')), JSON.stringify(answers));
+  assert.ok(answers.every((a) => a.headers.connection === 'close'));
+  const { code, at } = await c.exited();
+  assert.is(code, 0);
+  assert.ok(at - signalled < 3_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+  assert.ok(c.logs.some((l) => l.msg === 'all workers exited'));
+  for (const pid of c.workers) assert.throws(() => process.kill(pid, 0), 'every worker is gone');
+});
+
+test('the primary exits 0 at the shutdown deadline when a worker cannot finish in time', async () => {
+  const c = await cluster({ workers: 2, shutdownTimeoutMs: 500 });
+  const stuck = c.get('/slow/show?ms=10000').catch(() => null);
+  await sleep(150);
+  const signalled = performance.now();
+  c.child.kill('SIGTERM');
+  const { code, at } = await c.exited();
+  assert.is(code, 0);
+  assert.ok(at - signalled < 500 + 1_000 + 1_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+  assert.is(await stuck, null, 'the request still running was cut');
+});
+
+test('an app that cannot be built in the workers fails the start: the primary exits non-zero and says so', async () => {
+  const failing = clusterProcess({ workers: 2 }, { SIGNALBOX_TEST_FAIL_START: '1' });
+  await failing.then(
+    () => assert.unreachable('it started'),
+    (error: Error) => assert.match(error.message, /exited \(1\)/),
+  );
+});
+
+test('the WebSocket tunnel works behind workers, each socket staying with the worker that accepted it', async () => {
+  const c = await cluster({ workers: 2 });
+  const t = await tunnel(`ws://127.0.0.1:${c.port}/_tunnel`, { reconnect: false, cookies: false });
+  try {
+    const bodies = await Promise.all([1, 2, 3].map(async () => (await t.request({ method: 'GET', path: '/slow/show' })).text()));
+    assert.is(new Set(bodies).size, 1, 'one socket, one worker');
+    assert.match(bodies[0], /^slept 0 in \d+$/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('with the memory store, an expiry made in one worker reaches the other before it is acknowledged: no stale hit anywhere', async () => {
+  const c = await cluster({ workers: 2 });
+  // Both workers cache the page: each answers a miss, then hits.
+  const warm = await requestsUntil(c, '/pages/show/1', (a) => new Set(a.filter((x) => x.headers['x-cache'] === 'hit').map((x) => x.headers['x-worker'])).size === 2);
+  const cached = new Set(warm.filter((x) => x.headers['x-cache'] === 'hit').map((x) => x.body));
+  assert.is(cached.size, 2, 'each worker has its own entry');
+  const expired = await c.get('/pages/update/1', 'PUT');
+  assert.is(expired.body, 'expired 1');
+  const after = await requestsUntil(c, '/pages/show/1', (a) => new Set(a.map((x) => x.headers['x-worker'])).size === 2);
+  for (const answer of after) assert.ok(!cached.has(answer.body), `a stale entry was served by ${String(answer.headers['x-worker'])}`);
+  const firstOfEach = new Map<string, Answer>();
+  for (const answer of after) if (!firstOfEach.has(String(answer.headers['x-worker']))) firstOfEach.set(String(answer.headers['x-worker']), answer);
+  assert.equal([...firstOfEach.values()].map((a) => a.headers['x-cache']), ['miss', 'miss']);
+});
+
+test('with the Redis store, two workers share one cache: an expiry in one is seen by both, and Redis killed and restarted during a stream of requests fails none', async () => {
+  const redis = await startRedis();
+  try {
+    const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_REDIS_URL: redis.url });
+    const first = await c.get('/pages/show/7');
+    assert.is(first.headers['x-cache'], 'miss');
+    const shared = await requestsUntil(c, '/pages/show/7', (a) => new Set(a.map((x) => x.headers['x-worker'])).size === 2);
+    assert.ok(shared.every((a) => a.headers['x-cache'] === 'hit' && a.body === first.body), 'one entry, hit from both workers');
+    assert.ok(((await redis.command('KEYS', 'cluster-test:views/*')) as string[]).length >= 1, 'the entry is in Redis');
+    assert.is((await c.get('/pages/update/7', 'PUT')).body, 'expired 1');
+    const after = await requestsUntil(c, '/pages/show/7', (a) => a.length >= 4);
+    assert.is(after[0].headers['x-cache'], 'miss');
+    assert.ok(after.every((a) => a.body !== first.body), 'the expired entry is gone for both');
+
+    // A stream of requests while Redis is killed and, a moment later, started again.
+    const answers: Answer[] = [];
+    let stop = false;
+    const stream = (async () => {
+      while (!stop) answers.push(await c.get('/pages/show/7'));
+    })();
+    await sleep(150);
+    await redis.kill();
+    await sleep(400);
+    await redis.restart();
+    const deadline = performance.now() + 5_000;
+    while (!answers.slice(-4).every((a) => a.headers['x-cache'] === 'hit') && performance.now() < deadline) await sleep(50);
+    stop = true;
+    await stream;
+    assert.ok(answers.every((a) => a.status === 200), 'every request answered 200');
+    const slowest = Math.max(...answers.slice(1).map((a, i) => a.at - answers[i].at));
+    assert.ok(slowest < 1_500, `the longest gap between answers was ${Math.round(slowest)} ms`);
+    assert.ok(answers.some((a) => a.headers['x-cache'] === 'miss'), 'misses while Redis was away');
+    assert.ok(answers.slice(-4).every((a) => a.headers['x-cache'] === 'hit'), 'hits again once it is back');
+    const warnings = c.logs.filter((l) => l.level === 40 && /Redis unreachable/.test(String(l.msg)));
+    assert.ok(warnings.length >= 1 && warnings.length <= 2, `one warning per worker for the outage, not per request: ${warnings.length}`);
+  } finally {
+    await redis.stop();
+  }
+});
+
+test('workers must be a positive integer', async () => {
+  const { serve } = await import('../../transport/index.ts');
+  type ClusterOptions = import('../../transport/index.ts').ClusterOptions;
+  const { appWith } = await import('../support/harness.ts');
+  for (const workers of [0, 1.5, -2]) {
+    await serve(appWith({}), { workers, port: 0 } as ClusterOptions).then(
+      () => assert.unreachable(`workers: ${workers} was accepted`),
+      (error: Error) => assert.match(error.message, /workers must be a positive integer/),
+    );
+  }
+});
+
+test.run();

@@ -1,0 +1,73 @@
+/**
+ * A worker of `serve(app, { workers: N })`: its server is an ordinary
+ * `serve()` on the shared port; this wires it to the primary. The primary's
+ * shutdown message drains the server (as SIGTERM would) and ends the
+ * process; the app's cache expiries go to the other workers through the
+ * primary, and theirs are applied here. Internal to the transports.
+ */
+import type { App } from '../machines/app.ts';
+import type { RelayedExpiry } from '../core/caching/relay.ts';
+import { isThenable } from '../core/util.ts';
+import { clusterMessage, type ClusterMessage } from './cluster-messages.ts';
+
+/** How long an expiry waits for the primary to say every worker applied it, should the primary be slow. */
+const RELAY_WAIT_MS = 3_000;
+
+/** Connects a worker's running server and app to the primary. */
+export function joinCluster(app: App, close: () => Promise<void>): void {
+  const waiting = new Map<string, () => void>();
+  let sequence = 0;
+  const send = (message: ClusterMessage): void => {
+    if (process.connected) process.send!(message);
+  };
+  // `?.`: transports also serve stand-in apps that have no caches.
+  app.caching?.useRelay({
+    publish(expiry: RelayedExpiry): Promise<void> {
+      if (!process.connected) return Promise.resolve();
+      const id = String(++sequence);
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(() => done(), RELAY_WAIT_MS);
+        const done = (): void => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve();
+        };
+        waiting.set(id, done);
+        send({ signalbox: 'expire', id, expiry });
+      });
+    },
+  });
+  let stopping = false;
+  process.on('message', (raw: unknown) => {
+    const message = clusterMessage(raw);
+    if (message === null) return;
+    switch (message.signalbox) {
+      case 'shutdown':
+        if (stopping) return;
+        stopping = true;
+        app.log.info('shutting down at the primary\'s request');
+        void close().then(() => app.close()).finally(() => process.exit(0));
+        return;
+      case 'expire': {
+        const acknowledge = (): void => send({ signalbox: 'expired', id: message.id });
+        let applied;
+        try {
+          applied = app.caching.applyRelayed(message.expiry);
+        } catch (error) {
+          app.log.error({ err: error }, 'a relayed cache expiry failed');
+        }
+        if (isThenable(applied)) {
+          void Promise.resolve(applied).then(acknowledge, (error: unknown) => {
+            app.log.error({ err: error }, 'a relayed cache expiry failed');
+            acknowledge();
+          });
+        } else acknowledge();
+        return;
+      }
+      case 'expire-done':
+        waiting.get(message.id)?.();
+        return;
+      default:
+    }
+  });
+}

@@ -1,0 +1,270 @@
+/**
+ * The primary of `serve(app, { workers: N })`: it forks N workers with
+ * `node:cluster` (each runs the same script, and its `serve()` builds the
+ * app and listens; the primary hands them connections on the shared port),
+ * keeps N running, relays cache expiries between them, and shuts them all
+ * down together. The primary never builds the app.
+ *
+ * - A worker that dies is replaced, and the log says which, how it ended
+ *   (exit code or signal) and when the next starts. One that dies soon after
+ *   starting (under 10 s) is replaced after a back-off that doubles with each
+ *   such death in a row (0.1 s up to 30 s), so a crash at start-up does not
+ *   spin. If one of the first workers dies before it has listened, `serve()`
+ *   rejects: the app cannot start.
+ * - `close()` (and SIGTERM/SIGINT with `handleSignals`) gives every worker
+ *   the drain of `shutdownTimeoutMs` (transport/http.ts); the primary resolves
+ *   once all have exited, or at that deadline plus a second, when any worker
+ *   left is killed. A second signal kills the workers and exits at once.
+ * - Workers accept connections from the shared socket themselves (the
+ *   cluster's SCHED_NONE policy) rather than being handed them by the
+ *   primary (round-robin): a worker that dies then takes with it only the
+ *   connections it had accepted, which its clients see reset at once, where
+ *   a connection in transit to it under round-robin would hang unanswered.
+ *   `NODE_CLUSTER_SCHED_POLICY=rr` in the environment chooses round-robin.
+ * - An expiry made in one worker (`expire_action`, `expire_fragment`,
+ *   `expire_page`) is sent to every other, and the worker that made it hears
+ *   back once all have applied it (at most 2 s later).
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { constants as osConstants } from 'node:os';
+import pino, { type Logger } from 'pino';
+import { ArgumentError } from '../core/errors.ts';
+import { clusterMessage, WORKER_ENV, type ClusterMessage } from './cluster-messages.ts';
+
+export interface RunningCluster {
+  readonly role: 'primary';
+  readonly port: number;
+  readonly host: string;
+  readonly url: string;
+  /** The process ids of the workers running now. */
+  workerPids(): number[];
+  /** Drains every worker and resolves once all have exited (or were killed at the deadline). */
+  close(): Promise<void>;
+}
+
+export interface ClusterSettings {
+  readonly count: number;
+  readonly host: string;
+  readonly shutdownMs: number;
+  readonly handleSignals: boolean;
+}
+
+/** A worker that lived less than this died "soon": the next is started after a back-off. */
+const MIN_UPTIME_MS = 10_000;
+const BACKOFF_FIRST_MS = 100;
+const BACKOFF_MAX_MS = 30_000;
+/** How long an expiry waits for the other workers' acknowledgements. */
+const RELAY_WAIT_MS = 2_000;
+/** After the workers' own shutdown deadline, how long the primary still waits before killing them. */
+const EXIT_GRACE_MS = 1_000;
+
+/**
+ * `WEB_CONCURRENCY` (the convention of Puma and of hosting platforms): how many workers to run.
+ * Unset or empty is 1; anything but a positive integer is an error.
+ * @example serve(() => createApp(...), { workers: webConcurrency() })
+ */
+export function webConcurrency(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const value = env.WEB_CONCURRENCY;
+  if (value === undefined || value.trim() === '') return 1;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1024) throw new ArgumentError(`WEB_CONCURRENCY must be a positive integer, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** The primary's own log: pino's base fields (pid, hostname) and `role: "primary"`; a worker it speaks of is `worker_pid`. */
+function primaryLogger(): Logger {
+  return pino({ level: process.env.NODE_ENV === 'test' ? 'silent' : 'info' }).child({ role: 'primary' });
+}
+
+interface Slot {
+  readonly index: number;
+  worker: Worker | null;
+  startedAt: number;
+  /** Deaths soon after starting, in a row. */
+  quickDeaths: number;
+  restart: NodeJS.Timeout | null;
+}
+
+interface Relay {
+  readonly from: Worker;
+  readonly id: string;
+  readonly waiting: Set<number>;
+  readonly timer: NodeJS.Timeout;
+}
+
+export function servePrimary(settings: ClusterSettings, log: Logger = primaryLogger()): Promise<RunningCluster> {
+  const slots: Slot[] = Array.from({ length: settings.count }, (_, index) => ({ index, worker: null, startedAt: 0, quickDeaths: 0, restart: null }));
+  const listening = new Set<number>();
+  /** Workers that have listened at some time (a death after that is no failure to start). */
+  const heard = new Set<number>();
+  const relays = new Map<string, Relay>();
+  let port = 0;
+  let everListened = false;
+  let closing: Promise<void> | null = null;
+  let allExited: (() => void) | null = null;
+
+  const live = (): Worker[] => slots.flatMap((s) => (s.worker !== null && !s.worker.isDead() ? [s.worker] : []));
+
+  const start = (slot: Slot): void => {
+    slot.restart = null;
+    slot.startedAt = performance.now();
+    slot.worker = cluster.fork({ [WORKER_ENV]: '1', SIGNALBOX_WORKER_INDEX: String(slot.index) });
+    const worker = slot.worker;
+    worker.on('message', (message: unknown) => onMessage(worker, message));
+    // The IPC channel may close under a message being sent; the exit that follows says what happened.
+    worker.on('error', (error: Error) => log.warn({ err: error, worker_pid: worker.process.pid }, 'worker channel error'));
+    if (closing !== null) send(worker, { signalbox: 'shutdown' });
+  };
+
+  const send = (worker: Worker, message: ClusterMessage): void => {
+    if (!worker.isConnected()) return;
+    try {
+      worker.send(message);
+    } catch {
+      // It is going away: its exit is handled where workers' exits are.
+    }
+  };
+
+  const onMessage = (worker: Worker, raw: unknown): void => {
+    const message = clusterMessage(raw);
+    if (message === null) return;
+    if (message.signalbox === 'expire') {
+      const id = `${worker.id}:${message.id}`;
+      const others = live().filter((w) => w !== worker && listening.has(w.id));
+      if (others.length === 0) return send(worker, { signalbox: 'expire-done', id: message.id });
+      const relay: Relay = {
+        from: worker, id: message.id, waiting: new Set(others.map((w) => w.id)),
+        timer: setTimeout(() => finishRelay(id, true), RELAY_WAIT_MS),
+      };
+      relays.set(id, relay);
+      for (const other of others) send(other, { signalbox: 'expire', id, expiry: message.expiry });
+    } else if (message.signalbox === 'expired') {
+      const relay = relays.get(message.id);
+      if (relay === undefined) return;
+      relay.waiting.delete(worker.id);
+      if (relay.waiting.size === 0) finishRelay(message.id, false);
+    }
+  };
+
+  const finishRelay = (id: string, timedOut: boolean): void => {
+    const relay = relays.get(id);
+    if (relay === undefined) return;
+    relays.delete(id);
+    clearTimeout(relay.timer);
+    if (timedOut) log.warn({ waiting_for: [...relay.waiting] }, 'a cache expiry was not acknowledged by every worker in time');
+    send(relay.from, { signalbox: 'expire-done', id: relay.id });
+  };
+
+  const onExit = (worker: Worker, code: number | null, signal: string | null): void => {
+    listening.delete(worker.id);
+    // Nobody waits for a worker that is gone.
+    for (const [id, relay] of relays) if (relay.waiting.delete(worker.id) && relay.waiting.size === 0) finishRelay(id, false);
+    const slot = slots.find((s) => s.worker === worker);
+    if (slot === undefined) return;
+    slot.worker = null;
+    const how = signal !== null ? `killed by ${signal}` : `exited with code ${code}`;
+    if (closing !== null) {
+      log.info({ worker_pid: worker.process.pid, code, signal }, `worker ${worker.process.pid} ${how}`);
+      if (live().length === 0) allExited?.();
+      return;
+    }
+    const uptime = performance.now() - slot.startedAt;
+    slot.quickDeaths = uptime < MIN_UPTIME_MS ? slot.quickDeaths + 1 : 0;
+    const delay = slot.quickDeaths === 0 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (slot.quickDeaths - 1));
+    log.warn({
+      worker_pid: worker.process.pid, code, signal, uptime_ms: Math.round(uptime), quick_deaths: slot.quickDeaths, restart_in_ms: delay,
+    }, `worker ${worker.process.pid} ${how}; starting another${delay > 0 ? ` in ${delay} ms (it died ${slot.quickDeaths} time${slot.quickDeaths === 1 ? '' : 's'} in a row within ${MIN_UPTIME_MS / 1000} s of starting)` : ''}`);
+    slot.restart = setTimeout(() => start(slot), delay);
+  };
+
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolveClose) => {
+      signals.off();
+      for (const slot of slots) {
+        if (slot.restart !== null) clearTimeout(slot.restart);
+        slot.restart = null;
+      }
+      const started = performance.now();
+      const done = (): void => {
+        clearTimeout(deadline);
+        cluster.off('exit', onExit);
+        cluster.off('listening', onListening);
+        log.info({ ms: Math.round(performance.now() - started) }, 'all workers exited');
+        resolveClose();
+      };
+      const deadline = setTimeout(() => {
+        const left = live();
+        log.warn({ workers_killed: left.length, timeout_ms: settings.shutdownMs }, `shutdown timeout: killing ${left.length} workers`);
+        for (const worker of left) worker.process.kill('SIGKILL');
+        allExited = null;
+        done();
+      }, settings.shutdownMs + EXIT_GRACE_MS);
+      allExited = done;
+      const workers = live();
+      log.info({ workers: workers.length }, 'shutting down the workers');
+      for (const worker of workers) send(worker, { signalbox: 'shutdown' });
+      if (workers.length === 0) done();
+    });
+    return closing;
+  };
+
+  const signals = primarySignals(settings.handleSignals, log, close, live);
+
+  let onListening: (worker: Worker, address: { port: number }) => void = () => {};
+  if (process.env.NODE_CLUSTER_SCHED_POLICY === undefined) cluster.schedulingPolicy = cluster.SCHED_NONE;
+  cluster.on('exit', onExit);
+  return new Promise<RunningCluster>((resolve, reject) => {
+    onListening = (worker, address) => {
+      listening.add(worker.id);
+      heard.add(worker.id);
+      port = address.port;
+      log.info({ worker_pid: worker.process.pid, port }, `worker ${worker.process.pid} listening`);
+      if (everListened || listening.size < settings.count) return;
+      everListened = true;
+      const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+      resolve({ role: 'primary', port, host: settings.host, url: `http://${host}:${port}`, workerPids: () => live().map((w) => w.process.pid!), close });
+    };
+    cluster.on('listening', onListening);
+    // Until the cluster is up, a worker that dies before it listened means the app cannot start: say why, stop the rest.
+    const failedStart = (worker: Worker, code: number | null, signal: string | null): void => {
+      if (everListened || closing !== null) return void cluster.off('exit', failedStart);
+      if (heard.has(worker.id)) return;
+      cluster.off('exit', failedStart);
+      closing = Promise.resolve();
+      for (const slot of slots) if (slot.restart !== null) clearTimeout(slot.restart);
+      for (const other of live()) other.process.kill('SIGTERM');
+      cluster.off('exit', onExit);
+      cluster.off('listening', onListening);
+      signals.off();
+      reject(new Error(`A worker ${signal !== null ? `was killed by ${signal}` : `exited with code ${code}`} before the app listened; see its output above`));
+    };
+    cluster.prependListener('exit', failedStart);
+    log.info({ workers: settings.count }, `starting ${settings.count} workers`);
+    for (const slot of slots) start(slot);
+  });
+}
+
+/** SIGTERM/SIGINT to the primary: the first drains every worker and exits 0; a second kills them and exits at once. */
+function primarySignals(on: boolean, log: Logger, close: () => Promise<void>, live: () => Worker[]): { off(): void } {
+  if (!on) return { off() {} };
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: killing the workers and exiting now');
+      for (const worker of live()) worker.process.kill('SIGKILL');
+      process.exit(128 + (osConstants.signals[signal] ?? 0));
+    }
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    void close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return {
+    off() {
+      if (stopping) return;
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    },
+  };
+}
