@@ -31,11 +31,13 @@ export type Engine = 'compiled' | 'xstate';
 
 export interface CreateAppOptions {
   readonly routes: RouteSet;
+  /** The application's directory (Rails' `Rails.root`): development keeps its session secret in `tmp/development_secret` there. Default: the current directory. */
+  readonly root?: string;
   /** Controller classes by controller path (`posts`, `admin/posts`). */
   readonly controllers: Readonly<Record<string, ControllerClass>> | ReadonlyMap<string, ControllerClass>;
   /** Directory of static error pages and assets (`public/500.html`). */
   readonly public_dir?: string;
-  /** Directory of templates, or a resolver. */
+  /** Directory of templates (reloaded when they change unless `config.cache_template_loading`), or a resolver. */
   readonly views?: string | ViewResolver;
   /** A pino logger; `false` for none. Defaults to pino on stdout (silent in test). */
   readonly logger?: Logger | false;
@@ -116,6 +118,7 @@ export function createApp(options: CreateAppOptions): App {
     trust_proxy: false,
     perform_caching: true,
     cache_header: true,
+    cache_template_loading: environment !== 'development',
     ...options.config,
     hosts: defaultHosts(environment, options.config?.hosts),
   });
@@ -129,7 +132,7 @@ export function createApp(options: CreateAppOptions): App {
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
-  const views = typeof options.views === 'string' ? directoryViews(options.views) : (options.views ?? null);
+  const views = typeof options.views === 'string' ? directoryViews(options.views, { reload: !config.cache_template_loading }) : (options.views ?? null);
   const publicDir = options.public_dir ? resolve(options.public_dir) : null;
   const publicCache = new Map<string, string | null>();
   const mime = options.mime ?? createMimeRegistry();
@@ -147,7 +150,7 @@ export function createApp(options: CreateAppOptions): App {
     public_dir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
-    sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log }),
+    sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log, root: resolve(options.root ?? '.') }),
     forgery_protected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
     publicFile(name) {
       if (publicDir === null) return null;

@@ -48,6 +48,11 @@ export interface AppConfig {
   readonly perform_caching: boolean;
   /** Whether responses of cached actions carry `X-Cache: hit` or `miss` (default on). */
   readonly cache_header: boolean;
+  /**
+   * Rails' `cache_template_loading`: false looks at the views directory before each render and imports
+   * changed templates again, so an edit shows on the next request. Default: false in development only.
+   */
+  readonly cache_template_loading: boolean;
 }
 
 /** Everything the stages need from the app, built once by `createApp`. */

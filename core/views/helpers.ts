@@ -4,10 +4,40 @@
  * returns a `SafeString`, and escapes what it is given.
  */
 import pluralizeWord from 'pluralize';
+import type { Flash } from '../session/flash.ts';
 import type { ViewHost } from './host.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 
 type Attributes = Record<string, unknown>;
+
+/** The helpers every template reads from its view context `v`. */
+export interface ViewHelpers {
+  /** Escapes text for HTML (safe strings pass through). */
+  h(value: unknown): string;
+  escape(value: unknown): string;
+  html: typeof html;
+  raw: typeof raw;
+  /** A path for a record (`/posts/3`), a hash of route options, or a string as it is. */
+  url_for(target: unknown, options?: Attributes): string;
+  readonly flash: Flash;
+  readonly params: Readonly<Record<string, any>>;
+  link_to(text: unknown, target: unknown, options?: Attributes): SafeString;
+  button_to(text: unknown, target: unknown, options?: Attributes): SafeString;
+  form_tag(target: unknown, options?: Attributes): SafeString;
+  token_tag(): SafeString;
+  form_authenticity_token(): string;
+  hidden_field_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
+  text_field_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
+  password_field_tag(name: string, attrs?: Attributes): SafeString;
+  text_area_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
+  check_box_tag(name: string, value?: unknown, checked?: boolean, attrs?: Attributes): SafeString;
+  label_tag(name: string, text?: unknown, attrs?: Attributes): SafeString;
+  submit_tag(value?: unknown, attrs?: Attributes): SafeString;
+  content_for(name: string, markup: unknown): SafeString;
+  yield(name?: string): SafeString;
+  pluralize(count: number, singular: string, plural?: string): string;
+  truncate(text: unknown, length?: number, omission?: string): string;
+}
 
 function attributes(attrs: Attributes): string {
   let out = '';
@@ -25,7 +55,7 @@ function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
 }
 
 /** The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body). */
-export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): Record<string, unknown> {
+export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): ViewHelpers {
   const urlFor = (target: unknown, options: Record<string, unknown> = {}): string => {
     if (typeof target === 'string') return target;
     if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {

@@ -3,31 +3,10 @@
  * context `v` (the framework's helpers, the controller's properties and the
  * route helpers, all reached through one object).
  */
-import { html, type Flash, type SafeString } from '../../core/index.ts';
+import { html, type SafeString, type View } from '../../core/index.ts';
 
-type Attributes = Record<string, unknown>;
-
-/** The view context as the blog's templates use it. */
-export interface View {
-  link_to(text: unknown, target: unknown, options?: Attributes): SafeString;
-  button_to(text: unknown, target: unknown, options?: Attributes): SafeString;
-  form_tag(target: unknown, options?: Attributes): SafeString;
-  text_field_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
-  text_area_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
-  check_box_tag(name: string, value?: unknown, checked?: boolean, attrs?: Attributes): SafeString;
-  hidden_field_tag(name: string, value?: unknown, attrs?: Attributes): SafeString;
-  label_tag(name: string, text?: unknown, attrs?: Attributes): SafeString;
-  submit_tag(value?: unknown, attrs?: Attributes): SafeString;
-  content_for(name: string, markup: unknown): SafeString;
-  yield(name?: string): SafeString;
-  pluralize(count: number, singular: string, plural?: string): string;
-  truncate(text: unknown, length?: number, omission?: string): string;
-  url_for(target: unknown, options?: Attributes): string;
-  readonly flash: Flash;
-  readonly params: Record<string, any>;
-  /** The controller's properties (`v.post`, `v.posts`) and the route helpers (`v.post_path(post)`). */
-  readonly [name: string]: any;
-}
+/** The view context as the blog's templates use it: the framework's helpers, `render` for partials, the controller's properties and the route helpers. */
+export type { View } from '../../core/index.ts';
 
 /** Rails' `error_messages_for`: the list of what is wrong with a record, or nothing. */
 export function errorMessages(v: View, errors: readonly string[], noun: string): SafeString {
