@@ -1,11 +1,12 @@
 /**
  * The `signalbox` command.
  *
- *   signalbox routes [--json] [file]   print a route table (the example app's, or the RouteSet a module exports)
+ *   signalbox routes [--json] [file]   print a route table (the application's here, or the RouteSet a module exports)
  *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
  *                                      print every exported machine as a diagram, or refresh the README's
  *   signalbox port-routes [--js | --json] FILE...
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
+ *   signalbox new DIR                  write a new application into DIR
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,14 +16,18 @@ import { routeRows, type RouteSet } from '../core/index.ts';
 import { EXPORT_FORMATS, exportMachines, type ExportFormat } from '../machines/export.ts';
 import { exportedGraphs } from '../machines/registry.ts';
 import { withReadmeDiagram } from './readme-diagram.ts';
+import { findRoutesModule } from './routes-module.ts';
 
 const USAGE = `usage: signalbox routes [--json] [file]
-  file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the example blog
+  file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the application's
+  (package.json's "signalbox": { "routes" }, else config/routes.js)
        signalbox machines [--format mermaid|dot|json] [--machine <id>] [--update-readme]
   prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
   diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md
        signalbox port-routes [--js | --json] FILE...
-  ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module`;
+  ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module
+       signalbox new DIR
+  writes a new application into DIR (routes, controllers, views, public pages, a test, package.json)`;
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -71,12 +76,11 @@ function machines(args: string[]): number {
   return 0;
 }
 
-async function loadRouteSet(file: string | undefined): Promise<RouteSet> {
-  const target = file ? pathToFileURL(resolve(process.cwd(), file)).href : new URL('../examples/blog/routes.ts', import.meta.url).href;
-  const mod = (await import(target)) as { default?: unknown; routes?: unknown };
+async function loadRouteSet(file: string): Promise<RouteSet> {
+  const mod = (await import(pathToFileURL(resolve(process.cwd(), file)).href)) as { default?: unknown; routes?: unknown };
   const set = (mod.routes ?? mod.default) as RouteSet | undefined;
   if (!set || typeof set.recognize !== 'function' || !Array.isArray(set.routes)) {
-    throw new Error(`${file ?? 'the example app'} does not export a RouteSet (as \`routes\` or default)`);
+    throw new Error(`${file} does not export a RouteSet (as \`routes\` or default)`);
   }
   return set;
 }
@@ -90,11 +94,27 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return 2;
     }
-    const set = await loadRouteSet(files[0]);
+    let file = files[0];
+    if (file === undefined) {
+      const found = findRoutesModule(process.cwd());
+      if ('problem' in found) {
+        console.error(found.problem);
+        return 1;
+      }
+      file = found.file;
+    }
+    const set = await loadRouteSet(file);
     console.log(json ? JSON.stringify(routeRows(set.routes), null, 2) : set.print());
     return 0;
   }
   if (command === 'machines') return machines(rest);
+  if (command === 'new') {
+    const { newAppCommand } = await import('./new/index.ts');
+    const { code, stdout, stderr } = newAppCommand(rest);
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    return code;
+  }
   if (command === 'port-routes') {
     const { portRoutesCommand } = await import('./port-routes/index.ts');
     const { code, stdout, stderr } = portRoutesCommand(rest);
