@@ -244,10 +244,11 @@ export function inspect(value: unknown): string {
   return text.length > MAX_INSPECT ? `${text.slice(0, MAX_INSPECT)}\n… (${text.length - MAX_INSPECT} more characters)` : text;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
+// Every value these pages show sits in element content, never in an attribute, where only these three need escaping.
 function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(/[&<>]/g, (c) => ESCAPES[c]!);
 }
 
 function layout(title: string, body: string): string {
