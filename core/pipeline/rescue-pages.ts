@@ -167,7 +167,8 @@ function frameFile(frame: string): { raw: string; path: string } | null {
   const raw = located[1]!;
   if (!raw.startsWith('file://')) return { raw, path: raw };
   try {
-    return { raw, path: fileURLToPath(raw.replace(/\?.*$/, '')) };
+    const query = raw.indexOf('?');
+    return { raw, path: fileURLToPath(query < 0 ? raw : raw.slice(0, query)) };
   } catch {
     return { raw, path: raw };
   }

@@ -89,6 +89,8 @@ test('an exception: its class and message, the application\'s frames first, the 
     'at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
   ]);
   assert.is(trace.full.length, 5);
+  const reloaded = backtrace('Error: x\n    at default (file:///srv/app/app/views/notes/show.html.js?reload=3:4:9)', '/srv/app');
+  assert.equal(reloaded.application, ['at default (app/views/notes/show.html.js:4:9)'], 'a template imported again is shown by its file');
   assert.match(page, 'Application root: <code>/srv/app</code>');
   assert.match(page, '"id": "1"');
   assert.match(page, '"user_id": 7');
