@@ -22,6 +22,7 @@ import { Caching } from '../core/caching/caching.ts';
 import { memoryStore } from '../core/caching/memory-store.ts';
 import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
+import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -110,6 +111,7 @@ export function createApp(options: CreateAppOptions): App {
     environment,
     default_charset: 'utf-8',
     consider_all_requests_local: environment === 'development',
+    default_error_pages: true,
     allow_forgery_protection: environment !== 'test',
     limits: {},
     relative_url_root: options.routes.config.relative_url_root,
@@ -141,7 +143,9 @@ export function createApp(options: CreateAppOptions): App {
     enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_dir: pageCacheDir,
     mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
   });
+  const root = resolve(options.root ?? '.');
   const runtime: AppRuntime = {
+    root,
     routes: options.routes,
     controllers,
     mime,
@@ -150,7 +154,7 @@ export function createApp(options: CreateAppOptions): App {
     public_dir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
-    sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log, root: resolve(options.root ?? '.') }),
+    sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log, root }),
     forgery_protected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
     publicFile(name) {
       if (publicDir === null) return null;
@@ -187,7 +191,7 @@ export function createApp(options: CreateAppOptions): App {
   const crash = (run: RequestRun, error: unknown): ResponseMessage => {
     // Only a bug in the framework itself gets here; answer like an unrescued exception.
     log.error({ reqId: run.id, err: error }, 'request machine failed');
-    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? ' ' });
+    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? (config.default_error_pages ? defaultErrorPage(500) : ' ') });
   };
 
   return Object.freeze({

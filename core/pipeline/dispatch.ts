@@ -37,6 +37,7 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
     return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
   }
   const wiring = new RequestWiring(run, controllerPath, action);
+  run.session = wiring.session;
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
   if (done instanceof Promise) return done.then((controller) => finish(run, controller, wiring));
   return finish(run, done, wiring);

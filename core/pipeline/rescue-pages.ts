@@ -66,9 +66,8 @@ export function rescuePage(error: unknown, facts: RescueFacts): string {
 }
 
 function routingPage(error: SignalboxError, facts: RescueFacts): string {
-  const message = error instanceof MethodNotAllowed ? error.message : noRouteMessage(facts.method, facts.path);
   return layout('Routing Error', `<h1>Routing Error</h1>
-<p class="message">${escape(message)}</p>
+<p class="message">${escape(error.message)}</p>
 ${routesTable(facts.routes ?? [])}
 ${requestSection(facts)}`);
 }
@@ -100,7 +99,7 @@ function exceptionPage(error: unknown, facts: RescueFacts): string {
 <pre class="message">${escape(messageOf(error))}</pre>
 ${template}
 ${tracesSection(traced, facts)}
-${causes(traced, facts)}
+${causes(error, facts)}
 ${requestSection(facts)}`);
 }
 
@@ -199,7 +198,7 @@ function causes(error: unknown, facts: RescueFacts): string {
     const trace = cause instanceof Error && typeof cause.stack === 'string' ? backtrace(cause.stack, facts.root).full : [];
     out += `<h2>Caused by ${escape(classOf(cause))}</h2>
 <pre class="message">${escape(messageOf(cause))}</pre>
-<pre class="trace">${escape(trace.join('\n'))}</pre>\n`;
+<details><summary>Its trace</summary><pre class="trace">${escape(trace.join('\n'))}</pre></details>\n`;
     cause = cause instanceof Error ? cause.cause : undefined;
   }
   return out;

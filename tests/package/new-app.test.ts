@@ -70,6 +70,7 @@ test('npm start serves it in development: / answers 200, an unknown path 404, an
     assert.match(await home.text(), '<h1>Notes</h1>');
     const missing = await fetch(`${server.url}/no/such/page`);
     assert.is(missing.status, 404);
+    assert.match(await missing.text(), 'No route matches "/no/such/page" with {:method=&gt;:get}', 'explained, to a request from this machine');
     const template = join(app, 'app/views/notes/index.html.js');
     const before = readFileSync(template, 'utf8');
     writeFileSync(template, before.replace('<h1>Notes</h1>', '<h1>Notes, edited</h1>'));

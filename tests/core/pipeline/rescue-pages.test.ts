@@ -27,7 +27,7 @@ test('each error gets its page: routing, unknown action, missing template, templ
 
 test('a routing error says No route matches with the path and method, as Rails did, and lists the routes', () => {
   assert.is(noRouteMessage('GET', '/no/such/page'), 'No route matches "/no/such/page" with {:method=>:get}');
-  const page = rescuePage(new RoutingError('ignored'), {
+  const page = rescuePage(new RoutingError(noRouteMessage('GET', '/no/such/page')), {
     ...facts, path: '/no/such/page', controller: null, action: null, params: null,
     routes: [{ name: 'notes', method: 'GET', path: '/notes', controller: 'notes', action: 'index', requirements: {} }],
   });
@@ -42,7 +42,7 @@ test('a path, a message, parameters and a session with markup in them are escape
   const page = rescuePage(new TypeError(evil), { ...facts, path: `/${evil}`, params: { q: evil }, session: { name: evil } });
   assert.not.match(page, '<script>');
   assert.match(page, '&lt;script&gt;alert("x")&lt;/script&gt;');
-  const routing = rescuePage(new RoutingError('x'), { ...facts, path: `/${evil}` });
+  const routing = rescuePage(new RoutingError(noRouteMessage('GET', `/${evil}`)), { ...facts, path: `/${evil}` });
   assert.not.match(routing, '<script>');
 });
 
@@ -101,6 +101,7 @@ test('a template error is headed as one, names the template, and traces the temp
   const page = rescuePage(new TemplateError('notes/show.html', cause), facts);
   assert.match(page, '<h1>TemplateError in NotesController#show</h1>');
   assert.match(page, 'In template <code>notes/show.html</code>');
+  assert.match(page, '<h2>Caused by ReferenceError</h2>');
   assert.match(page, 'at NotesController.show (app/controllers/notes_controller.js:20:11)');
 });
 
