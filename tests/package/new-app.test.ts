@@ -29,9 +29,9 @@ test.before(async () => {
 /** A server started with `npm start` in the app, and the URL it printed. */
 interface Started { readonly url: string; readonly child: ChildProcess; stop(): Promise<void>; output(): string }
 
-/** `npm start` in its own process group, so that stopping it stops npm and the node under it. */
-function start(env: Readonly<Record<string, string | undefined>>): Promise<Started> {
-  const child = spawn('npm', ['start'], { cwd: app, env: freshEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+/** `npm start` (or another script) in its own process group, so that stopping it stops npm and the node under it. */
+function start(env: Readonly<Record<string, string | undefined>>, script = 'start'): Promise<Started> {
+  const child = spawn('npm', ['run', script], { cwd: app, env: freshEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
   const stop = async (): Promise<void> => {
@@ -107,6 +107,30 @@ test('the development session secret is written once to tmp/, so a session outli
     assert.is(created.status, 302, 'the token of the session signed before the restart is still good');
   } finally {
     await second.stop();
+  }
+});
+
+test('npm run dev restarts the server when a controller changes', async () => {
+  const server = await start({}, 'dev');
+  const controller = join(app, 'app/controllers/notes_controller.js');
+  const before = readFileSync(controller, 'utf8');
+  try {
+    writeFileSync(controller, before.replace("'Note was created.'", "'Noted.'").replace('  new() {}', "  new() {\n    this.response.set_header('X-Edited', 'yes');\n  }"));
+    // PORT=0: the restarted server listens on a port of its own, and says which.
+    const deadline = Date.now() + 20_000;
+    let urls: string[] = [];
+    while (Date.now() < deadline) {
+      urls = [...server.output().matchAll(/listening on (http:\/\/127\.0\.0\.1:\d+)\//g)].map((m) => m[1]!);
+      if (urls.length > 1) break;
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+    assert.ok(urls.length > 1, `restarted:\n${server.output()}`);
+    const res = await fetch(`${urls.at(-1)}/notes/new`);
+    assert.is(res.status, 200);
+    assert.is(res.headers.get('x-edited'), 'yes');
+  } finally {
+    writeFileSync(controller, before);
+    await server.stop();
   }
 });
 
