@@ -142,7 +142,7 @@ function run(gen: LoadGen, transport: TransportKey, server: Server, route: Route
 async function verify(server: Server): Promise<Record<string, { http: string; tunnel: string }>> {
   const names: Record<string, { http: string; tunnel: string }> = {};
   const t = await Promise.race([
-    tunnel(`ws://127.0.0.1:${server.port}${TUNNEL_PATH}`, { cookies: false, reconnect: false, timeout_ms: 5000 }),
+    tunnel(`ws://127.0.0.1:${server.port}${TUNNEL_PATH}`, { cookies: false, reconnect: false, timeoutMs: 5000 }),
     sleep(10).then(() => { throw new Error('the tunnel did not open within 10 s'); }),
   ]);
   try {

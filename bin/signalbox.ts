@@ -2,6 +2,8 @@
  * The `signalbox` command.
  *
  *   signalbox routes [--json] [file]   print a route table (the application's here, or the RouteSet a module exports)
+ *   signalbox routes --types [file] [--out FILE [--watch]]
+ *                                      print (or write, or keep writing) the declarations of its route helpers
  *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
  *                                      print every exported machine as a diagram, or refresh the README's
  *   signalbox port-routes [--js | --json] FILE...
@@ -9,18 +11,21 @@
  *   signalbox new DIR                  write a new application into DIR
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { routeRows, type RouteSet } from '../core/index.ts';
+import { routeRows } from '../core/index.ts';
 import { EXPORT_FORMATS, exportMachines, type ExportFormat } from '../machines/export.ts';
 import { exportedGraphs } from '../machines/registry.ts';
 import { withReadmeDiagram } from './readme-diagram.ts';
+import { loadRouteSet, routeTypesOf, watchRouteTypes, writeRouteTypes } from './route-types.ts';
 import { findRoutesModule } from './routes-module.ts';
 
 const USAGE = `usage: signalbox routes [--json] [file]
   file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the application's
   (package.json's "signalbox": { "routes" }, else config/routes.js)
+       signalbox routes --types [file] [--out <file.d.ts> [--watch]]
+  prints declarations of the file's route helpers for TypeScript (RouteHelpers); --out writes them to a
+  file when they changed, and --watch rewrites it whenever the routes file changes
        signalbox machines [--format mermaid|dot|json] [--machine <id>] [--update-readme]
   prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
   diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md
@@ -76,37 +81,56 @@ function machines(args: string[]): number {
   return 0;
 }
 
-async function loadRouteSet(file: string): Promise<RouteSet> {
-  const mod = (await import(pathToFileURL(resolve(process.cwd(), file)).href)) as { default?: unknown; routes?: unknown };
-  const set = (mod.routes ?? mod.default) as RouteSet | undefined;
-  if (!set || typeof set.recognize !== 'function' || !Array.isArray(set.routes)) {
-    throw new Error(`${file} does not export a RouteSet (as \`routes\` or default)`);
+const ROUTES_OPTIONS = { json: { type: 'boolean' }, types: { type: 'boolean' }, out: { type: 'string' }, watch: { type: 'boolean' } } as const;
+
+async function routes(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: ROUTES_OPTIONS, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
   }
-  return set;
+  const { values, positionals } = parsed;
+  const misuse = positionals.length > 1 ? 'one routes file at most'
+    : (values.out !== undefined || values.watch) && !values.types ? '--out and --watch go with --types'
+      : values.watch && values.out === undefined ? '--watch needs --out'
+        : values.types && values.json ? '--types or --json, not both' : null;
+  if (misuse !== null) {
+    console.error(`${misuse}\n${USAGE}`);
+    return 2;
+  }
+  let file = positionals[0];
+  if (file === undefined) {
+    const found = findRoutesModule(process.cwd());
+    if ('problem' in found) {
+      console.error(found.problem);
+      return 1;
+    }
+    file = found.file;
+  }
+  if (values.types) {
+    if (values.out === undefined) {
+      process.stdout.write(await routeTypesOf(file));
+      return 0;
+    }
+    if (!values.watch) {
+      console.log(`${values.out}: ${(await writeRouteTypes(file, values.out)) ? 'written' : 'already up to date'}`);
+      return 0;
+    }
+    const out = values.out;
+    // The watcher keeps the process running until it is stopped (Ctrl-C).
+    watchRouteTypes(file, out, { onWrite: () => console.log(`${out}: written`) });
+    return 0;
+  }
+  const set = await loadRouteSet(file);
+  console.log(values.json ? JSON.stringify(routeRows(set.routes), null, 2) : set.print());
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'routes') {
-    const json = rest.includes('--json');
-    const files = rest.filter((a) => !a.startsWith('--'));
-    if (files.length > 1) {
-      console.error(USAGE);
-      return 2;
-    }
-    let file = files[0];
-    if (file === undefined) {
-      const found = findRoutesModule(process.cwd());
-      if ('problem' in found) {
-        console.error(found.problem);
-        return 1;
-      }
-      file = found.file;
-    }
-    const set = await loadRouteSet(file);
-    console.log(json ? JSON.stringify(routeRows(set.routes), null, 2) : set.print());
-    return 0;
-  }
+  if (command === 'routes') return routes(rest);
   if (command === 'machines') return machines(rest);
   if (command === 'new') {
     const { newAppCommand } = await import('./new/index.ts');

@@ -244,13 +244,13 @@ export class BodyParseError extends BadRequest {
 
 /** Client-IP and X-Forwarded-For disagree, so the client address cannot be trusted; answers 400. */
 export class IpSpoofing extends BadRequest {
-  readonly client_ip: string;
-  readonly forwarded_for: string;
+  readonly clientIp: string;
+  readonly forwardedFor: string;
   constructor(clientIp: string, forwardedFor: string) {
     // The header values stay out of the message: clients see it, and they chose those values.
     super('IP spoofing attack?! Client-IP and X-Forwarded-For name different clients', 'SBX_ERR_IP_SPOOFING');
-    this.client_ip = clientIp;
-    this.forwarded_for = forwardedFor;
+    this.clientIp = clientIp;
+    this.forwardedFor = forwardedFor;
   }
 }
 

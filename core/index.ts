@@ -8,7 +8,7 @@ export type { ForgeryOptions, ForgeryVerdict, VerifyOptions } from './controller
 export { Flash } from './session/flash.ts';
 export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
-export { cookieSessionStore, secure_compare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
+export { cookieSessionStore, secureCompare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
 export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SessionData, type SessionCommit } from './session/store.ts';
 export { toXml } from './controller/xml.ts';
 export { sanitiseLocation } from './controller/redirect.ts';
@@ -20,13 +20,11 @@ export { MimeType, createMimeRegistry, type MimeRegistry } from './mime/types.ts
 export { UploadedFile, type Params as RequestParams, type ParamLimits, type ParamValue } from './request/params.ts';
 export { html, escape, raw, SafeString } from './views/html.ts';
 export { directoryViews, memoryViews, type DirectoryViewsOptions, type Template, type ViewResolver } from './views/resolver.ts';
-export type { View, PartialOptions } from './views/render.ts';
-export type { ViewHelpers } from './views/helpers.ts';
+export type { View, ViewHelpers, PartialOptions } from './views/helpers.ts';
 export type { AppConfig } from './pipeline/run.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
 export { chooseSessionStore, DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-store.ts';
 export * from './caching/index.ts';
-export { actionCacheKey } from './caching/keys.ts';
 export { Caching, type CacheTarget } from './caching/caching.ts';
 export type { CacheStatus } from './caching/host.ts';
 export { PageCache, pageCacheFile, type CachedPage, type PageFile } from './caching/page-cache.ts';

@@ -16,6 +16,7 @@ import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { ArgumentError } from '../core/errors.ts';
+import { isThenable } from '../core/util.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
 import type { SessionStore } from '../core/session/store.ts';
 import { Caching } from '../core/caching/caching.ts';
@@ -37,7 +38,7 @@ export interface CreateAppOptions {
   /** Controller classes by controller path (`posts`, `admin/posts`). */
   readonly controllers: Readonly<Record<string, ControllerClass>> | ReadonlyMap<string, ControllerClass>;
   /** Directory of static error pages and assets (`public/500.html`). */
-  readonly public_dir?: string;
+  readonly publicDir?: string;
   /** Directory of templates (reloaded when they change unless `config.cache_template_loading`), or a resolver. */
   readonly views?: string | ViewResolver;
   /** A pino logger; `false` for none. Defaults to pino on stdout (silent in test). */
@@ -59,8 +60,8 @@ export interface CreateAppOptions {
   readonly session_store?: SessionStore | false;
   /** Where `caches_action` keeps responses: `memoryStore()` (the default), `fileStore(dir)`, your own. */
   readonly cache_store?: CacheStore;
-  /** Where `caches_page` writes pages: default `public_dir`; `false` for no page cache. */
-  readonly page_cache_dir?: string | false;
+  /** Where `caches_page` writes pages: default `publicDir`; `false` for no page cache. */
+  readonly page_cache_directory?: string | false;
 }
 
 export interface App {
@@ -72,7 +73,7 @@ export interface App {
   readonly config: AppConfig;
   readonly log: Logger;
   /** The public directory (static files, error pages, cached pages), or null. */
-  readonly public_dir: string | null;
+  readonly publicDir: string | null;
   /** The page cache, the action cache's store, and expiry for code outside a request (`app.caching.expire_page('/posts')`). */
   readonly caching: Caching;
   /** The compiled request machine (also used to list states for tools). */
@@ -111,15 +112,15 @@ export function createApp(options: CreateAppOptions): App {
     environment,
     default_charset: 'utf-8',
     consider_all_requests_local: environment === 'development',
-    default_error_pages: true,
+    defaultErrorPages: true,
     allow_forgery_protection: environment !== 'test',
     limits: {},
     relative_url_root: options.routes.config.relative_url_root,
     // API bodies a cross-site form cannot send (browsers preflight them): exact essences only.
-    forgery_exempt_types: ['application/json', 'application/xml'],
-    trust_proxy: false,
+    forgeryExemptTypes: ['application/json', 'application/xml'],
+    trustProxy: false,
     perform_caching: true,
-    cache_header: true,
+    cacheHeader: true,
     cache_template_loading: environment !== 'development',
     ...options.config,
     hosts: defaultHosts(environment, options.config?.hosts),
@@ -135,12 +136,12 @@ export function createApp(options: CreateAppOptions): App {
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
   const views = typeof options.views === 'string' ? directoryViews(options.views, { reload: !config.cache_template_loading }) : (options.views ?? null);
-  const publicDir = options.public_dir ? resolve(options.public_dir) : null;
+  const publicDir = options.publicDir ? resolve(options.publicDir) : null;
   const publicCache = new Map<string, string | null>();
   const mime = options.mime ?? createMimeRegistry();
-  const pageCacheDir = options.page_cache_dir === false ? null : options.page_cache_dir ? resolve(options.page_cache_dir) : publicDir;
+  const pageCacheDir = options.page_cache_directory === false ? null : options.page_cache_directory ? resolve(options.page_cache_directory) : publicDir;
   const caching = new Caching({
-    enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_dir: pageCacheDir,
+    enabled: config.perform_caching, store: options.cache_store ?? memoryStore(), page_cache_directory: pageCacheDir,
     mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
   });
   const root = resolve(options.root ?? '.');
@@ -151,11 +152,11 @@ export function createApp(options: CreateAppOptions): App {
     mime,
     config,
     views,
-    public_dir: publicDir,
+    publicDir: publicDir,
     log,
     services: Object.freeze({ ...(options.services ?? {}) }),
     sessions: chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log, root }),
-    forgery_protected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
+    forgeryProtected: config.allow_forgery_protection && [...controllers.values()].some((k) => declarationsOf(k).forgery !== null),
     publicFile(name) {
       if (publicDir === null) return null;
       let body = publicCache.get(name);
@@ -167,7 +168,7 @@ export function createApp(options: CreateAppOptions): App {
       return body;
     },
     caching,
-    request_settings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trust_proxy: config.trust_proxy }),
+    requestSettings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trustProxy: config.trustProxy }),
   };
   const engine = options.engine ?? 'compiled';
   const tracer = new Tracer();
@@ -191,7 +192,7 @@ export function createApp(options: CreateAppOptions): App {
   const crash = (run: RequestRun, error: unknown): ResponseMessage => {
     // Only a bug in the framework itself gets here; answer like an unrescued exception.
     log.error({ reqId: run.id, err: error }, 'request machine failed');
-    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? (config.default_error_pages ? defaultErrorPage(500) : ' ') });
+    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? (config.defaultErrorPages ? defaultErrorPage(500) : ' ') });
   };
 
   return Object.freeze({
@@ -200,7 +201,7 @@ export function createApp(options: CreateAppOptions): App {
     mime: runtime.mime,
     config,
     log,
-    public_dir: publicDir,
+    publicDir: publicDir,
     caching,
     compiled: COMPILED,
     trace: (listener: TraceListener) => tracer.listen(listener),
@@ -214,7 +215,7 @@ export function createApp(options: CreateAppOptions): App {
         const out = engine === 'xstate'
           ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, run.id)
           : COMPILED.run({ run }, tracer, run.id);
-        if (out instanceof Promise) return out.then((o) => finish(run, o), (e) => crash(run, e));
+        if (isThenable(out)) return Promise.resolve(out).then((o) => finish(run, o), (e) => crash(run, e));
         return Promise.resolve(finish(run, out));
       } catch (error) {
         return Promise.resolve(crash(run, error));

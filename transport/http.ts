@@ -166,14 +166,14 @@ export function serve(app: App, options: ServeOptions = {}): Promise<RunningServ
     tunnel = options.tunnel === false ? null : createTunnel(app, { maxHeaders, staticFiles: options.staticFiles !== false, ...options.tunnel });
     const inspect = inspectSettings(app, options.inspect);
     inspector = inspect === null ? null : createInspector(app, inspect);
-    if (tunnel !== null && inspector !== null && tunnel.path === inspector.trace_path) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);
+    if (tunnel !== null && inspector !== null && tunnel.path === inspector.tracePath) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);
   } catch (error) {
     return Promise.reject(error);
   }
   // No WebSocket endpoint, no 'upgrade' listener: Node then hands upgrade requests to the app like any other.
   const upgrades = new Map<string, UpgradeHandler>();
   if (tunnel !== null) upgrades.set(tunnel.path, tunnel.handleUpgrade);
-  if (inspector !== null) upgrades.set(inspector.trace_path, inspector.handleUpgrade);
+  if (inspector !== null) upgrades.set(inspector.tracePath, inspector.handleUpgrade);
   // Other upgrades (h2c from `curl --http2`, say) are plain requests to the app, as without the listener.
   const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.requestTimeoutMs ?? 30_000);
   if (upgrades.size > 0) routeUpgrades(server, app, upgrades, plain);
@@ -321,9 +321,9 @@ function answer(app: App, req: IncomingMessage, res: ServerResponse, body: Buffe
     url: req.url ?? '/',
     headers: req.headers as Record<string, string | string[] | undefined>,
     body,
-    remote_address: req.socket.remoteAddress ?? '',
-    local_address: req.socket.localAddress,
-    local_port: req.socket.localPort,
+    remoteAddress: req.socket.remoteAddress ?? '',
+    localAddress: req.socket.localAddress,
+    localPort: req.socket.localPort,
     encrypted: encryptedSocket(req),
     transport: 'http',
   };

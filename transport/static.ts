@@ -88,7 +88,7 @@ const indexes = new WeakMap<App, PublicIndex | null>();
 export function publicIndex(app: App): PublicIndex | null {
   let index = indexes.get(app);
   if (index === undefined) {
-    index = app.public_dir ? new PublicIndex(app.public_dir) : null;
+    index = app.publicDir ? new PublicIndex(app.publicDir) : null;
     indexes.set(app, index);
   }
   return index;
@@ -139,7 +139,7 @@ function cachedPage(app: App, pages: PageCache, target: string, path: string, re
   response.headers['Cache-Control'] = REVALIDATE;
   const ms = performance.now() - started;
   response.headers['X-Runtime'] = runtimeHeader(ms);
-  if (app.config.cache_header) response.headers['X-Cache'] = 'hit';
+  if (app.config.cacheHeader) response.headers['X-Cache'] = 'hit';
   if (app.log.isLevelEnabled('info')) {
     app.log.info({
       method: request.method ?? 'GET', path: target, status: response.status, ms: Math.round(ms * 100) / 100,

@@ -31,9 +31,9 @@ export type WebSocketClass = new (url: string, protocols?: string | string[], op
 
 export interface ReconnectOptions {
   /** First delay, in ms. Default 100. */
-  readonly min_ms?: number;
+  readonly minMs?: number;
   /** Longest delay, in ms. Default 5000. */
-  readonly max_ms?: number;
+  readonly maxMs?: number;
   /** Attempts after a drop before giving up. Default 10. */
   readonly retries?: number;
 }
@@ -49,7 +49,7 @@ export interface TunnelClientOptions {
    * How long a request may wait for its answer, in ms, including time spent waiting for a reconnect;
    * also how long opening a socket may take before it counts as unavailable. Default 30 s.
    */
-  readonly timeout_ms?: number;
+  readonly timeoutMs?: number;
   /**
    * The WebSocket class: by default `ws` in Node (it can send `headers` and `origin`, and reports the
    * status of a refused handshake) and the global one elsewhere. Node's built-in one works too.
@@ -111,7 +111,7 @@ const CLOSING = 2;
 /**
  * Opens a tunnel. Rejects (`tunnel_unavailable`, with the HTTP `status`
  * when `ws` reports one, e.g. 403 for a refused Origin) when the first
- * socket cannot open, or has not opened within `timeout_ms`; reconnecting
+ * socket cannot open, or has not opened within `timeoutMs`; reconnecting
  * applies once it has.
  */
 export async function tunnel(url: string, options: TunnelClientOptions = {}): Promise<Tunnel> {
@@ -169,10 +169,10 @@ class TunnelClient implements Tunnel {
     this.#url = url;
     this.#Socket = Socket;
     this.#options = options;
-    this.#timeout = options.timeout_ms ?? 30_000;
+    this.#timeout = options.timeoutMs ?? 30_000;
     this.#reconnect = options.reconnect === false ? null : {
-      min_ms: options.reconnect?.min_ms ?? 100,
-      max_ms: options.reconnect?.max_ms ?? 5_000,
+      minMs: options.reconnect?.minMs ?? 100,
+      maxMs: options.reconnect?.maxMs ?? 5_000,
       retries: options.reconnect?.retries ?? 10,
     };
     const cookie = Object.entries(options.headers ?? {}).find(([name]) => name.toLowerCase() === 'cookie')?.[1];
@@ -231,7 +231,7 @@ class TunnelClient implements Tunnel {
     this.#emit('close', {});
   }
 
-  /** One socket, open; rejects with `tunnel_unavailable` when it cannot open, or does not within `timeout_ms`. */
+  /** One socket, open; rejects with `tunnel_unavailable` when it cannot open, or does not within `timeoutMs`. */
   #open(): Promise<WebSocketLike> {
     return new Promise((resolve, reject) => {
       const nodeOptions = {
@@ -316,7 +316,7 @@ class TunnelClient implements Tunnel {
     };
     if (Object.keys(headers).length > 0) frame.headers = headers;
     if (typeof init.body === 'string') frame.body = init.body;
-    else if (init.body !== undefined) frame.body_base64 = toBase64(init.body);
+    else if (init.body !== undefined) frame.bodyBase64 = toBase64(init.body);
     this.#pending.set(pending.id, pending);
     const tcp = this.#tcp;
     if (tcp !== null && !this.#corked) {
@@ -386,10 +386,10 @@ class TunnelClient implements Tunnel {
   async #reconnectLoop(): Promise<void> {
     if (this.#state === 'reconnecting' || this.#state === 'closed') return;
     this.#state = 'reconnecting';
-    const { min_ms, max_ms, retries } = this.#reconnect!;
+    const { minMs, maxMs, retries } = this.#reconnect!;
     for (let attempt = 1; attempt <= retries; attempt++) {
       // Exponential with jitter, so clients dropped together do not come back together.
-      const ceiling = Math.min(max_ms, min_ms * 2 ** (attempt - 1));
+      const ceiling = Math.min(maxMs, minMs * 2 ** (attempt - 1));
       await new Promise<void>((wake) => {
         this.#wake = wake;
         this.#backoff = setTimeout(wake, ceiling / 2 + Math.random() * (ceiling / 2));

@@ -18,9 +18,9 @@ export interface RequestFrame {
   /** The request target: path plus optional `?query`, percent-encoded, starting with `/`. */
   readonly path: string;
   readonly headers?: Readonly<Record<string, string | readonly string[]>>;
-  /** The body as text (sent as UTF-8); or `body_base64` for bytes. Not both. */
+  /** The body as text (sent as UTF-8); or `bodyBase64` for bytes. Not both. */
   readonly body?: string;
-  readonly body_base64?: string;
+  readonly bodyBase64?: string;
 }
 
 /** The answer to a request frame: the `ResponseMessage`, its body as text or base64. */
@@ -30,7 +30,7 @@ export type ResponseFrame = {
   /** Present only when the app chose a custom reason phrase (`404 Moved`). */
   readonly reason?: string;
   readonly headers: Readonly<Record<string, string | readonly string[]>>;
-} & ({ readonly body: string; readonly body_base64?: never } | { readonly body_base64: string; readonly body?: never });
+} & ({ readonly body: string; readonly bodyBase64?: never } | { readonly bodyBase64: string; readonly body?: never });
 
 export type TunnelErrorCode =
   | 'bad_json'
@@ -116,7 +116,7 @@ export function readRequestFrame(text: string, inherited: Readonly<Record<string
   }
   const headers = readHeaders(frame.headers, inherited);
   if (typeof headers === 'string') return refuse('bad_frame', headers, id);
-  const body = readBody(frame.body, frame.body_base64);
+  const body = readBody(frame.body, frame.bodyBase64);
   if (typeof body === 'string') return refuse('bad_frame', body, id);
   return { ok: true, id, method, path, headers, body };
 }
@@ -162,13 +162,13 @@ function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>):
 function readBody(text: unknown, base64: unknown): Buffer | string {
   const hasText = text !== undefined && text !== null;
   const hasBase64 = base64 !== undefined && base64 !== null;
-  if (hasText && hasBase64) return 'a frame carries "body" or "body_base64", not both';
+  if (hasText && hasBase64) return 'a frame carries "body" or "bodyBase64", not both';
   if (hasText) {
     if (typeof text !== 'string') return '"body" must be a string';
     return text === '' ? EMPTY : Buffer.from(text, 'utf8');
   }
   if (hasBase64) {
-    if (typeof base64 !== 'string' || base64.length % 4 === 1 || !BASE64.test(base64)) return '"body_base64" must be base64';
+    if (typeof base64 !== 'string' || base64.length % 4 === 1 || !BASE64.test(base64)) return '"bodyBase64" must be base64';
     return Buffer.from(base64, 'base64');
   }
   return EMPTY;
@@ -227,7 +227,7 @@ export function responseFrame(id: FrameId, response: ResponseMessage): ResponseF
   }
   const base64 = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
   const { status, headers, reason } = response;
-  return reason !== undefined ? { id, status, reason, headers, body_base64: base64 } : { id, status, headers, body_base64: base64 };
+  return reason !== undefined ? { id, status, reason, headers, bodyBase64: base64 } : { id, status, headers, bodyBase64: base64 };
 }
 
 // Literal objects rather than spreads: every answer frame then has one of two shapes, which keeps serialising them fast.

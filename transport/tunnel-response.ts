@@ -46,7 +46,7 @@ export class FrameResponse implements TunnelResponse {
     this.statusText = frame.reason ?? '';
     this.headers = new FrameHeaders(frame.headers as Record<string, string | string[]>);
     this.#text = typeof frame.body === 'string' ? frame.body : null;
-    this.#base64 = frame.body_base64 ?? '';
+    this.#base64 = frame.bodyBase64 ?? '';
   }
 
   get body(): Uint8Array {

@@ -369,7 +369,7 @@ class TunnelConnection {
         // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
         answer = this.#app.handle({
           method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
-          remote_address: this.#remote, local_address: this.#localAddress, local_port: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
+          remoteAddress: this.#remote, localAddress: this.#localAddress, localPort: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
         });
       }
     } catch (error) {

@@ -87,7 +87,7 @@ export interface RequestFacts extends RequestEnv {
 
 /** Read once per request: an upgrade's host, origin and inherited headers all come from the one normalisation. */
 export function requestEnv(req: IncomingMessage, app: App): RequestFacts {
-  return { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trust_proxy: app.config.trust_proxy };
+  return { headers: normaliseHeaders(req.headers), ssl: encryptedSocket(req), trustProxy: app.config.trustProxy };
 }
 
 /**
@@ -103,7 +103,7 @@ export function originAllowed(env: RequestFacts, allowed: ReadonlySet<string> | 
   return given !== null && (allowed === null ? given === ownOrigin(env) : allowed.has(given));
 }
 
-/** The origin a page served by this request's Host would have (proxy headers count with `trust_proxy`). */
+/** The origin a page served by this request's Host would have (proxy headers count with `trustProxy`). */
 function ownOrigin(env: RequestEnv): string | null {
   const host = rawHostWithPort(env);
   return host === '' ? null : normalOrigin(`${protocol(env)}${host}`);

@@ -28,7 +28,7 @@ const pages = mkdtempSync(join(tmpdir(), 'signalbox-bench-pages-'));
 const app = createBlogApp({
   // A fixed clock: both servers then hold the very same posts, down to their timestamps.
   store: new Store({ clock: () => Date.UTC(2025, 2, 3, 14, 5) }),
-  environment: 'production', logger: false, perform_caching: mode === 'cached', page_cache_dir: mode === 'cached' ? pages : false,
+  environment: 'production', logger: false, perform_caching: mode === 'cached', page_cache_directory: mode === 'cached' ? pages : false,
 });
 const running = await serve(app, { port: Number(portArg ?? 0), host: '127.0.0.1', inspect: false });
 process.stdout.write(`LISTENING ${running.port}\n`);

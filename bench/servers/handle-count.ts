@@ -24,7 +24,7 @@ if (!(route in PATHS) || !Number.isInteger(requests) || requests < 0) throw new 
 // What transport/http.ts hands to app.handle for a wrk request: wrk sends only a Host header.
 const message: RequestMessage = {
   method: 'GET', url: PATHS[route], headers: { host: '127.0.0.1:8080' }, body: Buffer.alloc(0),
-  remote_address: '127.0.0.1', encrypted: false, transport: 'http',
+  remoteAddress: '127.0.0.1', encrypted: false, transport: 'http',
 };
 
 const app = benchApp(engine);

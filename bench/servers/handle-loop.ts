@@ -24,7 +24,7 @@ if (!gc) throw new Error('run with --expose-gc');
 // What transport/http.ts hands to app.handle for a wrk request: wrk sends only a Host header.
 const message = (url: string): RequestMessage => ({
   method: 'GET', url, headers: { host: '127.0.0.1:8080' }, body: Buffer.alloc(0),
-  remote_address: '127.0.0.1', encrypted: false, transport: 'http',
+  remoteAddress: '127.0.0.1', encrypted: false, transport: 'http',
 });
 
 let gcs = 0;

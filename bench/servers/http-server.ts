@@ -42,7 +42,7 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
   // real app sends (same headers, the JSON serialised per request), so the transport's share shows.
   const stub = {
     log: { error() {}, info() {} },
-    public_dir: null,
+    publicDir: null,
     handle(message: RequestMessage): Promise<ResponseMessage> {
       const json = !message.url.endsWith('.html');
       const body = json ? JSON.stringify(POST) : HTML;

@@ -80,7 +80,7 @@ interface Driver {
 }
 
 async function clientDriver(): Promise<Driver> {
-  const t: Tunnel = await tunnel(url, { cookies: false, reconnect: false, timeout_ms: (seconds + 10) * 1000 });
+  const t: Tunnel = await tunnel(url, { cookies: false, reconnect: false, timeoutMs: (seconds + 10) * 1000 });
   let running = false;
   const loops: Promise<void>[] = [];
   let failure: unknown = null;

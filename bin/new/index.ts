@@ -2,11 +2,13 @@
  * `signalbox new DIR`: writes a new application into DIR, as `rails myapp` did: routes, an
  * ApplicationController and one resource (notes) with its model, views and layout, the public
  * error pages, a test of its own, a README, a .gitignore and a package.json whose `npm start`,
- * `npm run dev`, `npm test` and `npm run routes` work after `npm install`.
+ * `npm run dev`, `npm test`, `npm run routes` and `npm run routes:types` work after `npm install`.
  *
  * The application is plain JavaScript (ES modules, types in JSDoc comments): it runs unchanged on
  * every supported Node with no build step, no loader and no experimental flag, and what production
- * runs is what was written. The files are copied from ./skeleton, with the application's name put
+ * runs is what was written. Its route helpers are declared for type checking in
+ * config/routes.helpers.d.ts (kept current by a test of the skeleton; `npm run routes:types` rewrites
+ * it after the routes change). The files are copied from ./skeleton, with the application's name put
  * in; package.json is written here, naming the version of Signalbox that made it.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -115,6 +117,8 @@ function packageJson(name: string, signalbox: Manifest): Record<string, unknown>
       dev: 'node --watch-path=config --watch-path=app/controllers --watch-path=app/models --watch-path=app/helpers server.js',
       test: 'node --test',
       routes: 'signalbox routes',
+      // Declares the route helpers (notes_path...) for type checking; run it after changing config/routes.js.
+      'routes:types': 'signalbox routes --types --out config/routes.helpers.d.ts',
     },
     // Where `signalbox routes` finds the routes module.
     signalbox: { routes: 'config/routes.js' },

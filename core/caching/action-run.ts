@@ -10,6 +10,7 @@ import type { Caching } from './caching.ts';
 import type { CacheDeclaration } from './declarations.ts';
 import type { CacheHost } from './host.ts';
 import { actionCacheKey, urlFormat } from './keys.ts';
+import { isThenable } from '../util.ts';
 
 /** Where a cached body had the session's authenticity token: each hit fills in its visitor's own. */
 const TOKEN_HOLE = '\u0000signalbox:authenticity_token\u0000';
@@ -81,8 +82,8 @@ export class CacheRun {
     this.#key = actionCacheKey(c, this.#action);
     if (this.#key === null) return;
     const found = this.#caching.read(this.#key);
-    if (!(found instanceof Promise)) return this.#serve(found);
-    return found.then((value) => this.#serve(value), (error: unknown) => {
+    if (!isThenable(found)) return this.#serve(found);
+    return Promise.resolve(found).then((value) => this.#serve(value), (error: unknown) => {
       this.#caching.log.error({ err: error, key: this.#key, store: this.#caching.store.name }, 'action cache read failed');
     });
   }

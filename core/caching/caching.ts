@@ -36,7 +36,7 @@ import { ArgumentError } from '../errors.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { RouteSet } from '../routing/index.ts';
 import type { CacheStore, CacheValue, CacheWriteOptions, MaybePromise } from './store.ts';
-import { escapeRegExp } from '../util.ts';
+import { escapeRegExp, isThenable } from '../util.ts';
 import { FORMAT_SUFFIX, pathBase } from './keys.ts';
 import { PageCache } from './page-cache.ts';
 
@@ -48,7 +48,7 @@ export interface CachingSettings {
   readonly enabled: boolean;
   readonly store: CacheStore;
   /** Where pages go; null for no page cache. */
-  readonly page_cache_dir: string | null;
+  readonly page_cache_directory: string | null;
   readonly mime: MimeRegistry;
   readonly routes: RouteSet;
   readonly log: Logger;
@@ -76,8 +76,8 @@ export class Caching {
     this.#mime = settings.mime;
     this.#routes = settings.routes;
     this.#log = settings.log;
-    this.pages = settings.page_cache_dir === null ? null : new PageCache({
-      directory: settings.page_cache_dir, mime: settings.mime, log: settings.log, relative_url_root: settings.relative_url_root,
+    this.pages = settings.page_cache_directory === null ? null : new PageCache({
+      directory: settings.page_cache_directory, mime: settings.mime, log: settings.log, relative_url_root: settings.relative_url_root,
     });
   }
 
@@ -132,7 +132,7 @@ export class Caching {
     };
     try {
       const written = this.store.write(key, value, options);
-      if (written instanceof Promise) return written.then(() => undefined, failed);
+      if (isThenable(written)) return Promise.resolve(written).then(() => undefined, failed);
     } catch (error) {
       failed(error);
     }
@@ -141,8 +141,8 @@ export class Caching {
   #expire(pattern: RegExp): MaybePromise<number> {
     this.#generation++;
     const removed = this.store.delete_matched(pattern);
-    if (!(removed instanceof Promise)) return removed;
-    const tracked = removed.finally(() => this.#expiring.delete(tracked));
+    if (!isThenable(removed)) return removed;
+    const tracked = Promise.resolve(removed).finally(() => this.#expiring.delete(tracked));
     // Readers wait for it, but must not fail with it: a failed expiry is the caller's to see.
     this.#expiring.add(tracked.catch(() => undefined));
     return tracked;

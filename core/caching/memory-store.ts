@@ -4,21 +4,21 @@
  * (frozen, not copied), so a hit costs one map lookup.
  *
  * @example
- *   const store = memoryStore({ max_entries: 1000, max_bytes: 16 * 1024 * 1024 });
+ *   const store = memoryStore({ maxEntries: 1000, maxBytes: 16 * 1024 * 1024 });
  */
 import { ArgumentError } from '../errors.ts';
 import { checkKey, expiryOf, keyMatcher, type CacheStore, type CacheValue, type CacheWriteOptions } from './store.ts';
 
 export interface MemoryStoreOptions {
   /** Most entries kept (default 10,000). */
-  readonly max_entries?: number;
+  readonly maxEntries?: number;
   /** Most bytes kept, keys and values as UTF-8 plus a little per field (default 32 MiB); a larger value is not stored. */
-  readonly max_bytes?: number;
+  readonly maxBytes?: number;
   /** The clock, in ms (tests pass their own). */
   readonly now?: () => number;
 }
 
-export const MEMORY_STORE_DEFAULTS = Object.freeze({ max_entries: 10_000, max_bytes: 32 * 1024 * 1024 });
+export const MEMORY_STORE_DEFAULTS = Object.freeze({ maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 });
 
 interface Entry {
   readonly value: CacheValue;
@@ -28,16 +28,16 @@ interface Entry {
 
 export class MemoryStore implements CacheStore {
   readonly name = 'memory';
-  readonly max_entries: number;
-  readonly max_bytes: number;
+  readonly maxEntries: number;
+  readonly maxBytes: number;
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used first.
   readonly #entries = new Map<string, Entry>();
   readonly #now: () => number;
   #bytes = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.max_entries = bound('max_entries', options.max_entries, MEMORY_STORE_DEFAULTS.max_entries);
-    this.max_bytes = bound('max_bytes', options.max_bytes, MEMORY_STORE_DEFAULTS.max_bytes);
+    this.maxEntries = bound('maxEntries', options.maxEntries, MEMORY_STORE_DEFAULTS.maxEntries);
+    this.maxBytes = bound('maxBytes', options.maxBytes, MEMORY_STORE_DEFAULTS.maxBytes);
     this.#now = options.now ?? Date.now;
   }
 
@@ -69,11 +69,11 @@ export class MemoryStore implements CacheStore {
     const size = sizeOf(key) + sizeOf(value);
     const old = this.#entries.get(key);
     if (old !== undefined) this.#remove(key, old);
-    if (size > this.max_bytes) return false;
+    if (size > this.maxBytes) return false;
     this.#entries.set(key, { value: freeze(value), size, expires_at });
     this.#bytes += size;
     for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= this.max_entries && this.#bytes <= this.max_bytes) break;
+      if (this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes) break;
       this.#remove(oldest, entry);
     }
     return true;

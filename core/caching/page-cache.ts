@@ -185,7 +185,7 @@ export class PageCache {
   }
 
   /** Removes every page this process wrote; how many. */
-  expire_all(): number {
+  expireAll(): number {
     let removed = 0;
     for (const url of [...this.#pages.keys()]) removed += this.expire(url);
     return removed;

@@ -9,7 +9,7 @@
  * memory costs the request no promise hop.
  *
  * @example
- *   const store = memoryStore({ max_bytes: 8 * 1024 * 1024 });
+ *   const store = memoryStore({ maxBytes: 8 * 1024 * 1024 });
  *   store.write('views/example.com/posts/1.json', '{"id":1}', { expires_in: 300 });
  *   store.read('views/example.com/posts/1.json'); // '{"id":1}'
  *   store.delete_matched(/^views\/[^/]*\/posts\/1\b/);

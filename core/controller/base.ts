@@ -11,53 +11,36 @@
  *   }
  *
  * The instance is wired to one request by `dispatch`; nothing here keeps
- * state between requests.
+ * state between requests. What the framework remembers about that request
+ * (core/controller/action-state.ts) is kept off the instance, so a
+ * controller's own names are Rails' API and the application's.
  */
-import { ActionControllerError, DoubleRenderError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
+import { ActionControllerError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
-import type { Helpers, RouteSet } from '../routing/index.ts';
-import { isPlainObject } from '../util.ts';
+import type { Helpers } from '../routing/index.ts';
+import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope,
-  type ForgeryOptions, type RescueHandler, type RescueMatcher, type VerifyOptions,
+  type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
+  type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from '../session/flash.ts';
-import type { SessionHandle } from '../session/session.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
-import type { Caching, CacheTarget } from '../caching/caching.ts';
-import type { CacheStatus } from '../caching/host.ts';
-import { cacheDeclaration, type ActionCacheOptions, type PageCacheOptions } from '../caching/declarations.ts';
-import type { CacheRun } from '../caching/action-run.ts';
+import type { CacheTarget } from '../caching/caching.ts';
+import { cacheDeclaration } from '../caching/declarations.ts';
 import type { MaybePromise } from '../caching/store.ts';
+import { claimRender, runOf } from './action-state.ts';
 
-/** What `dispatch` wires into a controller for one request. */
-export interface ControllerWiring {
-  readonly request: Request;
-  readonly response: Response;
-  readonly routes: RouteSet;
-  readonly helpers: Helpers;
-  /** The request's session (loaded from the store on first use). */
-  readonly session: SessionHandle;
-  readonly cookies: CookieJar;
-  readonly views: ViewResolver | null;
-  readonly controller_path: string;
-  readonly action_name: string;
-  /** App-wide objects given to `createApp({ services })`: data stores, clients, configuration. */
-  readonly services: Readonly<Record<string, unknown>>;
-  /** The app's caches (`caches_page`, `caches_action`, expiry); absent when the controller runs outside an app. */
-  readonly caching?: Caching;
-  /** Records what the caches did for this request, for the `X-Cache` header and the log line. */
-  cache_status?(status: CacheStatus): void;
-}
+export type { ControllerWiring } from './action-state.ts';
 
 
 export type RenderArgument = RenderOptions | string | undefined;
@@ -77,54 +60,50 @@ const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controll
 export class Controller {
   // ---- class-level declarations -------------------------------------------------------------
 
-  /** Runs the named methods (or functions) before the action; one that renders or redirects halts the chain. */
-  static before_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    const d = declarationsOf(this);
-    for (const target of targets) d.filters.push({ kind: 'before', target, ...scope });
-    hideFilterNames(this, targets);
+  /**
+   * Runs the named methods (or functions) before the action; one that renders or redirects halts the chain.
+   * Names are checked against the controller's methods when it compiles.
+   * @example static { this.before_filter('find_post', { only: ['show', 'edit'] }) }
+   */
+  static before_filter<C>(this: Declaring<C>, ...args: FilterArguments<FilterTarget<C>>): void {
+    addFilters(this, 'before', args, false);
   }
 
   /** Runs a before filter ahead of those already declared. */
-  static prepend_before_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    declarationsOf(this).filters.unshift(...targets.map((target) => ({ kind: 'before' as const, target, ...scope })));
-    hideFilterNames(this, targets);
+  static prepend_before_filter<C>(this: Declaring<C>, ...args: FilterArguments<FilterTarget<C>>): void {
+    addFilters(this, 'before', args, true);
   }
 
   /** Runs after the action (not when a before filter halted the chain). */
-  static after_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    const d = declarationsOf(this);
-    for (const target of targets) d.filters.push({ kind: 'after', target, ...scope });
-    hideFilterNames(this, targets);
+  static after_filter<C>(this: Declaring<C>, ...args: FilterArguments<FilterTarget<C>>): void {
+    addFilters(this, 'after', args, false);
   }
 
   /** Wraps the action: the filter gets `run`, and the action happens when it calls it. */
-  static around_filter(...args: unknown[]): void {
-    const { targets, scope } = splitFilterArgs(args);
-    const d = declarationsOf(this);
-    for (const target of targets) d.filters.push({ kind: 'around', target, ...scope });
-    hideFilterNames(this, targets);
+  static around_filter<C>(this: Declaring<C>, ...args: FilterArguments<AroundTarget<C>>): void {
+    addFilters(this, 'around', args, false);
   }
 
   /** Removes inherited filters by method name. */
-  static skip_filter(...names: string[]): void {
-    const d = declarationsOf(this);
-    for (let i = d.filters.length - 1; i >= 0; i--) if (typeof d.filters[i].target === 'string' && names.includes(d.filters[i].target as string)) d.filters.splice(i, 1);
+  static skip_filter<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
+    skipFilters(this, names);
   }
 
-  static skip_before_filter(...names: string[]): void {
-    this.skip_filter(...names);
+  static skip_before_filter<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
+    skipFilters(this, names);
   }
 
   /**
-   * Handles an error class (or class name) raised by an action or filter; the last matching declaration wins.
+   * Handles an error class (or class name) raised by an action or filter; the last matching declaration
+   * wins. The handler is a method name (checked when the controller compiles) or a function called on
+   * the controller with the error.
    * @example static { this.rescue_from(RecordNotFound, 'not_found') }
    */
-  static rescue_from(...args: [...RescueMatcher[], RescueHandler | { with: RescueHandler }]): void {
-    const last = args[args.length - 1] as RescueHandler | { with: RescueHandler };
-    const handler = typeof last === 'object' && last !== null && 'with' in last ? last.with : (last as RescueHandler);
+  static rescue_from<C, E>(this: Declaring<C>, matcher: RescueMatcher<E>, handler: RescueHandler<C, E> | { readonly with: RescueHandler<C, E> }): void;
+  static rescue_from<C>(this: Declaring<C>, ...args: [RescueMatcher, RescueMatcher, ...RescueMatcher[], RescueHandler<C> | { readonly with: RescueHandler<C> }]): void;
+  static rescue_from(this: object, ...args: unknown[]): void {
+    const last = args[args.length - 1];
+    const handler = (typeof last === 'object' && last !== null && 'with' in last ? last.with : last) as RescueDeclaration['handler'];
     const matchers = args.slice(0, -1) as RescueMatcher[];
     if (matchers.length === 0) throw new ActionControllerError('rescue_from needs an error class and a handler');
     const d = declarationsOf(this);
@@ -142,11 +121,11 @@ export class Controller {
   static verify(options: VerifyOptions): void {
     const scope = actionScope(options);
     const checked = { ...options };
-    declarationsOf(this).filters.push({ kind: 'before', target: (c: Controller) => verifyAction(c, checked), ...scope });
+    declarationsOf(this).filters.push({ kind: 'before', target: (c: object) => verifyAction(c as Controller, checked), ...scope });
   }
 
   /** Methods that are not actions even though they are public. */
-  static hide_action(...names: string[]): void {
+  static hide_action<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
     const d = declarationsOf(this);
     for (const name of names) d.hidden.add(name);
   }
@@ -162,7 +141,7 @@ export class Controller {
    * Only for pages that are the same for every visitor. `if` decides per request.
    * @example static { this.caches_page('index') }
    */
-  static caches_page(...args: (string | PageCacheOptions)[]): void {
+  static caches_page<C>(this: Declaring<C>, ...args: (string | PageCacheOptionsFor<C>)[]): void {
     declarationsOf(this).caches.push(cacheDeclaration('page', args));
   }
 
@@ -171,7 +150,7 @@ export class Controller {
    * format, and answers from there after the before filters have run (authentication still applies).
    * @example static { this.caches_action('show', { expires_in: 600, if: (c) => c.flash.empty }) }
    */
-  static caches_action(...args: (string | ActionCacheOptions)[]): void {
+  static caches_action<C>(this: Declaring<C>, ...args: (string | ActionCacheOptionsFor<C>)[]): void {
     declarationsOf(this).caches.push(cacheDeclaration('action', args));
   }
 
@@ -185,51 +164,30 @@ export class Controller {
   views!: ViewResolver | null;
   /** App-wide objects given to `createApp({ services })` (a data store, say). */
   services!: Readonly<Record<string, any>>;
-  /** What the action rendered, once it has: used to refuse a second render. */
-  _performed = false;
-  /** What caching does for this request, when the action declares a cache. */
-  _cache: CacheRun | null = null;
-  /** A template render started by `render` and finished by dispatch. */
-  _pending: Promise<void> | null = null;
-  /** The format `respond_to` chose, if any; it names the template format. */
-  _format: string | null = null;
-  _wiring!: ControllerWiring;
-
-  /** Called by dispatch before any filter runs. */
-  _wire(w: ControllerWiring): void {
-    this._wiring = w;
-    this.request = w.request;
-    this.response = w.response;
-    this.params = w.request.parameters;
-    this.action_name = w.action_name;
-    this.controller_path = w.controller_path;
-    this.views = w.views;
-    this.services = w.services;
-  }
 
   /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */
   get cookies(): CookieJar {
-    return this._wiring.cookies;
+    return runOf(this).wiring.cookies;
   }
 
-  /** Named route helpers, `url_for` and polymorphic helpers, bound to this request. */
+  /** Named route helpers (`this.routes.post_path(post)`), `url_for` and polymorphic helpers, bound to this request. */
   get routes(): Helpers {
-    return this._wiring.helpers;
+    return runOf(this).wiring.helpers;
   }
 
   /** The session: a plain object kept between requests by the app's session store. */
   get session(): Record<string, any> {
-    return this._wiring.session.data;
+    return runOf(this).wiring.session.data;
   }
 
   /** Messages for the next request (`flash.set('notice', ...)`), or this one (`flash.now`). */
   get flash(): Flash {
-    return this._wiring.session.flash;
+    return runOf(this).wiring.session.flash;
   }
 
   /** Empties the session; the response starts a new one. */
   reset_session(): void {
-    this._wiring.session.reset();
+    runOf(this).wiring.session.reset();
   }
 
   /** The controller's name without its module: `admin/posts` -> `posts`. */
@@ -239,7 +197,7 @@ export class Controller {
 
   /** True once the action has rendered, redirected or sent a bare status. */
   get performed(): boolean {
-    return this._performed;
+    return runOf(this).performed;
   }
 
   // ---- responses ----------------------------------------------------------------------------
@@ -252,13 +210,13 @@ export class Controller {
    */
   render(options: RenderArgument = {}): void {
     const opts: RenderOptions = typeof options === 'string' ? { action: options } : options;
-    this._claimRender();
-    if (opts.status !== undefined) this._setStatus(opts.status);
+    claimRender(this);
+    if (opts.status !== undefined) setStatus(this.response, opts.status);
     if (opts.location !== undefined && opts.location !== null) {
-      this.response.location = this._expandLocation(opts.location);
+      this.response.location = expandLocation(this, opts.location);
     }
     const result = renderBody(this, opts);
-    if (result instanceof Promise) this._pending = result;
+    if (isThenable(result)) runOf(this).pending = result;
   }
 
   /**
@@ -274,10 +232,10 @@ export class Controller {
       opts = rest;
       status = given as number | string;
     }
-    this._claimRender();
-    this._setStatus(status);
+    claimRender(this);
+    setStatus(this.response, status);
     for (const [key, value] of Object.entries(opts)) {
-      if (key === 'location') this.response.location = this._expandLocation(value);
+      if (key === 'location') this.response.location = expandLocation(this, value);
       else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
     }
     this.response.body = '';
@@ -309,8 +267,8 @@ export class Controller {
     } else {
       location = absoluteLocation(this.url_for(target), this.request.protocol, this.request.host_with_port);
     }
-    this._claimRender();
-    this._setStatus(status);
+    claimRender(this);
+    setStatus(this.response, status);
     this.response.location = location;
     this.response.redirected_to = target;
     this.response.content_type ??= 'text/html';
@@ -344,7 +302,7 @@ export class Controller {
    * @example this.expire_page({ action: 'index' })
    */
   expire_page(target: CacheTarget): number {
-    return this._wiring.caching?.expire_page(this._cacheTarget(target)) ?? 0;
+    return runOf(this).wiring.caching?.expire_page(cacheTarget(this, target)) ?? 0;
   }
 
   /**
@@ -354,30 +312,26 @@ export class Controller {
    * @example this.expire_action({ action: 'show', id: this.post.id })
    */
   expire_action(target: CacheTarget): MaybePromise<number> {
-    return this._wiring.caching?.expire_action(this._cacheTarget(target)) ?? 0;
+    return runOf(this).wiring.caching?.expire_action(cacheTarget(this, target)) ?? 0;
   }
 
   /** Removes action cache entries by a `cache_path` path (every format) or a RegExp over whole keys. */
   expire_fragment(key: string | RegExp): MaybePromise<number> {
-    return this._wiring.caching?.expire_fragment(key) ?? 0;
-  }
-
-  _cacheTarget(target: CacheTarget): CacheTarget {
-    return typeof target === 'string' ? target : { controller: this.controller_path, ...target };
+    return runOf(this).wiring.caching?.expire_fragment(key) ?? 0;
   }
 
   /** The token forms must send back on state-changing requests (hidden field `authenticity_token`, or the X-CSRF-Token header). */
   form_authenticity_token(): string {
-    return sessionToken(this._wiring.session, declarationsOf(this.constructor).forgery?.secret);
+    return sessionToken(runOf(this).wiring.session, declarationsOf(this.constructor).forgery?.secret);
   }
 
   // ---- HTTP Basic authentication ------------------------------------------------------------
 
   /**
    * Calls `check(user, password)` with the request's Basic credentials; false when it carries none.
-   * @example const ok = await this.authenticate_with_http_basic((u, p) => u === 'admin' && secure_compare(p, secret))
+   * @example const ok = await this.authenticate_with_http_basic((u, p) => u === 'admin' && secureCompare(p, secret))
    */
-  authenticate_with_http_basic(check: (user: string, password: string) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+  authenticate_with_http_basic(check: (user: string, password: string) => boolean | PromiseLike<boolean>): boolean | PromiseLike<boolean> {
     const credentials = decodeCredentials(authorizationHeader(this.request.headers));
     return credentials === null ? false : check(credentials[0], credentials[1]);
   }
@@ -386,40 +340,19 @@ export class Controller {
    * Like `authenticate_with_http_basic`, but answers 401 with a `WWW-Authenticate` challenge when the check fails.
    * @example static { this.before_filter((c) => c.authenticate_or_request_with_http_basic('Admin', (u, p) => ...)) }
    */
-  authenticate_or_request_with_http_basic(realm: string, check: (user: string, password: string) => boolean | Promise<boolean>): boolean | Promise<boolean> {
+  authenticate_or_request_with_http_basic(realm: string, check: (user: string, password: string) => boolean | PromiseLike<boolean>): boolean | Promise<boolean> {
     const result = this.authenticate_with_http_basic(check);
     const decide = (ok: boolean) => {
       if (!ok) this.request_http_basic_authentication(realm);
       return ok;
     };
-    return result instanceof Promise ? result.then(decide) : decide(result);
+    return thenOrNow(result, decide);
   }
 
   /** Answers 401 asking for Basic credentials in `realm`. */
   request_http_basic_authentication(realm = 'Application'): void {
     this.response.set_header('WWW-Authenticate', `Basic realm="${quotedRealm(realm)}"`);
     this.render({ text: 'HTTP Basic: Access denied.\n', status: 401 });
-  }
-
-  // ---- internals used by render/respond_to/dispatch -----------------------------------------
-
-  _claimRender(): void {
-    if (this._performed) throw new DoubleRenderError();
-    this._performed = true;
-  }
-
-  _setStatus(status: number | string): void {
-    this.response.status = statusCode(status);
-    const line = interpretStatus(status);
-    const space = line.indexOf(' ');
-    // A code without a standard phrase (`299`) has no reason to send; the transport supplies a generic one.
-    this.response.reason = space < 0 ? null : line.slice(space + 1);
-  }
-
-  /** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
-  _expandLocation(location: unknown): string {
-    if (typeof location === 'string') return sanitiseLocation(location);
-    return sanitiseLocation(this.url_for(location));
   }
 
   /**
@@ -443,22 +376,38 @@ export class Controller {
   }
 }
 
-// Named route helpers are called as the controller's own methods (`this.post_path(post)`), as in Rails.
-// They are found past the end of the class chain: the last link asks the instance's own request wiring,
-// so `this` stays the real instance (private #fields keep working) and nothing is shared between requests.
-Object.setPrototypeOf(Controller.prototype, new Proxy(Object.prototype, {
-  get(target, prop, receiver) {
-    if (prop in target || typeof prop === 'symbol' || prop === '_wiring') return Reflect.get(target, prop, receiver);
-    // Read the wiring as an own property: looking it up through the chain would come back here.
-    const wiring = Object.getOwnPropertyDescriptor(receiver, '_wiring')?.value as ControllerWiring | undefined;
-    return (wiring?.helpers as unknown as Record<string, unknown> | undefined)?.[prop];
-  },
-}));
+function setStatus(response: Response, status: number | string): void {
+  response.status = statusCode(status);
+  const line = interpretStatus(status);
+  const space = line.indexOf(' ');
+  // A code without a standard phrase (`299`) has no reason to send; the transport supplies a generic one.
+  response.reason = space < 0 ? null : line.slice(space + 1);
+}
 
-// A method named as a filter is plumbing, never an action reachable by URL.
-function hideFilterNames(klass: object, targets: readonly unknown[]): void {
+/** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
+function expandLocation(c: Controller, location: unknown): string {
+  if (typeof location === 'string') return sanitiseLocation(location);
+  return sanitiseLocation(c.url_for(location));
+}
+
+/** An expiry target: a path as given, or a route hash that names this controller unless it names another. */
+function cacheTarget(c: Controller, target: CacheTarget): CacheTarget {
+  return typeof target === 'string' ? target : { controller: c.controller_path, ...target };
+}
+
+function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], prepend: boolean): void {
+  const { targets, scope } = splitFilterArgs(args);
   const d = declarationsOf(klass);
+  const filters = targets.map((target) => ({ kind, target, ...scope }));
+  if (prepend) d.filters.unshift(...filters);
+  else d.filters.push(...filters);
+  // A method named as a filter is plumbing, never an action reachable by URL.
   for (const t of targets) if (typeof t === 'string') d.hidden.add(t);
+}
+
+function skipFilters(klass: object, names: readonly string[]): void {
+  const d = declarationsOf(klass);
+  for (let i = d.filters.length - 1; i >= 0; i--) if (typeof d.filters[i].target === 'string' && names.includes(d.filters[i].target as string)) d.filters.splice(i, 1);
 }
 
 /** Whether `target` is the parameters hash itself or one nested in it (the client wrote it). */

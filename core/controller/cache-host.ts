@@ -7,11 +7,12 @@
 import type { CacheHost } from '../caching/host.ts';
 import { existingToken } from '../session/token.ts';
 import type { Controller } from './base.ts';
+import { claimRender, runOf } from './action-state.ts';
 import type { ForgeryOptions } from './declarations.ts';
 
 /** The host for `c`'s request; `forgery` is its class's `protect_from_forgery` (the token's secret). */
 export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheHost {
-  const wiring = c._wiring;
+  const wiring = runOf(c).wiring;
   return {
     request: c.request,
     response: c.response,
@@ -26,12 +27,12 @@ export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheH
     cachePath: (path) => path(c),
     pathFor: (hash) => c.routes.url_for({ ...hash, only_path: true }),
     flashHeld() {
-      const flash = wiring.session.loaded_flash;
+      const flash = wiring.session.loadedFlash;
       return flash !== null && !flash.empty;
     },
     heldToken: () => existingToken(wiring.session, forgery?.secret),
     token: () => c.form_authenticity_token(),
-    claimRender: () => c._claimRender(),
-    cacheStatus: (status) => wiring.cache_status?.(status),
+    claimRender: () => claimRender(c),
+    cacheStatus: (status) => wiring.cacheStatus?.(status),
   };
 }

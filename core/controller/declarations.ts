@@ -6,26 +6,72 @@
  * inherit without a subclass ever changing its parent.
  */
 import { ArgumentError } from '../errors.ts';
-import type { CacheDeclaration } from '../caching/declarations.ts';
+import type { ActionCacheOptions, CacheDeclaration, PageCacheOptions } from '../caching/declarations.ts';
 
 export type ActionScope = { readonly only?: readonly string[]; readonly except?: readonly string[] };
 
+/**
+ * The names of `T`'s methods: what a filter, a rescue handler or a cache condition may name, so that
+ * a misspelt or renamed method is a compile error rather than a failure at request time. (TypeScript's
+ * `private` and `protected` methods are not among them: name a public one, which being a filter keeps
+ * from being an action, or pass a function.)
+ */
+export type MethodName<T> = { [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T] & string;
+
+/** A controller class as the declarations see it: `prototype` carries its instance type. */
+export interface Declaring<C> {
+  readonly prototype: C;
+}
+
+/** `only` or `except` as a declaration takes them: one action name or a list. */
+export interface ScopeOptions {
+  readonly only?: string | readonly string[];
+  readonly except?: string | readonly string[];
+}
+
+/** The arguments of `before_filter` and its kin: targets, then optionally `{ only }` or `{ except }`. */
+export type FilterArguments<Target> = Target[] | [...Target[], ScopeOptions];
+
+/** A before or after filter of controller `C`: one of its method names, or a function given the controller. */
+export type FilterTarget<C = never> = MethodName<C> | ((controller: C) => unknown);
+/** An around filter of `C`: a method taking the action to run, or a function given the controller and the action. */
+export type AroundTarget<C = never> = MethodName<C> | ((controller: C, action: () => Promise<void>) => unknown);
+
+/** `caches_page`'s or `caches_action`'s `if` for controller `C`: one of its method names, or a function of it. */
+export type CacheConditionFor<C> = MethodName<C> | ((controller: C) => unknown);
+
+export interface PageCacheOptionsFor<C> extends Omit<PageCacheOptions, 'if'> {
+  readonly if?: CacheConditionFor<C>;
+}
+
+export interface ActionCacheOptionsFor<C> extends Omit<ActionCacheOptions, 'if' | 'cache_path'> {
+  readonly if?: CacheConditionFor<C>;
+  /** The key's path instead of the request's host and path: a string, or a function of the controller giving one or a route hash. */
+  readonly cache_path?: string | ((controller: C) => string | Record<string, unknown>);
+}
+
 export type FilterKind = 'before' | 'after' | 'around';
-/** A filter names a controller method, or is a function given the controller (and, around, the action). */
-export type FilterTarget = string | ((controller: any, action?: () => Promise<void>) => unknown);
+/** A filter as stored: a method name, or a function given the controller (and, around, the action). */
+type StoredTarget = string | ((controller: object, action?: () => Promise<void>) => unknown);
 
 export interface Filter extends ActionScope {
   readonly kind: FilterKind;
-  readonly target: FilterTarget;
+  readonly target: StoredTarget;
 }
 
-export type RescueHandler = string | ((this: any, error: any) => unknown);
 /** An error class, or its name (matched against the error's class chain by name). */
-export type RescueMatcher = (abstract new (...args: any[]) => unknown) | string;
+export type RescueMatcher<E = unknown> = (abstract new (...args: never[]) => E) | string;
+
+/**
+ * A `rescue_from` handler of controller `C` for errors of type `E`: one of its method names, or a
+ * function called on the controller with the error. (Declared as a method, so a handler that takes a
+ * narrower error type than `E` still fits.)
+ */
+export type RescueHandler<C = never, E = unknown> = MethodName<C> | { handle(this: C, error: E): unknown }['handle'];
 
 export interface RescueDeclaration {
   readonly matcher: RescueMatcher;
-  readonly handler: RescueHandler;
+  readonly handler: string | ((this: unknown, error: unknown) => unknown);
 }
 
 export interface ForgeryOptions extends ActionScope {
@@ -65,13 +111,13 @@ export interface Declarations {
 
 const DECLARATIONS = Symbol('signalbox.controller.declarations');
 
-type Declaring = { [DECLARATIONS]?: Declarations };
+type WithDeclarations = { [DECLARATIONS]?: Declarations };
 
 /** The declarations of a controller class, created (from its parent's) on first use. */
 export function declarationsOf(klass: object): Declarations {
-  const own = Object.prototype.hasOwnProperty.call(klass, DECLARATIONS) ? (klass as Declaring)[DECLARATIONS] : undefined;
+  const own = Object.prototype.hasOwnProperty.call(klass, DECLARATIONS) ? (klass as WithDeclarations)[DECLARATIONS] : undefined;
   if (own) return own;
-  const parent = Object.getPrototypeOf(klass) as Declaring | null;
+  const parent = Object.getPrototypeOf(klass) as WithDeclarations | null;
   const inherited = parent && typeof parent === 'function' ? declarationsOf(parent) : null;
   const created: Declarations = {
     filters: inherited ? [...inherited.filters] : [],
@@ -102,12 +148,12 @@ export function appliesTo(scope: ActionScope, action: string): boolean {
 }
 
 /** Splits `(...targets, options?)` as Rails' filter declarations take them. */
-export function splitFilterArgs(args: readonly unknown[]): { targets: FilterTarget[]; scope: ActionScope } {
+export function splitFilterArgs(args: readonly unknown[]): { targets: StoredTarget[]; scope: ActionScope } {
   const rest = [...args];
   const last = rest[rest.length - 1];
   const options = last !== null && typeof last === 'object' && !Array.isArray(last) ? (rest.pop() as { only?: unknown; except?: unknown }) : undefined;
   for (const t of rest) {
     if (typeof t !== 'string' && typeof t !== 'function') throw new ArgumentError(`A filter is a method name or a function, got ${String(t)}`);
   }
-  return { targets: rest as FilterTarget[], scope: actionScope(options) };
+  return { targets: rest as StoredTarget[], scope: actionScope(options) };
 }

@@ -6,11 +6,13 @@
  * handlers for whatever any of them throws.
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
-import { Controller, type ControllerWiring } from './base.ts';
+import type { Controller } from './base.ts';
+import { beginRun, runOf, type ActionRun, type ControllerWiring } from './action-state.ts';
 import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
 import { givenToken, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 import { cacheHost } from './cache-host.ts';
+import { isThenable, thenOrNow } from '../util.ts';
 
 export interface DispatchOptions {
   readonly forgery: ForgeryVerdict;
@@ -40,15 +42,14 @@ export function hasAction(klass: ControllerClass, action: string): boolean {
  */
 export function dispatch(klass: ControllerClass, wiring: ControllerWiring, options: DispatchOptions): Controller | Promise<Controller> {
   const c = new klass();
-  c._wire(wiring);
-  let outcome: void | Promise<void>;
+  const run = beginRun(c, wiring);
+  let outcome: Step;
   try {
-    outcome = runChain(c, klass, wiring.action_name, options);
+    outcome = runChain(c, run, klass, wiring.action_name, options);
   } catch (error) {
     return rescued(c, error);
   }
-  if (outcome instanceof Promise) return outcome.then(() => finished(c), (error: unknown) => rescued(c, error));
-  return finished(c);
+  return thenOrNow(outcome, () => finished(c), (error: unknown) => rescued(c, error));
 }
 
 /** The controller, once any template render still in flight is done. */
@@ -59,63 +60,58 @@ function finished(c: Controller): Controller | Promise<Controller> {
 
 /** Hands an unhandled error to `rescue_from`; rethrows when no handler matches. */
 function rescued(c: Controller, error: unknown): Controller | Promise<Controller> {
-  const handled = rescue(c, error);
-  if (handled instanceof Promise) {
-    return handled.then((ok) => {
-      if (!ok) throw error;
-      return finished(c);
-    });
-  }
-  if (!handled) throw error;
-  return finished(c);
+  return thenOrNow(rescue(c, error), (handled) => {
+    if (!handled) throw error;
+    return finished(c);
+  });
 }
 
 /** A render started by the last step, if any; cleared so it is waited for once. */
 function takePending(c: Controller): Promise<void> | null {
-  const pending = c._pending;
-  c._pending = null;
+  const run = runOf(c);
+  const pending = run.pending;
+  run.pending = null;
   return pending;
 }
 
 /** What a step returns: nothing when it finished synchronously, else the promise of its end. */
-type Step = void | Promise<void>;
+type Step = void | PromiseLike<void>;
 
+/** After a filter, action or handler returned `result` (awaited when it is a thenable): the render it started, if any. */
 function settle(c: Controller, result: unknown): Step {
-  if (result instanceof Promise) return result.then(() => takePending(c) ?? undefined);
-  return takePending(c) ?? undefined;
+  return thenOrNow(result, () => takePending(c) ?? undefined);
 }
 
-function runChain(c: Controller, klass: ControllerClass, action: string, options: DispatchOptions): Step {
+function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action: string, options: DispatchOptions): Step {
   const declarations = declarationsOf(klass);
   const body = actionBody(klass, c, action);
   // Before the forgery check, so that a refused request to a cached action says X-Cache: miss too.
-  c._cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), c._wiring.caching, declarations.caches, action);
+  const cache = (run.cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), run.wiring.caching, declarations.caches, action));
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
-  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(c._wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
+  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(run.wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
   const filters: Filter[] = [];
   for (const f of declarations.filters) if (appliesTo(f, action)) filters.push(f);
-  return beforeFrom(c, filters, 0, body);
+  return beforeFrom(c, filters, 0, body, cache);
 }
 
 /** Before filters from `i` on; one that renders or redirects halts the chain. */
-function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: () => unknown): Step {
+function beforeFrom(c: Controller, filters: readonly Filter[], i: number, body: () => unknown, cache: CacheRun | null): Step {
   for (; i < filters.length; i++) {
     if (filters[i].kind !== 'before') continue;
     const step = settle(c, runFilter(c, filters[i]));
-    if (step instanceof Promise) {
+    if (isThenable(step)) {
       const next = i + 1;
-      return step.then(() => (c.performed ? undefined : beforeFrom(c, filters, next, body)));
+      return step.then(() => (c.performed ? undefined : beforeFrom(c, filters, next, body, cache)));
     }
     if (c.performed) return;
   }
-  const cache = c._cache;
   if (cache !== null) {
     // A hit renders, and ends the chain as a before filter that renders would.
     const looked = cache.lookup();
-    if (looked instanceof Promise) return looked.then(() => (c.performed ? undefined : actionOnward(c, filters, body, cache)));
+    if (isThenable(looked)) return looked.then(() => (c.performed ? undefined : actionOnward(c, filters, body, cache)));
     if (c.performed) return;
   }
   return actionOnward(c, filters, body, cache);
@@ -127,16 +123,16 @@ function actionOnward(c: Controller, filters: readonly Filter[], body: () => unk
   const core = arounds.length === 0
     ? runAction(c, body)
     : arounds.reduceRight<() => Promise<void>>((inner, f) => () => runAround(c, f, inner), async () => runAction(c, body))();
-  const after = core instanceof Promise ? core.then(() => afterFrom(c, filters, 0)) : afterFrom(c, filters, 0);
+  const after = thenOrNow(core, () => afterFrom(c, filters, 0));
   if (cache === null) return after;
-  return after instanceof Promise ? after.then(() => cache.complete()) : cache.complete();
+  return thenOrNow(after, () => cache.complete());
 }
 
 function afterFrom(c: Controller, filters: readonly Filter[], i: number): Step {
   for (; i < filters.length; i++) {
     if (filters[i].kind !== 'after') continue;
     const step = settle(c, runFilter(c, filters[i]));
-    if (step instanceof Promise) {
+    if (isThenable(step)) {
       const next = i + 1;
       return step.then(() => afterFrom(c, filters, next));
     }
@@ -151,8 +147,7 @@ function actionBody(klass: ControllerClass, c: Controller, action: string): () =
 }
 
 function runAction(c: Controller, body: () => unknown): Step {
-  const step = settle(c, body());
-  return step instanceof Promise ? step.then(() => implicitRender(c)) : implicitRender(c);
+  return thenOrNow(settle(c, body()), () => implicitRender(c));
 }
 
 // An action that neither rendered nor redirected renders its own template.
@@ -171,7 +166,7 @@ async function runAround(c: Controller, f: Filter, inner: () => Promise<void>): 
     await inner();
   };
   const result = typeof f.target === 'string' ? callMethod(c, f.target, proceed) : f.target(c, proceed);
-  if (result instanceof Promise) await result;
+  if (isThenable(result)) await result;
   const pending = takePending(c);
   if (pending) await pending;
 }
@@ -183,13 +178,13 @@ function callMethod(c: Controller, name: string, ...args: unknown[]): unknown {
 }
 
 /** Runs the last matching `rescue_from` handler; false when none matches (a promise when the handler is asynchronous). */
-function rescue(c: Controller, error: unknown): boolean | Promise<boolean> {
+function rescue(c: Controller, error: unknown): boolean | PromiseLike<boolean> {
   const rescues = declarationsOf(c.constructor).rescues;
   for (let i = rescues.length - 1; i >= 0; i--) {
     const { matcher, handler } = rescues[i];
     if (!matches(error, matcher)) continue;
     const result = typeof handler === 'string' ? callMethod(c, handler, error) : handler.call(c, error);
-    return result instanceof Promise ? result.then(() => true) : true;
+    return thenOrNow(result, () => true);
   }
   return false;
 }

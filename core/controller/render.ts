@@ -14,6 +14,7 @@ import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
 import type { ViewHost } from '../views/host.ts';
 import { renderView } from '../views/render.ts';
 import type { ViewResolver } from '../views/resolver.ts';
+import { runOf } from './action-state.ts';
 import { declarationsOf } from './declarations.ts';
 import { toXml } from './xml.ts';
 
@@ -25,8 +26,6 @@ export interface Renderer {
   readonly controller_path: string;
   readonly controller_name: string;
   readonly action_name: string;
-  /** The format `respond_to` chose, if any; it names the template format. */
-  readonly _format: string | null;
   readonly params: Readonly<Record<string, unknown>>;
   readonly flash: Flash;
   readonly routes: Helpers;
@@ -113,7 +112,7 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
 }
 
 async function renderTemplate(c: Renderer, name: string, options: RenderOptions): Promise<void> {
-  const format = options.format ?? c._format ?? c.request.template_format;
+  const format = options.format ?? runOf(c).format ?? c.request.template_format;
   const views = c.views;
   const wanted = `${name}.${format}`;
   if (views === null) throw new MissingTemplate([`(no views directory)/${wanted}`]);

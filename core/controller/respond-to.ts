@@ -9,6 +9,7 @@ import { NotAcceptable } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
+import { runOf } from './action-state.ts';
 
 export type RespondHandler = true | (() => unknown);
 /** Object form: keys are format symbols (`html`, `json`, registered ones, `all`, `any`) in preference order. */
@@ -71,8 +72,6 @@ export interface Responder {
   readonly request: Request;
   readonly response: Response;
   readonly action_name: string;
-  /** The chosen format, which names the template format. */
-  _format: string | null;
   render(options: { readonly action: string }): void;
 }
 
@@ -94,7 +93,8 @@ export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock
 
   const chosen = choose(d.priority, d.declared);
   if (chosen === null) throw new NotAcceptable(d.priority.map((t) => t.toString()));
-  c._format = chosen.type.symbol ?? chosen.type.string;
+  // The chosen format names the template's format.
+  runOf(c).format = chosen.type.symbol ?? chosen.type.string;
   c.response.content_type = chosen.type.string;
   if (chosen.handler === undefined || chosen.handler === true) c.render({ action: c.action_name });
   else chosen.handler();

@@ -19,6 +19,8 @@ export interface Verified {
   render(options: Record<string, unknown>): void;
   redirect_to(target: unknown): void;
   head(status: string): void;
+  /** The route helpers, for a `redirect_to` that names one (`'posts_url'`). */
+  readonly routes: object;
 }
 
 const list = (v: string | readonly string[] | undefined): readonly string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : v);
@@ -41,10 +43,19 @@ export function verifyAction(c: Verified, options: VerifyOptions): void {
   if (c.performed) return;
   if (options.render) c.render(options.render);
   else if (options.redirect_to !== undefined) {
-    // A method name (other than 'back') is called for the target, as Rails does with a symbol.
-    const target = options.redirect_to;
-    const method = typeof target === 'string' && target !== 'back' && typeof (c as unknown as Record<string, unknown>)[target] === 'function'
-      ? (c as unknown as Record<string, () => unknown>)[target]() : target;
-    c.redirect_to(method);
+    c.redirect_to(redirectTarget(c, options.redirect_to));
   } else c.head('bad_request');
+}
+
+/**
+ * `verify`'s `redirect_to`: a name (other than 'back') is called for the target, as Rails sends a symbol
+ * to the controller: a method of the controller, else a route helper (`'posts_url'`); anything else is
+ * the target itself.
+ */
+function redirectTarget(c: Verified, target: unknown): unknown {
+  if (typeof target !== 'string' || target === 'back') return target;
+  const own = (c as unknown as Record<string, unknown>)[target];
+  if (typeof own === 'function') return (own as () => unknown).call(c);
+  const helper = (c.routes as Record<string, unknown>)[target];
+  return typeof helper === 'function' ? (helper as () => unknown)() : target;
 }

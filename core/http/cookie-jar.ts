@@ -73,7 +73,7 @@ export class CookieJar {
   }
 
   /** The request's cookies merged with this action's writes. */
-  to_object(): Record<string, string> {
+  toObject(): Record<string, string> {
     const all: Record<string, string> = { ...(this.#request ??= this.#read()) };
     for (const [name, value] of this.#written ?? []) {
       if (value === undefined) delete all[name];

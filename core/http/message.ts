@@ -13,10 +13,10 @@ export interface RequestMessage {
   /** Header names in any case. */
   readonly headers: Readonly<Record<string, HeaderValue | undefined>>;
   readonly body?: Uint8Array | string | null;
-  readonly remote_address?: string;
+  readonly remoteAddress?: string;
   /** The server's own address and port on this connection: the host to link to when a request names none. */
-  readonly local_address?: string;
-  readonly local_port?: number;
+  readonly localAddress?: string;
+  readonly localPort?: number;
   /** Whether the connection was TLS (the transport knows; headers may also say so behind a proxy). */
   readonly encrypted?: boolean;
   /** Which transport carried it, for logs and traces. */

@@ -22,8 +22,8 @@ export interface RequestSettings {
   readonly mime: MimeRegistry;
   readonly limits?: ParamLimits;
   readonly relative_url_root?: string;
-  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trust_proxy`. */
-  readonly trust_proxy?: boolean;
+  /** Believe forwarding headers (X-Forwarded-Host/-Proto/-For); see `config.trustProxy`. */
+  readonly trustProxy?: boolean;
 }
 
 function isEmpty(params: Params): boolean {
@@ -37,15 +37,15 @@ const NO_PARAMS: Params = Object.freeze({});
 export class Request {
   readonly headers: Readonly<Record<string, string>>;
   /** The method as received, upper-case. */
-  readonly raw_method: string;
+  readonly rawMethod: string;
   /** Path and query as received (an absolute-form target is reduced to its path). */
   readonly request_uri: string;
   /** The path, still percent-encoded (recognition decodes parameters itself). */
   readonly path: string;
   readonly query_string: string;
-  readonly remote_address: string;
-  readonly local_address: string | undefined;
-  readonly local_port: number | undefined;
+  readonly remoteAddress: string;
+  readonly localAddress: string | undefined;
+  readonly localPort: number | undefined;
   readonly encrypted: boolean;
   readonly transport: string;
   readonly body: Uint8Array | string;
@@ -66,8 +66,8 @@ export class Request {
     this.#settings = settings;
     this.headers = normaliseHeaders(message.headers);
     const method = String(message.method);
-    this.raw_method = LOWER_METHODS.has(method) ? method : method.toUpperCase();
-    if (!LOWER_METHODS.has(this.raw_method)) throw new UnknownHttpMethod(this.raw_method);
+    this.rawMethod = LOWER_METHODS.has(method) ? method : method.toUpperCase();
+    if (!LOWER_METHODS.has(this.rawMethod)) throw new UnknownHttpMethod(this.rawMethod);
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
     // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
@@ -81,9 +81,9 @@ export class Request {
     this.path = path;
     const q = request_uri.indexOf('?');
     this.query_string = q < 0 ? '' : request_uri.slice(q + 1);
-    this.remote_address = message.remote_address ?? '';
-    this.local_address = message.local_address;
-    this.local_port = message.local_port;
+    this.remoteAddress = message.remoteAddress ?? '';
+    this.localAddress = message.localAddress;
+    this.localPort = message.localPort;
     this.encrypted = message.encrypted === true;
     this.transport = message.transport ?? 'http';
     this.body = message.body ?? '';
@@ -126,7 +126,7 @@ export class Request {
   }
 
   /** Drops cached derived values after body parameters arrive. */
-  parameters_changed(): void {
+  parametersChanged(): void {
     this.#parameters = null;
     this.#method = null;
     this.#format = undefined;
@@ -139,12 +139,12 @@ export class Request {
 
   /** True when the client sent HEAD (the method still reads `get`). */
   get head(): boolean {
-    return this.raw_method === 'HEAD';
+    return this.rawMethod === 'HEAD';
   }
 
   // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
-    const raw = LOWER_METHODS.get(this.raw_method)!;
+    const raw = LOWER_METHODS.get(this.rawMethod)!;
     if (raw === 'head') return 'get';
     if (raw === 'post') {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;
@@ -167,7 +167,7 @@ export class Request {
     if (this.#accepts === null) {
       const accept = this.headers.accept;
       // The Content-Type only matters without an Accept header, so it is read only then.
-      this.#accepts = this.mime.accept_list(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
+      this.#accepts = this.mime.acceptList(accept, accept === undefined || accept.trim() === '' ? this.content_type : null);
     }
     return this.#accepts;
   }
@@ -228,11 +228,11 @@ export class Request {
   get env(): env.RequestEnv {
     return (this.#env ??= {
       headers: this.headers,
-      remote_address: this.remote_address,
+      remote_addr: this.remoteAddress,
       ssl: this.encrypted,
-      server_addr: this.local_address === undefined ? undefined : bracketIpv6(this.local_address),
-      server_port: this.local_port,
-      trust_proxy: this.#settings.trust_proxy === true,
+      server_addr: this.localAddress === undefined ? undefined : bracketIpv6(this.localAddress),
+      server_port: this.localPort,
+      trustProxy: this.#settings.trustProxy === true,
     });
   }
 

@@ -79,7 +79,7 @@ export class Response {
   }
 
   /** True once a body, a redirect or a bare status has been produced. */
-  get body_bytes(): number {
+  get bodyBytes(): number {
     return typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.byteLength;
   }
 }

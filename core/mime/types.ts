@@ -83,9 +83,9 @@ export interface MimeRegistry {
   /**
    * What a request accepts, frozen and remembered per header: `parse(accept)`, or with no (or a blank) Accept
    * header the request's Content-Type type then `*\/*`.
-   * @example mime.accept_list('text/html,*\/*;q=0.8', null).map(String) // ['text/html', '*\/*']
+   * @example mime.acceptList('text/html,*\/*;q=0.8', null).map(String) // ['text/html', '*\/*']
    */
-  accept_list(accept: string | undefined, contentType: MimeType | null): readonly MimeType[];
+  acceptList(accept: string | undefined, contentType: MimeType | null): readonly MimeType[];
   /** Every registered type, in registration order. */
   all(): MimeType[];
 }
@@ -153,7 +153,7 @@ class Registry implements MimeRegistry {
     return this.#add(new MimeType(string, symbol), extensionSynonyms, false);
   }
 
-  accept_list(accept: string | undefined, contentType: MimeType | null): readonly MimeType[] {
+  acceptList(accept: string | undefined, contentType: MimeType | null): readonly MimeType[] {
     if (accept !== undefined && accept.trim() !== '') {
       let list = this.#acceptLists.get(accept);
       if (list === undefined) {

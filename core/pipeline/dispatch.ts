@@ -8,7 +8,8 @@ import { SessionHandle } from '../session/session.ts';
 import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
-import type { Controller, ControllerWiring } from '../controller/base.ts';
+import type { Controller } from '../controller/base.ts';
+import { runOf, type ControllerWiring } from '../controller/action-state.ts';
 import type { Caching } from '../caching/caching.ts';
 import type { CacheStatus } from '../caching/host.ts';
 import type { Request } from '../http/request.ts';
@@ -16,6 +17,7 @@ import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { RequestRun } from './run.ts';
+import { thenOrNow } from '../util.ts';
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
@@ -39,8 +41,7 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   const wiring = new RequestWiring(run, controllerPath, action);
   run.session = wiring.session;
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
-  if (done instanceof Promise) return done.then((controller) => finish(run, controller, wiring));
-  return finish(run, done, wiring);
+  return thenOrNow(done, (controller) => finish(run, controller, wiring));
 }
 
 // The caches store the response only now: whether it sets a cookie is known once the session is committed.
@@ -50,7 +51,7 @@ function finish(run: RequestRun, controller: Controller, wiring: RequestWiring):
   // A header no transport could write (a parameter with a newline copied into it, say) fails here, as the action's own error.
   const unsafe = unsafeHeader(run.response!);
   if (unsafe !== null) return Promise.reject(new InvalidResponseHeader(unsafe));
-  return controller._cache?.store();
+  return runOf(controller).cache?.store();
 }
 
 /**
@@ -88,7 +89,7 @@ class RequestWiring implements ControllerWiring {
     return this.#run.app.caching;
   }
 
-  cache_status(status: CacheStatus): void {
+  cacheStatus(status: CacheStatus): void {
     this.#run.cache = status;
   }
 

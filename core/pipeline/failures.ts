@@ -33,9 +33,9 @@ function fresh(run: RequestRun, status: number): Response {
   return res;
 }
 
-/** `public/<status>.html` if the app has it, else a short page naming the status (Rails 2.1's single space with `default_error_pages` off). */
+/** `public/<status>.html` if the app has it, else a short page naming the status (Rails 2.1's single space with `defaultErrorPages` off). */
 function publicBody(run: RequestRun, status: number): string {
-  return run.app.publicFile(`${status}.html`) ?? (run.app.config.default_error_pages ? defaultErrorPage(status) : ' ');
+  return run.app.publicFile(`${status}.html`) ?? (run.app.config.defaultErrorPages ? defaultErrorPage(status) : ' ');
 }
 
 /** The development page for `error` when this request may see one (a local request, in an app that says so); else null. */
@@ -108,7 +108,7 @@ export function renderRescue(run: RequestRun): void {
 
 /** Rails' `local_request?`: the peer and the client (behind a trusted proxy) are both this machine. In-process calls have no peer. */
 function isLocal(run: RequestRun): boolean {
-  if ((run.message.remote_address ?? '') === '') return true;
+  if ((run.message.remoteAddress ?? '') === '') return true;
   return run.request !== null && localRequest(run.request.env);
 }
 

@@ -22,7 +22,7 @@ export function exemptContentType(contentType: string | undefined, exempt: reado
 export function checkForgery(run: RequestRun): void {
   const request = run.request!;
   if (SAFE_METHODS.has(request.method)) return;
-  const required = !exemptContentType(request.headers['content-type'], run.app.config.forgery_exempt_types);
+  const required = !exemptContentType(request.headers['content-type'], run.app.config.forgeryExemptTypes);
   run.forgery = { required };
 }
 
@@ -33,7 +33,7 @@ export function checkForgery(run: RequestRun): void {
  * before any controller (and its `param` or `secret`) is.
  */
 export function isUnroutedForgery(run: RequestRun): boolean {
-  if (!run.forgery.required || !run.app.forgery_protected) return false;
+  if (!run.forgery.required || !run.app.forgeryProtected) return false;
   const request = run.request!;
   const given = givenToken(request.parameters, request.headers);
   return given === null || !matchesStoredToken(given, run.app.sessions.load(request));

@@ -9,12 +9,13 @@ import { Response } from '../http/response.ts';
 import { parseBodyParams } from '../request/params.ts';
 import { BlockedHost } from '../errors.ts';
 import { hostAllowed } from '../request/env.ts';
+import { isThenable } from '../util.ts';
 import type { RequestRun } from './run.ts';
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
 export function parseRequest(run: RequestRun): void | Promise<void> {
   const { config } = run.app;
-  const request = new Request(run.message, run.app.request_settings);
+  const request = new Request(run.message, run.app.requestSettings);
   run.request = request;
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);
@@ -26,15 +27,15 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
     return;
   }
   const params = parseBodyParams(request.content_type, body, config.limits, request.headers['content-type']);
-  if (params instanceof Promise) {
+  if (isThenable(params)) {
     return params.then((p) => {
       request.request_parameters = p;
-      request.parameters_changed();
+      request.parametersChanged();
       void request.method;
     });
   }
   request.request_parameters = params;
-  request.parameters_changed();
+  request.parametersChanged();
   void request.method;
 }
 

@@ -2,7 +2,7 @@
  * The respond stage: the one place that decides what goes on the wire.
  * HEAD keeps the headers (and the length) of the GET body but sends none;
  * 204 and 304 carry no body; every response gets X-Runtime, and every
- * response of a cached action X-Cache (unless `config.cache_header` is off).
+ * response of a cached action X-Cache (unless `config.cacheHeader` is off).
  */
 import { contentTypeHeader, runtimeHeader } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
@@ -19,7 +19,7 @@ export function respond(run: RequestRun): void {
   }
   if (res.cookies.length > 0) headers['Set-Cookie'] = res.cookies;
   headers['X-Runtime'] = runtimeHeader(performance.now() - run.started);
-  if (run.cache !== null && run.app.config.cache_header) headers['X-Cache'] = run.cache;
+  if (run.cache !== null && run.app.config.cacheHeader) headers['X-Cache'] = run.cache;
   let body = res.body;
   if (noBody(res.status) || res.status < 200) {
     body = '';

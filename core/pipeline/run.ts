@@ -33,15 +33,15 @@ export interface AppConfig {
    * Answer an error the app has no `public/<status>.html` for with a short page naming the status (default),
    * or, false, with Rails 2.1's single space.
    */
-  readonly default_error_pages: boolean;
+  readonly defaultErrorPages: boolean;
   /** Off turns forgery protection off for the whole app (default: off in test, on otherwise). */
   readonly allow_forgery_protection: boolean;
   readonly limits: ParamLimits;
   readonly relative_url_root: string;
   /** Content types exempt from forgery protection, by exact essence (default `application/json` and `application/xml`). */
-  readonly forgery_exempt_types: readonly string[];
+  readonly forgeryExemptTypes: readonly string[];
   /** Believe X-Forwarded-Host/-Proto/-For and Client-IP; turn on only behind a proxy you control (default off). */
-  readonly trust_proxy: boolean;
+  readonly trustProxy: boolean;
   /**
    * Host names this app answers to (with or without a port; a leading `.` admits subdomains; a RegExp
    * matches the whole name). Empty admits any host; otherwise any other Host gets 403, so links and
@@ -53,7 +53,7 @@ export interface AppConfig {
   /** Rails' `perform_caching`: false turns page and action caching off (default on). */
   readonly perform_caching: boolean;
   /** Whether responses of cached actions carry `X-Cache: hit` or `miss` (default on). */
-  readonly cache_header: boolean;
+  readonly cacheHeader: boolean;
   /**
    * Rails' `cache_template_loading`: false looks at the views directory before each render and imports
    * changed templates again, so an edit shows on the next request. Default: false in development only.
@@ -70,18 +70,18 @@ export interface AppRuntime {
   readonly mime: MimeRegistry;
   readonly config: AppConfig;
   readonly views: ViewResolver | null;
-  readonly public_dir: string | null;
+  readonly publicDir: string | null;
   readonly log: Logger;
   readonly services: Readonly<Record<string, unknown>>;
   readonly sessions: SessionStore;
   /** Whether any controller declares `protect_from_forgery` (and the app allows it): then no route is a way around it. */
-  readonly forgery_protected: boolean;
-  /** Reads a file of `public_dir` (cached); null when absent. */
+  readonly forgeryProtected: boolean;
+  /** Reads a file of `publicDir` (cached); null when absent. */
   publicFile(name: string): string | null;
   /** The page cache, the action cache's store, and expiry. */
   readonly caching: Caching;
   /** What every `Request` of this app is built with (from `mime` and `config`), made once. */
-  readonly request_settings: RequestSettings;
+  readonly requestSettings: RequestSettings;
 }
 
 export interface RequestRun {

@@ -3,7 +3,7 @@
  * port, protocol, domain, client address, cookies and body type, as pure
  * functions of a `RequestEnv` (Rails 2.1's `AbstractRequest` and `CgiRequest`).
  * Forwarding headers (X-Forwarded-Host, -Proto, -For, Client-IP) are believed only when
- * `trust_proxy` is set: without a proxy in front they are whatever the client wrote.
+ * `trustProxy` is set: without a proxy in front they are whatever the client wrote.
  *
  * @example
  *   const env = { headers: { host: 'www.example.co.uk:8080' } };
@@ -19,7 +19,7 @@ import { isUnsafeKey } from './param-values.ts';
 export interface RequestEnv {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The peer address of the connection. */
-  readonly remote_address?: string;
+  readonly remote_addr?: string;
   /** Whether the connection itself is TLS (CGI's HTTPS=on). */
   readonly ssl?: boolean;
   readonly server_name?: string;
@@ -27,7 +27,7 @@ export interface RequestEnv {
   readonly server_port?: string | number;
   readonly server_software?: string;
   /** Believe X-Forwarded-Host/-Proto/-For and Client-IP (set it when a proxy you control is in front). */
-  readonly trust_proxy?: boolean;
+  readonly trustProxy?: boolean;
 }
 
 function header(env: RequestEnv, name: string): string | undefined {
@@ -36,7 +36,7 @@ function header(env: RequestEnv, name: string): string | undefined {
 
 /** The host and port as the request named them: X-Forwarded-Host (its last entry), Host, server name, server address. */
 export function rawHostWithPort(env: RequestEnv): string {
-  const forwarded = env.trust_proxy === true ? header(env, 'x-forwarded-host') : undefined;
+  const forwarded = env.trustProxy === true ? header(env, 'x-forwarded-host') : undefined;
   if (forwarded !== undefined) return forwarded.split(/,\s?/).at(-1)!.trim();
   const host = header(env, 'host') ?? env.server_name;
   if (host !== undefined) return host;
@@ -84,7 +84,7 @@ export function protocol(env: RequestEnv): string {
 
 /** Whether the request came over HTTPS: a TLS connection, or X-Forwarded-Proto: https. */
 export function ssl(env: RequestEnv): boolean {
-  return env.ssl === true || (env.trust_proxy === true && header(env, 'x-forwarded-proto') === 'https');
+  return env.ssl === true || (env.trustProxy === true && header(env, 'x-forwarded-proto') === 'https');
 }
 
 /** An IP-address host has no domain or subdomains. */
@@ -120,13 +120,13 @@ function plainAddress(address: string): string {
 }
 
 /**
- * The client's address. Without `trust_proxy`, or from a peer that is not a loopback or private-network proxy, the peer is the client. Behind a trusted
+ * The client's address. Without `trustProxy`, or from a peer that is not a loopback or private-network proxy, the peer is the client. Behind a trusted
  * proxy: Client-IP, else the last X-Forwarded-For entry that is not itself a trusted proxy.
  * Throws `IpSpoofing` (400) when Client-IP is not among the X-Forwarded-For entries.
  */
 export function remoteIp(env: RequestEnv): string {
-  const peer = plainAddress(env.remote_address ?? '');
-  if (env.trust_proxy !== true || !TRUSTED_PROXY.test(peer)) return peer;
+  const peer = plainAddress(env.remote_addr ?? '');
+  if (env.trustProxy !== true || !TRUSTED_PROXY.test(peer)) return peer;
   const forwardedFor = header(env, 'x-forwarded-for');
   const forwarded = forwardedFor?.split(',').map((a) => a.trim());
   const clientIp = header(env, 'client-ip');
@@ -144,7 +144,7 @@ export function remoteIp(env: RequestEnv): string {
 
 /** Whether both the peer and the client address are this machine (Rails' `local_request?`). */
 export function localRequest(env: RequestEnv): boolean {
-  if (!LOCALHOST.has(plainAddress(env.remote_address ?? ''))) return false;
+  if (!LOCALHOST.has(plainAddress(env.remote_addr ?? ''))) return false;
   try {
     return LOCALHOST.has(remoteIp(env));
   } catch {

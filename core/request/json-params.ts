@@ -16,8 +16,8 @@ import { setParam, type ParamObject, type ParamValue, type Params } from './para
  */
 export function parseJsonParams(body: string, limits?: ParamLimits): Params {
   const resolved = resolveParamLimits(limits);
-  if (body.length * 3 > resolved.body_bytes && Buffer.byteLength(body) > resolved.body_bytes) {
-    throw new PayloadTooLarge('body_bytes', resolved.body_bytes);
+  if (body.length * 3 > resolved.bodyBytes && Buffer.byteLength(body) > resolved.bodyBytes) {
+    throw new PayloadTooLarge('bodyBytes', resolved.bodyBytes);
   }
   if (body.trim() === '') return {};
   // Over a count or depth limit: refused where the count is crossed, before JSON.parse reads the rest.
@@ -65,8 +65,8 @@ class JsonCopier {
       throw new ParamsParseError('SBX_ERR_PARAMS_DEPTH', `JSON body nested too deeply: the limit is ${this.#limits.depth} levels`);
     }
     if (!Array.isArray(source)) return this.object(source as Record<string, unknown>, depth);
-    if (source.length > this.#limits.array_length) {
-      throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many elements in a JSON array: the limit is ${this.#limits.array_length}`);
+    if (source.length > this.#limits.arrayLength) {
+      throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many elements in a JSON array: the limit is ${this.#limits.arrayLength}`);
     }
     const out: ParamValue[] = [];
     for (const element of source) {

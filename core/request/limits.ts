@@ -11,9 +11,9 @@ export interface MultipartLimits {
   /** File parts in one body. Default 10. */
   files?: number;
   /** Bytes in one file. Default 10 MB. */
-  file_bytes?: number;
+  fileBytes?: number;
   /** Bytes in one non-file field. Default 1 MB. */
-  field_bytes?: number;
+  fieldBytes?: number;
 }
 
 /** Parameter limits; every field is optional and defaults as documented. */
@@ -23,9 +23,9 @@ export interface ParamLimits {
   /** Parameters in one query, form, JSON or XML body. Default 1000. */
   keys?: number;
   /** Elements in one array. Default 1000. */
-  array_length?: number;
+  arrayLength?: number;
   /** Bytes in a url-encoded, JSON or XML body (and in a query string). Default 1 MB. */
-  body_bytes?: number;
+  bodyBytes?: number;
   multipart?: MultipartLimits;
 }
 
@@ -33,8 +33,8 @@ export interface ParamLimits {
 export interface ResolvedParamLimits {
   readonly depth: number;
   readonly keys: number;
-  readonly array_length: number;
-  readonly body_bytes: number;
+  readonly arrayLength: number;
+  readonly bodyBytes: number;
   readonly multipart: Readonly<Required<MultipartLimits>>;
 }
 
@@ -44,9 +44,9 @@ const MB = 1024 * 1024;
 export const DEFAULT_PARAM_LIMITS: ResolvedParamLimits = Object.freeze({
   depth: 32,
   keys: 1000,
-  array_length: 1000,
-  body_bytes: MB,
-  multipart: Object.freeze({ parts: 100, files: 10, file_bytes: 10 * MB, field_bytes: MB }),
+  arrayLength: 1000,
+  bodyBytes: MB,
+  multipart: Object.freeze({ parts: 100, files: 10, fileBytes: 10 * MB, fieldBytes: MB }),
 });
 
 /** `limits` with defaults for whatever it leaves out. */
@@ -56,13 +56,13 @@ export function resolveParamLimits(limits: ParamLimits = {}): ResolvedParamLimit
   return {
     depth: limits.depth ?? d.depth,
     keys: limits.keys ?? d.keys,
-    array_length: limits.array_length ?? d.array_length,
-    body_bytes: limits.body_bytes ?? d.body_bytes,
+    arrayLength: limits.arrayLength ?? d.arrayLength,
+    bodyBytes: limits.bodyBytes ?? d.bodyBytes,
     multipart: {
       parts: m.parts ?? d.multipart.parts,
       files: m.files ?? d.multipart.files,
-      file_bytes: m.file_bytes ?? d.multipart.file_bytes,
-      field_bytes: m.field_bytes ?? d.multipart.field_bytes,
+      fileBytes: m.fileBytes ?? d.multipart.fileBytes,
+      fieldBytes: m.fieldBytes ?? d.multipart.fieldBytes,
     },
   };
 }

@@ -41,7 +41,7 @@ export function parseMultipart(body: Uint8Array, contentType: string, limits?: P
         // latin1 keeps every byte of a field; fieldText turns valid UTF-8 back into text.
         defCharset: 'latin1',
         defParamCharset: 'utf8',
-        limits: { parts: multipart.parts, files: multipart.files, fileSize: multipart.file_bytes, fieldSize: multipart.field_bytes },
+        limits: { parts: multipart.parts, files: multipart.files, fileSize: multipart.fileBytes, fieldSize: multipart.fieldBytes },
       });
     } catch (error) {
       // busboy throws synchronously for a missing boundary or a non-multipart type.
@@ -59,7 +59,7 @@ export function parseMultipart(body: Uint8Array, contentType: string, limits?: P
     };
 
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(tooLarge('multipart.field_bytes', multipart.field_bytes));
+      if (info.valueTruncated) return fail(tooLarge('multipart.fieldBytes', multipart.fieldBytes));
       add(name, fieldText(value));
     });
     parser.on('file', (name, stream, info) => {
@@ -68,12 +68,12 @@ export function parseMultipart(body: Uint8Array, contentType: string, limits?: P
       // this listener that error would be an uncaught exception and end the process.
       stream.on('error', (error: Error) => fail(new BodyParseError('SBX_ERR_MULTIPART_PARSE', `Malformed multipart body: ${error.message}`)));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(tooLarge('multipart.file_bytes', multipart.file_bytes)));
+      stream.on('limit', () => fail(tooLarge('multipart.fileBytes', multipart.fileBytes)));
       stream.on('end', () => {
         const content = Buffer.concat(chunks);
         if (info.filename === undefined) {
           // An application/octet-stream part without a filename: busboy calls it a file, Rails a string.
-          if (content.length > multipart.field_bytes) return fail(tooLarge('multipart.field_bytes', multipart.field_bytes));
+          if (content.length > multipart.fieldBytes) return fail(tooLarge('multipart.fieldBytes', multipart.fieldBytes));
           add(name, bytesToText(content));
         } else {
           add(name, new UploadPart(content, info.mimeType === UNTYPED ? null : info.mimeType, info.filename));

@@ -101,8 +101,8 @@ export class NestedParams {
   }
 
   #push(array: ParamValue[], value: ParamValue): void {
-    if (array.length >= this.#limits.array_length) {
-      throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many elements in a parameter array: the limit is ${this.#limits.array_length}`);
+    if (array.length >= this.#limits.arrayLength) {
+      throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many elements in a parameter array: the limit is ${this.#limits.arrayLength}`);
     }
     array.push(value);
   }

@@ -60,8 +60,8 @@ export function parseBodyParams(
 /** The body as UTF-8 text, refusing oversized bodies before decoding them. */
 function bodyText(body: Uint8Array | string, limits: ParamLimits | undefined): string {
   if (typeof body === 'string') return body;
-  const max = resolveParamLimits(limits).body_bytes;
-  if (body.byteLength > max) throw new PayloadTooLarge('body_bytes', max);
+  const max = resolveParamLimits(limits).bodyBytes;
+  if (body.byteLength > max) throw new PayloadTooLarge('bodyBytes', max);
   try {
     return utf8.decode(body);
   } catch {

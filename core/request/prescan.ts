@@ -77,7 +77,7 @@ export function prescanJson(text: string, limits: ResolvedParamLimits): void {
 /** One more element in the innermost (array) container. */
 function countElement(open: number[], keys: number, limits: ResolvedParamLimits): number {
   const last = open.length - 1;
-  if (++open[last] > limits.array_length) throw tooMany('Too many elements in a JSON array', limits.array_length);
+  if (++open[last] > limits.arrayLength) throw tooMany('Too many elements in a JSON array', limits.arrayLength);
   if (keys + 1 > limits.keys) throw tooMany('Too many parameters in a JSON body', limits.keys);
   return keys + 1;
 }
@@ -137,7 +137,7 @@ function sibling(open: (Map<string, number> | null)[], name: string, limits: Res
   const last = open.length - 1;
   const seen = (open[last] ??= new Map());
   const count = (seen.get(name) ?? 0) + 1;
-  if (count > limits.array_length) throw tooMany('Too many repeated XML elements', limits.array_length);
+  if (count > limits.arrayLength) throw tooMany('Too many repeated XML elements', limits.arrayLength);
   seen.set(name, count);
 }
 

@@ -32,8 +32,8 @@ import type { Params } from './param-values.ts';
 export function parseQuery(query: string, limits?: ParamLimits): Params {
   const resolved = resolveParamLimits(limits);
   // A UTF-16 unit is at most 3 UTF-8 bytes, so short strings skip the byte count.
-  if (query.length * 3 > resolved.body_bytes && Buffer.byteLength(query) > resolved.body_bytes) {
-    throw new PayloadTooLarge('body_bytes', resolved.body_bytes);
+  if (query.length * 3 > resolved.bodyBytes && Buffer.byteLength(query) > resolved.bodyBytes) {
+    throw new PayloadTooLarge('bodyBytes', resolved.bodyBytes);
   }
   if (query.trim() === '') return {};
   const params = new NestedParams(resolved);

@@ -33,10 +33,10 @@ export function parseRequestParameters(pairs: readonly RequestParameterPair[], l
   while (queues.size > 0) {
     for (const [name, queue] of queues) {
       if (!name.includes('[')) {
-        params.set(name, typedValue(queue[0], resolved.array_length));
+        params.set(name, typedValue(queue[0], resolved.arrayLength));
         queues.delete(name);
       } else {
-        params.add(name, typedValue(queue.shift(), resolved.array_length));
+        params.add(name, typedValue(queue.shift(), resolved.arrayLength));
         if (queue.length === 0) queues.delete(name);
       }
     }

@@ -27,8 +27,8 @@ const CONTENT = '__content__';
  */
 export function parseXmlParams(body: string, limits?: ParamLimits): Params {
   const resolved = resolveParamLimits(limits);
-  if (body.length * 3 > resolved.body_bytes && Buffer.byteLength(body) > resolved.body_bytes) {
-    throw new PayloadTooLarge('body_bytes', resolved.body_bytes);
+  if (body.length * 3 > resolved.bodyBytes && Buffer.byteLength(body) > resolved.bodyBytes) {
+    throw new PayloadTooLarge('bodyBytes', resolved.bodyBytes);
   }
   if (body.trim() === '') return {};
   // No DTDs, so no entity definitions to expand: only XML's five entities and character references.
@@ -110,8 +110,8 @@ class SimpleReader {
     if (existing === undefined) {
       hash.set(name, value);
     } else if (Array.isArray(existing)) {
-      if (existing.length >= this.#limits.array_length) {
-        throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many repeated XML elements: the limit is ${this.#limits.array_length}`);
+      if (existing.length >= this.#limits.arrayLength) {
+        throw new ParamsParseError('SBX_ERR_PARAMS_COUNT', `Too many repeated XML elements: the limit is ${this.#limits.arrayLength}`);
       }
       existing.push(value);
     } else {

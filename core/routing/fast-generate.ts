@@ -17,7 +17,7 @@ import { DEFAULT_SEGMENT_SOURCE } from './pattern.ts';
 
 export interface FastGenerator {
   readonly arity: number;
-  /** The path for one value per segment key (in `segmentKeys` order), or null to defer to general generation. */
+  /** The path for one value per segment key (in `segment_keys` order), or null to defer to general generation. */
   readonly generate: (values: readonly unknown[]) => string | null;
 }
 
@@ -79,7 +79,7 @@ export function compileFastGenerator(g: GenRoute): FastGenerator | null {
     }
   }
   if (segs.slice(last + 1).some((s) => 'key' in s)) return null;
-  if (arity !== g.route.segmentKeys.length) return null;
+  if (arity !== g.route.segment_keys.length) return null;
   const source = `return function generate(values) {\n${body.join('\n')}\nreturn ${parts.join(' + ') || '""'};\n};`;
   // eslint-disable-next-line no-new-func -- compiled once per route from route data; see the module comment
   const generate = new Function('text', 'plain', 'escape', 're', source)(text, plain, escapePathComponent, regexps) as FastGenerator['generate'];

@@ -54,7 +54,7 @@ export function prepareRoute(route: Route): GenRoute {
     checks,
     valueRes,
     shell,
-    significant: route.significantKeys,
+    significant: route.significant_keys,
     controllerReq: requirementFor(route, 'controller'),
     actionReq: requirementFor(route, 'action'),
   };

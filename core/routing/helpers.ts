@@ -13,9 +13,38 @@ import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
 import { cgiEscape, isPlainObject, toParam } from './params.ts';
 
-export type UrlOptions = Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- helpers take records, ids and option hashes alike
-type HelperFn = (...args: any[]) => any;
+/**
+ * What a path segment's value may be: a string or a number, or a record, which gives its `to_param()`,
+ * else its `id` (`post_path(post)`). A glob segment (`*path`) also takes a list of them.
+ */
+export type RouteParam = string | number | bigint | { to_param(): unknown } | { readonly id: unknown };
+
+/**
+ * The options hash `url_for` and every helper take (last, after any positional values): where the URL
+ * points and how it is written, plus route parameters; keys no route segment takes become the query string.
+ * @example posts_url({ host: 'example.com', page: 2, anchor: 'top' }) // 'http://example.com/posts?page=2#top'
+ */
+export interface UrlOptions {
+  host?: string;
+  protocol?: string;
+  port?: number | string;
+  /** A path without scheme and host (what `_path` helpers give). */
+  only_path?: boolean;
+  anchor?: RouteParam;
+  trailing_slash?: boolean;
+  relative_url_root?: string;
+  skip_relative_url_root?: boolean;
+  /** Credentials written into the URL, given together. */
+  user?: string;
+  password?: string;
+  /** Parameters merged over the others (Rails' `:params`). */
+  params?: Readonly<Record<string, unknown>>;
+  /** The current request's parameters with these over them (Rails' `:overwrite_params`). */
+  overwrite_params?: Readonly<Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+type HelperFn = (...args: unknown[]) => unknown;
 
 /** What a helpers object is bound to: the request's URL defaults and path parameters. */
 export interface HelperContext {
@@ -26,8 +55,19 @@ export interface HelperContext {
   readonly params: UrlOptions;
 }
 
-/** The helpers of a route set: named helpers plus `url_for` and the polymorphic family. */
-export interface Helpers {
+/**
+ * The named-route helpers of the application's routes: `post_path(post)`, `post_url(post, options)`,
+ * `hash_for_post_path(options)`, `formatted_post_path(post, 'xml')`, one member per helper. Empty in
+ * the package: `signalbox routes --types routes.ts > routes.d.ts` writes a declaration that adds the
+ * members of a routes file to it, with a parameter per segment key, so that `routes.helpers()`,
+ * `this.routes` in controllers and templates' view contexts know every helper, and a misspelt or
+ * removed one is a compile error.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface RouteHelpers {}
+
+/** The helpers of a route set: its named helpers (`RouteHelpers`) plus `url_for` and the polymorphic family. */
+export interface Helpers extends RouteHelpers {
   url_for(target: unknown, options?: UrlOptions): string;
   polymorphic_url(target: unknown, options?: UrlOptions): string;
   polymorphic_path(target: unknown, options?: UrlOptions): string;
@@ -37,7 +77,6 @@ export interface Helpers {
   edit_polymorphic_path(target: unknown, options?: UrlOptions): string;
   formatted_polymorphic_url(target: unknown, options?: UrlOptions): string;
   formatted_polymorphic_path(target: unknown, options?: UrlOptions): string;
-  [helper: string]: HelperFn;
 }
 
 /** Helper names the framework defines itself; a named route may not produce one of them. */
@@ -62,7 +101,8 @@ const CONTEXT = Symbol('signalbox.helpers.context');
 const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
 const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
 const SLOTS: ReadonlySet<symbol> = new Set([CONTEXT, PLAIN_DEFAULTS, PATH_PREFIX]);
-type Bound = Helpers & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
+// Helpers are looked up by name here (the polymorphic helpers and a format twin call others), so this side sees them as a table.
+type Bound = Helpers & Readonly<Record<string, HelperFn>> & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
 
 // Options that shape the URL around the path; they never reach generation or the query string.
 // `user` and `password` count only as a pair (credentials); alone, `user` is an ordinary parameter.
@@ -182,11 +222,11 @@ function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute,
   if (input.length === 0 || isPlainObject(input[0])) return urlFor(self, table, hashFor(input[0] as UrlOptions | undefined), {});
   const args = [...input];
   const trailing = isPlainObject(args[args.length - 1]) ? (args.pop() as UrlOptions) : null;
-  const keys = g.route.segmentKeys;
+  const keys = g.route.segment_keys;
   if (args.length > keys.length) {
     // `post_path(post, 'xml')`: one value past the route's keys is a format, handled by the formatted twin.
     const twin = table.named.get(`formatted_${name}`);
-    if (twin && twin.route.segmentKeys.length === args.length) {
+    if (twin && twin.route.segment_keys.length === args.length) {
       return (self[`formatted_${name}_${kind}`] as HelperFn)(...args, ...(trailing ? [trailing] : [])) as string;
     }
     throw new ArgumentError(`${name}_${kind} takes at most ${keys.length} positional argument(s) (${keys.map((k) => `:${k}`).join(', ')}), got ${args.length}`);

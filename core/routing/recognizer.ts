@@ -23,7 +23,7 @@ export interface Recognizer {
    */
   match(method: string | null, path: string): Match | null;
   /** Upper-case methods some route would answer on this path, in `HTTP_METHODS` order. */
-  allowedMethods(path: string): string[];
+  allowed_methods(path: string): string[];
 }
 
 export interface RecognizerOptions {
@@ -67,7 +67,7 @@ export class LinearRecognizer implements Recognizer {
     return null;
   }
 
-  allowedMethods(path: string): string[] {
+  allowed_methods(path: string): string[] {
     const methods = new Set<string>();
     for (const { route, pattern } of this.patterns) if (pattern.regexp.test(path)) addRouteMethods(route, methods);
     return orderMethods(methods);

@@ -70,8 +70,8 @@ export type ActionList = 'all' | 'none' | string | readonly string[];
 /** What a route emitter needs from the route set being drawn. */
 export interface ResourceContext {
   readonly inflector: Inflector;
-  readonly pathNames: Readonly<{ new: string; edit: string } & Record<string, string>>;
-  readonly actionSeparator: string;
+  readonly resources_path_names: Readonly<{ new: string; edit: string } & Record<string, string>>;
+  readonly resource_action_separator: string;
   hasNamedRoute(name: string): boolean;
   addRoute(name: string | null, path: string, options: Record<string, unknown>): void;
 }
@@ -118,7 +118,7 @@ export class Resource {
   }
 
   newPath(ctx: ResourceContext): string {
-    return `${this.path}/${this.options.path_names?.new ?? ctx.pathNames.new}`;
+    return `${this.path}/${this.options.path_names?.new ?? ctx.resources_path_names.new}`;
   }
 
   /** Member routes of a shallow resource keep only the namespace's prefix, never their parents'. */
@@ -313,7 +313,7 @@ function eachMethod(method: MethodSpec | null, fn: (m: MethodSpec | null) => voi
 function mapCollectionActions(ctx: ResourceContext, r: Resource): void {
   for (const { method, actions } of r.collectionMethods) {
     for (const action of actions) {
-      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.path}${ctx.actionSeparator}${action}`, `${action}_${r.namePrefix}${r.plural}`, m));
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.path}${ctx.resource_action_separator}${action}`, `${action}_${r.namePrefix}${r.plural}`, m));
     }
   }
 }
@@ -331,7 +331,7 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
       let path = r.newPath(ctx);
       let name = `new_${r.namePrefix}${r.singular}`;
       if (action !== 'new') {
-        path = `${path}${ctx.actionSeparator}${action}`;
+        path = `${path}${ctx.resource_action_separator}${action}`;
         name = `${action}_${name}`;
       }
       mapResourceRoutes(ctx, r, action, path, name, method);
@@ -342,8 +342,8 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
 function mapMemberActions(ctx: ResourceContext, r: Resource): void {
   for (const { method, actions } of r.memberMethods) {
     for (const action of actions) {
-      const word = r.options.path_names?.[action] ?? ctx.pathNames[action] ?? action;
-      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.actionSeparator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m));
+      const word = r.options.path_names?.[action] ?? ctx.resources_path_names[action] ?? action;
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.resource_action_separator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m));
     }
   }
   const name = `${r.shallowNamePrefix}${r.singular}`;

@@ -51,7 +51,7 @@ export interface RouteSet {
    */
   recognize(method: string | null, path: string): Params;
   /** Like `recognize`, but also returns the route that matched. */
-  recognize_route(method: string | null, path: string): Match;
+  recognizeRoute(method: string | null, path: string): Match;
   /**
    * The non-throwing lookup: the matching route and its parameters, or null.
    * (The request machine decides between 404, 405 and 501 afterwards, with `allowed_methods`.)
@@ -120,8 +120,8 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
 
   const target = {
     inflector,
-    pathNames: config.resources_path_names,
-    actionSeparator: config.resource_action_separator,
+    resources_path_names: config.resources_path_names,
+    resource_action_separator: config.resource_action_separator,
     hasNamedRoute: (name: string) => named.has(name),
     namedRoute: (name: string) => named.get(name),
     addRoute(name: string | null, path: string, options: Record<string, unknown>) {
@@ -182,7 +182,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     const verb = normaliseMethod(method);
     const match = recognizer.match(verb, path);
     if (match) return match;
-    const allowed = recognizer.allowedMethods(path);
+    const allowed = recognizer.allowed_methods(path);
     if (verb !== null && !ALL_METHODS.includes(verb)) throw new NotImplemented(allowed);
     if (allowed.length > 0) throw new MethodNotAllowed(allowed);
     throw new RoutingError(`No route matches ${JSON.stringify(path)}${verb ? ` with method ${verb}` : ''}`);
@@ -193,7 +193,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     named,
     config,
     recognize: (method, path) => recognizeRoute(method, path).params,
-    recognize_route: recognizeRoute,
+    recognizeRoute: recognizeRoute,
     match: (method, path) => {
       try {
         return recognizer.match(normaliseMethod(method), path);
@@ -205,7 +205,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     },
     allowed_methods: (path) => {
       try {
-        return recognizer.allowedMethods(path);
+        return recognizer.allowed_methods(path);
       } catch (error) {
         if (error instanceof MalformedPathError) return [];
         throw error;

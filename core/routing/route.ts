@@ -82,8 +82,8 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
     requirements: Object.freeze(routeRequirements),
     conditions: otherConditions(conditions),
     defaults: Object.freeze(routeDefaults),
-    segmentKeys: Object.freeze(segmentKeys),
-    significantKeys: Object.freeze(significantKeys),
+    segment_keys: Object.freeze(segmentKeys),
+    significant_keys: Object.freeze(significantKeys),
   });
 }
 

@@ -90,7 +90,7 @@ export class TreeRecognizer implements Recognizer {
     return { route: leaf.route, params: leaf.read(path, len, state.at) };
   }
 
-  allowedMethods(path: string): string[] {
+  allowed_methods(path: string): string[] {
     const methods = new Set<string>();
     const segs = splitPath(path);
     if (segs !== null) this.collect(this.root, segs, 0, methods);

@@ -54,9 +54,9 @@ export interface Route {
   /** Rails' `Route#defaults`: segment defaults plus fixed requirements. */
   readonly defaults: Readonly<Record<string, string>>;
   /** Dynamic segment keys in path order; named helpers fill them positionally. */
-  readonly segmentKeys: readonly string[];
+  readonly segment_keys: readonly string[];
   /** Keys the route uses: segment keys and requirement keys. */
-  readonly significantKeys: readonly string[];
+  readonly significant_keys: readonly string[];
 }
 
 /** Recognised parameters: strings, arrays of strings for globs, and null for options declared nil. */

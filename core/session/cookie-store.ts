@@ -64,7 +64,7 @@ function ensureSecret(secret: unknown, check?: (secret: string) => void): string
 }
 
 /** Compares two strings in time that depends only on their length. */
-export function secure_compare(a: string, b: string): boolean {
+export function secureCompare(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   if (x.length !== y.length) {
@@ -101,7 +101,7 @@ export function cookieSessionStore(options: CookieStoreOptions): CookieStore {
     const payload = Buffer.from(JSON.stringify(data), 'utf8').toString('base64');
     return `${payload}--${generate_digest(payload, secret)}`;
   };
-  const verified = (payload: string, mac: string, secret: string) => secure_compare(generate_digest(payload, secret), mac);
+  const verified = (payload: string, mac: string, secret: string) => secureCompare(generate_digest(payload, secret), mac);
   const decode = (value: string, secret: string): SessionData | null => {
     const cut = value.indexOf('--');
     if (cut <= 0) return null;

@@ -44,7 +44,7 @@ export class SessionHandle {
   }
 
   /** The flash if this request has looked at it (without restoring it otherwise). */
-  get loaded_flash(): Flash | null {
+  get loadedFlash(): Flash | null {
     return this.#flash;
   }
 

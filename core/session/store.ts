@@ -36,14 +36,14 @@ export interface MemoryStoreOptions {
   /** Cookie carrying the session id (default `_session_id`). */
   readonly key?: string;
   /** Most sessions kept; the least recently used go first. */
-  readonly max_sessions?: number;
+  readonly maxSessions?: number;
   readonly secure?: boolean;
 }
 
 /** Sessions kept in this process, found by a random id in a cookie: for development and tests. */
 export function memorySessionStore(options: MemoryStoreOptions = {}): SessionStore & { readonly sessions: Map<string, SessionData> } {
   const key = options.key ?? '_session_id';
-  const max = options.max_sessions ?? 10_000;
+  const max = options.maxSessions ?? 10_000;
   const sessions = new Map<string, SessionData>();
   const idOf = (request: Request) => {
     const id = request.cookies[key];

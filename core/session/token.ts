@@ -12,7 +12,7 @@
  * hand one visitor's token to another) all read the token here.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { secure_compare } from './cookie-store.ts';
+import { secureCompare } from './cookie-store.ts';
 import type { SessionHandle } from './session.ts';
 
 /** Where the random token lives in the session. */
@@ -60,13 +60,13 @@ export function givenToken(params: Readonly<Record<string, unknown>>, headers: R
 /** Whether `given` is the random token kept in this session's data (compared in constant time). */
 export function matchesStoredToken(given: string, session: Readonly<Record<string, unknown>>): boolean {
   const stored = session[TOKEN_KEY];
-  return typeof stored === 'string' && stored !== '' && secure_compare(given, stored);
+  return typeof stored === 'string' && stored !== '' && secureCompare(given, stored);
 }
 
 /** Whether `given` (from `givenToken`) is this session's token, digested or stored. */
 export function isSessionToken(session: SessionHandle, given: string | null, secret: string | undefined): boolean {
   if (given === null) return false;
   const digest = digestToken(session, secret);
-  if (digest !== null && secure_compare(given, digest)) return true;
+  if (digest !== null && secureCompare(given, digest)) return true;
   return matchesStoredToken(given, session.data);
 }

@@ -4,25 +4,45 @@
  * returns a `SafeString`, and escapes what it is given.
  */
 import pluralizeWord from 'pluralize';
+import type { Helpers, UrlOptions } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
 import type { ViewHost } from './host.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 
-type Attributes = Record<string, unknown>;
+/** HTML attributes: `false`, null and undefined leave one out, `true` writes it bare. */
+export type Attributes = Record<string, unknown>;
 
-/** The helpers every template reads from its view context `v`. */
+/** What `v.render` takes in a template: Rails' `render :partial`. */
+export interface PartialOptions {
+  /** `form` is `<controller path>/_form.<format>`; `shared/menu` is `shared/_menu.<format>`. */
+  readonly partial: string;
+  /** Values the partial reads as `v.<name>`, besides what every template reads. */
+  readonly locals?: Readonly<Record<string, unknown>>;
+  /** The value of the local named after the partial (`v.form` for `form`). */
+  readonly object?: unknown;
+  /** Renders the partial once per item: the item as the local named after the partial, its index (from 0) as `<name>_counter`. */
+  readonly collection?: Iterable<unknown>;
+  /** A partial rendered between the items of a collection. */
+  readonly spacer_template?: string;
+}
+
+/** The helpers every template's view context has. */
 export interface ViewHelpers {
-  /** Escapes text for HTML (safe strings pass through). */
+  /** Renders a partial (Rails' `render :partial`), once or once per item of a collection, in the page's format. */
+  render(options: PartialOptions): SafeString;
+  /** Escapes text for HTML (Rails' `h`). */
   h(value: unknown): string;
   escape(value: unknown): string;
   html: typeof html;
-  raw: typeof raw;
-  /** A path for a record (`/posts/3`), a hash of route options, or a string as it is. */
-  url_for(target: unknown, options?: Attributes): string;
+  raw(markup: string | SafeString): SafeString;
+  /** A path for a route hash, record or string (a path, unlike a controller's `url_for`). */
+  url_for(target: unknown, options?: UrlOptions): string;
   readonly flash: Flash;
-  readonly params: Readonly<Record<string, any>>;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** A link; with `method` other than GET, a one-button form, so it works without JavaScript. */
   link_to(text: unknown, target: unknown, options?: Attributes): SafeString;
   button_to(text: unknown, target: unknown, options?: Attributes): SafeString;
+  /** Opens a form: POST for anything but GET, with `_method` and the authenticity token. Close it with `</form>`. */
   form_tag(target: unknown, options?: Attributes): SafeString;
   token_tag(): SafeString;
   form_authenticity_token(): string;
@@ -33,11 +53,21 @@ export interface ViewHelpers {
   check_box_tag(name: string, value?: unknown, checked?: boolean, attrs?: Attributes): SafeString;
   label_tag(name: string, text?: unknown, attrs?: Attributes): SafeString;
   submit_tag(value?: unknown, attrs?: Attributes): SafeString;
+  /** Stores markup for the layout: `content_for('title', 'Posts')`, read with `yield('title')`. */
   content_for(name: string, markup: unknown): SafeString;
+  /** The page body in a layout, or a `content_for` block by name. */
   yield(name?: string): SafeString;
   pluralize(count: number, singular: string, plural?: string): string;
   truncate(text: unknown, length?: number, omission?: string): string;
 }
+
+/**
+ * A template's view context: the view helpers, the route helpers (`v.post_path(post)`, typed by the
+ * application's `RouteHelpers`), and what the rendering controller shares with its templates, its
+ * properties and methods (`Assigns`: the controller's class, or the locals a partial is given).
+ * @example export default (v: View<PostsController>) => html`<h1>${v.post.title}</h1>${v.link_to('All posts', v.posts_path())}`
+ */
+export type View<Assigns extends object = object> = ViewHelpers & Helpers & Assigns;
 
 function attributes(attrs: Attributes): string {
   let out = '';
@@ -54,9 +84,12 @@ function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
   return new SafeString(content === undefined ? open : `${open}${escape(content)}</${name}>`);
 }
 
-/** The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body). */
-export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): ViewHelpers {
-  const urlFor = (target: unknown, options: Record<string, unknown> = {}): string => {
+/**
+ * The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body);
+ * `render` renders partials (core/views/render.ts, which finds them).
+ */
+export function viewHelpers(c: ViewHost, content: Record<string, SafeString>, render: (options: PartialOptions) => SafeString): ViewHelpers {
+  const urlFor = (target: unknown, options: UrlOptions = {}): string => {
     if (typeof target === 'string') return target;
     if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {
       return c.routes.url_for({ only_path: true, ...(target as Record<string, unknown>) }, options);
@@ -76,6 +109,7 @@ export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): V
     return raw(`${formOpen(urlFor(target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text).value}</form>`);
   };
   return {
+    render,
     h: escape,
     escape,
     html,

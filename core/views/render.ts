@@ -11,36 +11,11 @@
  * directory loaded by the time a template runs.
  */
 import { MissingTemplate, SignalboxError, TemplateError } from '../errors.ts';
+import { isThenable } from '../util.ts';
 import type { ViewHost } from './host.ts';
 import { SafeString, escape, raw } from './html.ts';
-import { viewHelpers, type ViewHelpers } from './helpers.ts';
+import { viewHelpers, type PartialOptions } from './helpers.ts';
 import type { Template, ViewResolver } from './resolver.ts';
-
-/** What `v.render` takes in a template: Rails' `render :partial`. */
-export interface PartialOptions {
-  /** `form` is `<controller>/_form.<format>`; `shared/menu` is `shared/_menu.<format>`. */
-  readonly partial: string;
-  /** Values the partial reads as `v.<name>`, besides what every template reads. */
-  readonly locals?: Record<string, unknown>;
-  /** The value of the local named after the partial (`v.form` for `form`). */
-  readonly object?: unknown;
-  /** Renders the partial once per item, the item as the local named after the partial and its index as `<name>_counter`. */
-  readonly collection?: Iterable<unknown>;
-  /** A partial rendered between the items of a collection. */
-  readonly spacer_template?: string;
-}
-
-/**
- * A template's view context, as templates type it: the helpers, `render` for partials, and everything
- * else the context reads by name (the controller's properties and methods, locals, route helpers).
- *
- * @example export default (v: View) => html`<h1>${v.post.title}</h1>${v.render({ partial: 'comment', collection: v.comments })}`;
- */
-export interface View extends ViewHelpers {
-  /** Renders a partial (Rails' `render :partial`): `_form`, once, or once per item of a collection. */
-  render(options: PartialOptions): SafeString;
-  readonly [name: string]: any;
-}
 
 /** What one render shares with the templates and partials it runs. */
 interface Scope {
@@ -48,7 +23,7 @@ interface Scope {
   readonly host: ViewHost;
   readonly format: string;
   readonly content: Record<string, SafeString>;
-  readonly helpers: Readonly<Record<string, unknown>>;
+  helpers: Readonly<Record<string, unknown>>;
 }
 
 /** Renders `name` (`posts/show.html`) with its layout; null when the template does not exist. */
@@ -64,10 +39,8 @@ export async function renderView(
   const template = await views.find([name]);
   if (template === null) return null;
   const content: Record<string, SafeString> = {};
-  // A fresh object per render, so `render` can be added to it.
-  const helpers = viewHelpers(host, content) as unknown as Record<string, unknown>;
-  const scope: Scope = { views, host, format, content, helpers };
-  helpers.render = (options: PartialOptions) => renderPartial(scope, options);
+  const scope: Scope = { views, host, format, content, helpers: {} };
+  scope.helpers = viewHelpers(host, content, (options) => renderPartial(scope, options)) as unknown as Record<string, unknown>;
   const view = contextOf(scope, locals);
   const body = await run(template, view, name);
   const layout = await findLayout(views, host, format, layoutOption);
@@ -129,7 +102,7 @@ function renderPartial(scope: Scope, options: PartialOptions): SafeString {
 function partialTemplate(scope: Scope, name: string): Template {
   const wanted = `${name}.${scope.format}`;
   const found = scope.views.find([wanted]);
-  if (found instanceof Promise) {
+  if (isThenable(found)) {
     // Only a resolver of one's own can get here: the directory resolver has loaded every template before one runs.
     throw new TemplateError(wanted, new Error('the view resolver had not loaded this partial when the template asked for it'));
   }
@@ -145,20 +118,16 @@ function runPartial(template: Template, view: unknown, name: string): SafeString
     if (error instanceof SignalboxError) throw error;
     throw new TemplateError(name, error);
   }
-  if (out instanceof Promise) {
+  if (isThenable(out)) {
     // Swallow the promise's own outcome: the error below is what the request reports.
-    out.catch(() => {});
+    out.then(undefined, () => {});
     throw new TemplateError(name, new TypeError('a partial renders synchronously; this one returned a promise (an async function?)'));
   }
   // As for a template: a plain string is the partial's markup as written.
   return out instanceof SafeString ? out : raw(String(out));
 }
 
-/** The object templates receive. */
-export function createViewContext(host: ViewHost, locals: Record<string, unknown>, content: Record<string, SafeString>): Record<string, unknown> {
-  return contextOf({ host, helpers: viewHelpers(host, content) as unknown as Record<string, unknown> }, locals);
-}
-
+/** The object templates receive: helpers, then locals, then what the controller shares, then route helpers. */
 function contextOf(scope: Pick<Scope, 'host' | 'helpers'>, locals: Record<string, unknown>): Record<string, unknown> {
   const { host, helpers } = scope;
   return new Proxy(Object.create(null) as Record<string, unknown>, {

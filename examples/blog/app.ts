@@ -50,7 +50,7 @@ export interface BlogAppOptions {
    * Where the post list's cached pages go. Default: none (the list is rendered every time), so that an
    * app made without saying keeps the source tree clean; `npm start` names a git-ignored directory.
    */
-  readonly page_cache_dir?: string | false;
+  readonly page_cache_directory?: string | false;
   /** Where post pages are cached (default: in memory). */
   readonly cache_store?: CacheStore;
   /** False turns page and action caching off (default on). */
@@ -63,16 +63,16 @@ export function createBlogApp(options: BlogAppOptions = {}): App {
     routes,
     controllers,
     views: join(HERE, 'views'),
-    public_dir: join(HERE, 'public'),
+    publicDir: join(HERE, 'public'),
     services: { store: options.store ?? new Store(), admin: options.admin ?? null },
     // The default cookie store: sessions carry the flash across a redirect ("Post was successfully created.")
     // and the forms' authenticity token, signed so a visitor can read but never alter them.
     session: { key: '_blog_session', ...(options.secret === undefined ? {} : { secret: options.secret }) },
     // As Rails 2.1: requests with a JSON or XML body are API calls, which no cross-site form can send,
     // so they need no authenticity token. Forms (url-encoded, multipart, or no body at all) do.
-    config: { forgery_exempt_types: ['application/json', 'application/xml'], perform_caching: options.perform_caching ?? true },
+    config: { forgeryExemptTypes: ['application/json', 'application/xml'], perform_caching: options.perform_caching ?? true },
     // public/ is part of the source tree: cached pages go elsewhere, or nowhere.
-    page_cache_dir: options.page_cache_dir ?? false,
+    page_cache_directory: options.page_cache_directory ?? false,
     ...(options.cache_store ? { cache_store: options.cache_store } : {}),
     engine: options.engine,
     logger: options.logger,

@@ -5,8 +5,12 @@
  */
 import { html, type SafeString, type View } from '../../core/index.ts';
 
-/** The view context as the blog's templates use it: the framework's helpers, `render` for partials, the controller's properties and the route helpers. */
-export type { View } from '../../core/index.ts';
+/**
+ * The view context the blog's templates get (Signalbox's `View`): the view helpers, the route helpers
+ * of routes.ts (declared by the generated routes.helpers.d.ts, so a misspelt helper does not compile),
+ * and what the rendering controller shares, `View<PostsController>` in the posts templates.
+ */
+export type { View };
 
 /** Rails' `error_messages_for`: the list of what is wrong with a record, or nothing. */
 export function errorMessages(v: View, errors: readonly string[], noun: string): SafeString {

@@ -4,9 +4,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { newAppCommand } from '../../bin/new/index.ts';
+import { routeHelperTypes, type RouteSet } from '../../core/index.ts';
 import { scratchDir } from '../support/temp.ts';
 import { ROOT, signalboxIn } from './support.ts';
 
@@ -31,7 +33,7 @@ test('an application: routes, controllers, a resource with its views and layout,
     'app/views/layouts/application.html.js',
     'app/views/notes/_form.html.js', 'app/views/notes/_note.html.js', 'app/views/notes/edit.html.js',
     'app/views/notes/index.html.js', 'app/views/notes/new.html.js', 'app/views/notes/show.html.js',
-    'config/application.js', 'config/routes.js', 'jsconfig.json', 'package.json',
+    'config/application.js', 'config/routes.helpers.d.ts', 'config/routes.js', 'jsconfig.json', 'package.json',
     'public/404.html', 'public/422.html', 'public/500.html', 'public/favicon.ico', 'public/robots.txt',
     'public/stylesheets/application.css', 'server.js', 'test/notes.test.js',
   ]);
@@ -54,6 +56,7 @@ test('package.json: an ES module package with start, dev, test and routes, depen
   assert.is(manifest.scripts.start, 'node server.js', 'one node process, no loader, no build');
   assert.is(manifest.scripts.test, 'node --test');
   assert.is(manifest.scripts.routes, 'signalbox routes');
+  assert.is(manifest.scripts['routes:types'], 'signalbox routes --types --out config/routes.helpers.d.ts');
   assert.match(manifest.scripts.dev, /^node --watch-path=config .*server\.js$/);
   assert.not.match(manifest.scripts.dev, /app\/views/, 'templates reload without a restart');
   assert.is(manifest.engines.node, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node);
@@ -67,6 +70,14 @@ test('the name goes where it belongs, and no placeholder is left', () => {
   assert.match(readFileSync(join(app, 'config/application.js'), 'utf8'), "session: { key: '_field_notes_session' }");
   assert.match(readFileSync(join(app, 'README.md'), 'utf8'), /^# field\.notes\n/);
   assert.match(readFileSync(join(app, 'app/views/layouts/application.html.js'), 'utf8'), "<a href=\"${v.root_path()}\">field.notes</a>");
+});
+
+test('the route helper declarations a new app starts with are those of its routes', async () => {
+  // The skeleton is JavaScript importing 'signalbox', which this checkout's tsconfig maps to index.ts.
+  const { routes } = (await import(pathToFileURL(join(ROOT, 'bin/new/skeleton/config/routes.js')).href)) as { routes: RouteSet };
+  const declared = readFileSync(join(ROOT, 'bin/new/skeleton/config/routes.helpers.d.ts'), 'utf8');
+  assert.is(declared, routeHelperTypes(routes.routes, { source: 'routes.js' }), 'stale: write routeHelperTypes of the skeleton\'s routes into it');
+  assert.match(declared, 'note_path(');
 });
 
 test('.gitignore keeps node_modules and tmp/ (the development secret) out of version control', () => {

@@ -15,6 +15,7 @@ import { assertGenerates, assertNotRouted, assertRecognizes, assertRouting } fro
 import { scratchDir } from '../support/temp.ts';
 import { drawJson, importPorted, outcomeOf } from './port-routes-support.ts';
 import { ROOT, signalbox } from './support.ts';
+import { helpersOf } from '../support/helpers-by-name.ts';
 
 const FIXTURES = 'tests/bin/fixtures/port-routes';
 const LONG_LIVED = `${FIXTURES}/long-lived-app.rb`;
@@ -89,9 +90,9 @@ test('the ported table recognizes and generates as the application\'s routes did
   for (const page of ['about', 'contact', 'privacy']) assertRouting(routes, `GET /${page}`, { controller: 'pages', action: page });
   assertRouting(routes, 'GET /feed.rss', { controller: 'feeds', action: 'rss', format: 'rss' });
   assertRecognizes(routes, 'GET /', { controller: 'posts', action: 'index' });
-  assert.is(routes.helpers().root_path(), '/');
+  assert.is(helpersOf(routes).root_path(), '/');
   assertRouting(routes, 'GET /reports/summary/3', { controller: 'reports', action: 'summary', id: '3' });
-  const h = routes.helpers();
+  const h = helpersOf(routes);
   assert.is(h.archive_path({ year: 2008, month: 12, day: 25 }), '/archive/2008/12/25');
   assert.is(h.login_path(), '/login');
   assert.is(h.admin_root_path(), '/admin');

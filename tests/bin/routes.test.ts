@@ -78,7 +78,7 @@ test('a module\'s default export is used when it is a RouteSet', async () => {
 test('more than one file is a usage error', async () => {
   const [, , , , { code, stderr }] = await results;
   assert.is(code, 2);
-  assert.match(stderr, /^usage: signalbox routes \[--json\] \[file\]/);
+  assert.match(stderr, /^one routes file at most\nusage: signalbox routes \[--json\] \[file\]/);
 });
 
 test('inside an application, routes finds config/routes by convention, from any directory of it', async () => {

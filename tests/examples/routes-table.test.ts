@@ -84,7 +84,7 @@ for (const run of RUNS) {
   it('each route answers through its own controller and action, in every format it has', async ({ blog }) => {
     const reached = new Set<Route>();
     for (const route of routes.routes) {
-      const formats: Format[] = route.segmentKeys.includes('format') ? ['html', 'json', 'xml'] : ['html'];
+      const formats: Format[] = route.segment_keys.includes('format') ? ['html', 'json', 'xml'] : ['html'];
       // A route without a method condition (root, admin_root) is reached with GET.
       const method = route.methods?.[0] ?? 'GET';
       for (const format of formats) {

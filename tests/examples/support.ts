@@ -130,7 +130,7 @@ export async function startBlog(run: BlogRun, options: Omit<BlogAppOptions, 'eng
   });
   const app = createBlogApp({
     ...options, engine, store, environment: options.environment ?? 'test', logger: pino({ level: 'info' }, sink), secret: TEST_SECRET, admin: ADMIN,
-    page_cache_dir: options.page_cache_dir ?? scratchDir('blog-pages'),
+    page_cache_directory: options.page_cache_directory ?? scratchDir('blog-pages'),
   });
   const server = await serve(app, { port: 0, host: '127.0.0.1' });
   const url = server.url;

@@ -61,7 +61,7 @@ export function fixtureApp(engine: Engine): App {
   return createApp({
     routes,
     controllers: { widgets: WidgetsController, gadgets: GadgetsController },
-    public_dir: publicDir,
+    publicDir: publicDir,
     engine,
     environment: 'test',
     // The test environment turns forgery protection off; the forgery paths need it on.

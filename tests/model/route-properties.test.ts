@@ -43,6 +43,7 @@ import {
   DEFAULT_ACTIONS, MethodNotAllowed, NotImplemented, RoutingError, UrlGenerationError, createInflector, draw, escapePathComponent, toParam,
   type Mapper, type Params, type Route, type RouteSet,
 } from '../../core/index.ts';
+import { helpersOf } from '../support/helpers-by-name.ts';
 
 const RUNS = Number(process.env.SIGNALBOX_PROPERTY_RUNS ?? 0) || undefined;
 const GIVEN_SEED = Number.parseInt(process.env.SIGNALBOX_PROPERTY_SEED ?? '', 10);
@@ -309,17 +310,17 @@ properties('named helpers round-trip: path, hash with query, url, and recognize 
   holds(fc.property(tableShapeArb, fc.array(rawValueArb, { minLength: 6, maxLength: 6 }), fc.nat({ max: 9999 }), fc.string({ unit: 'grapheme', maxLength: 6 }), (shape, raws, n, extra) => {
     const set = tableFor(shape);
     const root = set.config.relative_url_root;
-    const paths = set.helpers();
-    const urls = set.helpers({ host: 'example.com', port: 8080 });
+    const paths = helpersOf(set);
+    const urls = helpersOf(set, { host: 'example.com', port: 8080 });
     const statics = staticWords(set);
     for (const [name, route] of Object.entries(set.named)) {
-      const values = route.segmentKeys.map((key, i) => fitValue(route, key, raws[i % raws.length], n + i, statics));
-      const keyed = Object.fromEntries(route.segmentKeys.map((k, i) => [k, values[i]]));
+      const values = route.segment_keys.map((key, i) => fitValue(route, key, raws[i % raws.length], n + i, statics));
+      const keyed = Object.fromEntries(route.segment_keys.map((k, i) => [k, values[i]]));
       const method = methodOf(route);
       const expectRoute = (params: Params, what: string) => {
         assert.is(params.controller, route.requirements.controller, `${what}: controller`);
         assert.is(params.action, route.requirements.action, `${what}: action`);
-        route.segmentKeys.forEach((key, i) => assert.is(params[key], values[i], `${what}: ${key}`));
+        route.segment_keys.forEach((key, i) => assert.is(params[key], values[i], `${what}: ${key}`));
       };
 
       const path = paths[`${name}_path`](...values) as string;
@@ -358,18 +359,18 @@ properties('a named helper given any values refuses with a routing error or yiel
   holds(fc.property(tableShapeArb, fc.array(anyValueArb, { minLength: 6, maxLength: 6 }), (shape, given) => {
     const set = tableFor(shape);
     const root = set.config.relative_url_root;
-    const helpers = set.helpers();
+    const helpers = helpersOf(set);
     const statics = staticWords(set);
     for (const [name, route] of Object.entries(set.named)) {
-      const args = route.segmentKeys.map((_, i) => given[i]);
+      const args = route.segment_keys.map((_, i) => given[i]);
       // `false` is no value, as in Ruby, where it is falsy like nil.
       const params = args.map((a) => (a === false ? null : toParam(a)));
       const what = `${name}_path(${args.map((a) => (a instanceof Model ? `Model(${show(a.id)})` : show(a))).join(', ')})`;
-      const breaksRequirement = route.segmentKeys.some((key, i) => {
+      const breaksRequirement = route.segment_keys.some((key, i) => {
         const re = requirementOf(route, key);
         return re !== null && (params[i] === null || !re.test(params[i]!));
       });
-      const safe = route.segmentKeys.every((key, i) => {
+      const safe = route.segment_keys.every((key, i) => {
         const p = params[i];
         const re = requirementOf(route, key);
         return p !== null && p !== '' && !p.includes('.') && !statics.has(escapePathComponent(p)) && (re === null || re.test(p)) && (key !== 'format' || /^[a-z]+$/i.test(p));
@@ -386,7 +387,7 @@ properties('a named helper given any values refuses with a routing error or yiel
       if (!safe) continue;
       const recognisedParams = recognised(set, methodOf(route), path.slice(root.length), `${what} = ${path}`);
       assert.is(recognisedParams.action, route.requirements.action, `${what} = ${path}: action`);
-      route.segmentKeys.forEach((key, i) => assert.is(recognisedParams[key], params[i], `${what} = ${path}: ${key}`));
+      route.segment_keys.forEach((key, i) => assert.is(recognisedParams[key], params[i], `${what} = ${path}: ${key}`));
     }
   }), 80);
 });

@@ -156,14 +156,27 @@ test('npm run routes prints its routes, from any directory of it', async () => {
   assert.is(ran.code, 0, ran.stderr);
   assert.match(ran.stdout, /^\s+notes GET\s+\/notes\s+\{controller: "notes", action: "index"\}$/m);
   assert.match(ran.stdout, /^\s+root\s+\/\s+\{controller: "notes", action: "index"\}$/m);
+  const types = await run('npm', ['run', '--silent', 'routes:types'], app);
+  assert.is(types.code, 0, types.stderr);
+  assert.is(types.stdout.trim(), 'config/routes.helpers.d.ts: already up to date', 'the declarations it came with are its routes\'');
 });
 
-test('its JSDoc types check with a strict tsc against the installed declarations', async () => {
+test('its JSDoc types check with a strict tsc against the installed declarations, route helpers included', async () => {
   await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', '@types/node@22'], app);
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const ran = await run(process.execPath, [tsc, '-p', 'jsconfig.json'], app);
   assert.is(`${ran.stdout}${ran.stderr}`, '');
   assert.is(ran.code, 0);
+  const template = join(app, 'app/views/notes/index.html.js');
+  const before = readFileSync(template, 'utf8');
+  writeFileSync(template, before.replace('v.new_note_path()', 'v.new_nte_path()'));
+  try {
+    const misspelt = await run(process.execPath, [tsc, '-p', 'jsconfig.json'], app);
+    assert.is(misspelt.code, 2);
+    assert.match(misspelt.stdout, "Property 'new_nte_path' does not exist");
+  } finally {
+    writeFileSync(template, before);
+  }
 });
 
 test.run();

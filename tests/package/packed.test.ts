@@ -56,7 +56,7 @@ test.before(async () => {
   ]);
   // The consumer's own type checking needs Node's types, as any TypeScript project on Node does.
   await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', '@types/node@22'], consumer);
-  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs']) cpSync(join(FIXTURE, file), join(consumer, file));
+  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs', 'routes.mjs', 'helpers.ts', 'tsconfig.helpers.json']) cpSync(join(FIXTURE, file), join(consumer, file));
 });
 
 test.after(() => {
@@ -104,6 +104,22 @@ test("a consumer's strict tsc (skipLibCheck off, module nodenext) reports no err
   const ran = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], consumer);
   assert.is(`${ran.stdout}${ran.stderr}`, '');
   assert.is(ran.code, 0);
+});
+
+test('signalbox routes --types declares a routes module\'s helpers, and the consumer\'s strict tsc checks calls against them', async () => {
+  const printed = await run(process.execPath, [join(consumer, 'node_modules/.bin/signalbox'), 'routes', '--types', 'routes.mjs'], consumer);
+  assert.is(printed.code, 0, printed.stderr);
+  assert.match(printed.stdout, "declare module 'signalbox' {");
+  // As `signalbox routes --types routes.mjs > routes.d.ts` leaves it.
+  writeFileSync(join(consumer, 'routes.d.ts'), printed.stdout);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const ran = await run(process.execPath, [tsc, '-p', 'tsconfig.helpers.json'], consumer);
+  assert.is(`${ran.stdout}${ran.stderr}`, '', 'helpers.ts: the calls compile, the misspelt and mistyped ones (@ts-expect-error) do not');
+  assert.is(ran.code, 0);
+  // The same program without the declarations: no helper is known at all, so the calls fail to compile.
+  writeFileSync(join(consumer, 'routes.d.ts'), 'export {};\n');
+  const bare = await run(process.execPath, [tsc, '-p', 'tsconfig.helpers.json'], consumer);
+  assert.match(bare.stdout, "error TS2339: Property 'post_comment_path' does not exist on type 'Helpers'");
 });
 
 test('installed, it needs neither tsx nor elkjs, and the signalbox command runs compiled', async () => {

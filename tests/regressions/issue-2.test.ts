@@ -102,7 +102,7 @@ test('__proto__ as a requirement key is refused like a __proto__ path key', () =
     assert.instance(e, ArgumentError);
     return;
   }
-  assert.unreachable(`accepted: significant keys ${JSON.stringify(routes.routes[0].significantKeys)}, GET /a gives ${JSON.stringify(routes.recognize('GET', '/a'))}`);
+  assert.unreachable(`accepted: significant keys ${JSON.stringify(routes.routes[0].significant_keys)}, GET /a gives ${JSON.stringify(routes.recognize('GET', '/a'))}`);
 });
 
 /**

@@ -66,7 +66,7 @@ test('the memory store never adopts a session id it did not issue', async () => 
  * Bug 3 - core/pipeline/failures.ts `isLocal`: diagnostics (error message
  * and backtrace) are shown to remote clients behind a trusted proxy. With
  * `consider_all_requests_local` (the development default) and
- * `trust_proxy: true`, a request arriving through a proxy on 127.0.0.1 with
+ * `trustProxy: true`, a request arriving through a proxy on 127.0.0.1 with
  * `X-Forwarded-For: 203.0.113.9` is a remote client (its `request.remote_ip`
  * is 203.0.113.9), yet `isLocal` looks only at the socket peer and shows it
  * the diagnostics page. Rails' `local_request?` requires both the peer and
@@ -79,8 +79,8 @@ test('a remote client behind a trusted local proxy never sees diagnostics', asyn
       throw new Error('database password is hunter2');
     }
   }
-  const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true, trust_proxy: true } });
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
+  const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true, trustProxy: true } });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } });
   assert.is(res.status, 500);
   assert.not.match(res.body, 'hunter2');
   assert.is(res.body, defaultErrorPage(500));

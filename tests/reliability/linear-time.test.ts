@@ -41,7 +41,7 @@ class ProbeController extends Controller {
 // Counts and sizes raised far above every input here, so what is measured is the parsing, not an early
 // refusal; depth keeps its default, since nesting past it is refused as soon as it is seen.
 const app: App = appWith({ probe: ProbeController }, {
-  config: { limits: { keys: 1e7, array_length: 1e7, body_bytes: 1e9, multipart: { parts: 1e7, field_bytes: 1e9 } } },
+  config: { limits: { keys: 1e7, arrayLength: 1e7, bodyBytes: 1e9, multipart: { parts: 1e7, fieldBytes: 1e9 } } },
 });
 
 const through = (line: string, options: CallOptions) => () => call(app, line, options);

@@ -54,7 +54,7 @@ const bad = suite('bad inputs');
 bad.before(async () => {
   sec = securityApp();
   running = await serve(sec.app, { port: 0 });
-  public500 = readFileSync(join(sec.public_dir, '500.html'), 'utf8');
+  public500 = readFileSync(join(sec.publicDir, '500.html'), 'utf8');
   names = {
     session_key: SESSION_KEY,
     valid_session: sec.valid_session,
@@ -221,7 +221,7 @@ async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
     // A slow client: run it alongside the rest of the corpus, and check it at the end.
     const started = performance.now();
     deferred.add(entry.id);
-    slowClients.push(send(running.port, bytes, { timeout_ms: 70_000, drip: filled.drip }).then((r) => {
+    slowClients.push(send(running.port, bytes, { timeoutMs: 70_000, drip: filled.drip }).then((r) => {
       const seconds = (performance.now() - started) / 1000;
       // A 408 or a close both cut the client off.
       if (!r.closed_by_server && r.status === 0) return `${entry.id}: the server never closed the slow connection`;
@@ -244,13 +244,13 @@ async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
   return problems;
 }
 
-interface Answer { id?: unknown; status?: number; headers?: Record<string, string | string[]>; body?: string; body_base64?: string; error?: { code: string; status: number; message: string } }
+interface Answer { id?: unknown; status?: number; headers?: Record<string, string | string[]>; body?: string; bodyBase64?: string; error?: { code: string; status: number; message: string } }
 
 /** A tunnel answer as the checks see a response. */
 function observeAnswer(a: Answer, ms: number): Observed {
   const headers: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(a.headers ?? {})) headers[name.toLowerCase()] = Array.isArray(value) ? value : [value];
-  const body = a.body ?? (a.body_base64 !== undefined ? Buffer.from(a.body_base64, 'base64').toString('utf8') : a.error?.message ?? '');
+  const body = a.body ?? (a.bodyBase64 !== undefined ? Buffer.from(a.bodyBase64, 'base64').toString('utf8') : a.error?.message ?? '');
   const wire: WireResponse = { status: a.error ? a.error.status : a.status ?? 0, headers, body: Buffer.from(body), raw: Buffer.alloc(0), closed_by_server: false };
   return observe(wire, ms, 0);
 }
@@ -343,7 +343,7 @@ async function runRouteRequirement(entry: Entry, reading: Reading): Promise<stri
     return [`declaring the route failed: ${String(error)}`];
   }
   if (/raises at boot|raises at declaration/.test(entry.expect)) return ['the route was accepted at declaration'];
-  const app = createApp({ routes, controllers: { probe: ProbeController }, environment: 'production', logger: false, public_dir: publicDir(), session: false });
+  const app = createApp({ routes, controllers: { probe: ProbeController }, environment: 'production', logger: false, publicDir: publicDir(), session: false });
   const server = await serve(app, { port: 0 });
   try {
     const started = performance.now();

@@ -241,6 +241,8 @@ function buildController(c: RequestCase, target: CaseTarget, errors: CaseErrors)
 
   class CaseController extends CaseParent {
     static {
+      // The corpus names methods as data, defined below at run time: the compiler cannot check those names.
+      const declare = this as unknown as { rescue_from(...args: unknown[]): void; hide_action(...names: string[]): void };
       for (const entry of inOrder) {
         if (!entry.childOnly) continue;
         for (const name of entry.names) this.rescue_from(errors.get(name), function (this: Controller) { this.head(entry.status); });
@@ -250,7 +252,7 @@ function buildController(c: RequestCase, target: CaseTarget, errors: CaseErrors)
         if (rescue.handler_method) {
           // A controller method, which rescue_from keeps from being an action.
           defineMethod(this, rescue.handler_method, function (this: Controller, error: unknown) { handle(this, rescue.handler, error, errors); });
-          this.rescue_from(matcher, rescue.handler_method);
+          declare.rescue_from(matcher, rescue.handler_method);
         } else {
           this.rescue_from(matcher, function (this: Controller, error: unknown) { handle(this, rescue.handler, error, errors); });
         }
@@ -275,7 +277,7 @@ function buildController(c: RequestCase, target: CaseTarget, errors: CaseErrors)
       for (const name of hidden) {
         defineMethod(this, name, function (this: Controller) { throw new Error(`the hidden action ${name} ran`); });
       }
-      if (hidden.length > 0) this.hide_action(...hidden);
+      if (hidden.length > 0) declare.hide_action(...hidden);
       if (setup.method_missing !== undefined) {
         // "render text of the selector".
         defineMethod(this, 'method_missing', function (this: Controller, selector: string) { this.render({ text: selector }); });
@@ -393,7 +395,7 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
     routes: caseRoutes(c, target),
     controllers: target.controller === '' ? {} : { [target.controller]: buildController(c, target, caseErrors) },
     views: memoryViews(caseTemplates(c, target)),
-    ...(pages ? { public_dir: pages } : {}),
+    ...(pages ? { publicDir: pages } : {}),
     engine,
     environment: 'test',
     mime,
@@ -405,7 +407,7 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
       ...('default_charset' in setup ? { default_charset: setup.default_charset } : {}),
       consider_all_requests_local: setup.consider_all_requests_local ?? false,
       // The corpus is Rails 2.1's: an error with no public page for it answered `head`, a single space.
-      default_error_pages: false,
+      defaultErrorPages: false,
     },
   });
   return { app, errors, saved };

@@ -9,7 +9,7 @@ export type Outcome = { readonly index: number; readonly params: unknown } | { r
 
 export function outcome(set: RouteSet, method: string | null, path: string): Outcome {
   try {
-    const m = set.recognize_route(method, path);
+    const m = set.recognizeRoute(method, path);
     return { index: m.route.index, params: m.params };
   } catch (e) {
     return { error: (e as Error).constructor.name, allowed: (e as { allowed?: readonly string[] }).allowed ?? null };

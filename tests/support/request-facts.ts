@@ -24,14 +24,14 @@ export function envFromCgi(cgi: CgiEnv): env.RequestEnv {
   const text = (key: string): string | undefined => cgi[key] ?? undefined;
   return {
     headers,
-    remote_address: text('REMOTE_ADDR'),
+    remote_addr: text('REMOTE_ADDR'),
     ssl: cgi.HTTPS === 'on',
     server_name: text('SERVER_NAME'),
     server_addr: text('SERVER_ADDR'),
     server_port: text('SERVER_PORT'),
     server_software: text('SERVER_SOFTWARE'),
     // Rails 2.1 always believed forwarding headers; its facts describe an app behind a proxy.
-    trust_proxy: true,
+    trustProxy: true,
   };
 }
 

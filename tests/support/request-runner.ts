@@ -42,7 +42,7 @@ export function canRun(c: RequestCase, transport: Transport): boolean {
 /** One case through one transport, on one engine. */
 export async function runCase(c: RequestCase, engine: Engine, transport: Transport): Promise<Observed> {
   const fixture = fixtureApp(c, engine);
-  const client = await transport.open(fixture.app, { remote_address: (c.setup?.remote_addr as string | undefined) ?? '127.0.0.1' });
+  const client = await transport.open(fixture.app, { remoteAddress: (c.setup?.remote_addr as string | undefined) ?? '127.0.0.1' });
   try {
     const res = await client.request({ method: c.request.method, path: c.request.path, headers: headersOf(c), body: bodyOf(c) });
     const response: ResponseMessage = { status: res.status, reason: res.reason, headers: res.headers as Record<string, string | string[]>, body: res.body.toString('utf8') };

@@ -12,6 +12,7 @@ import {
 } from '../../core/index.ts';
 import { escapePath } from '../../core/routing/params.ts';
 import { replayDraw, revive, sameValue, show, type DrawCall } from './acceptance.ts';
+import { helpersOf } from './helpers-by-name.ts';
 
 interface Recognize { method: string | null; path: string; params?: Params; params_partial?: boolean; error?: string; allowed_methods?: string[]; not_params?: Params }
 interface Generate { options: Record<string, unknown>; recall: Record<string, unknown>; path?: string; paths?: string[]; error?: string; path_without_extras?: string; extra_keys?: string[] }
@@ -172,7 +173,7 @@ function checkGenerate(c: RoutingCase, routes: RouteSet): void {
 function checkHelpers(c: RoutingCase, routes: RouteSet): void {
   (c.helpers ?? []).forEach((h, i) => {
     const label = `helper#${i} ${h.name}`;
-    const helpers = routes.helpers((c.default_url_options ?? {}) as Record<string, unknown>, (h.recall ?? {}) as Record<string, unknown>, c.request_params ?? {});
+    const helpers = helpersOf(routes, (c.default_url_options ?? {}) as Record<string, unknown>, (h.recall ?? {}) as Record<string, unknown>, c.request_params ?? {});
     const args = revive(h.args) as unknown[];
     const got = attempt(() => {
       const fn = helpers[h.name];
@@ -211,7 +212,7 @@ function checkPolymorphic(c: RoutingCase, routes: RouteSet): void {
     const ok = got.value !== undefined && got.value.name === p.expect_call.name && sameValue(got.value.args, expected) && show(target) === before;
     check(c.id, label, ok, () => `expected ${p.expect_call.name}(${show(expected)}), got ${show(got.value ?? String(got.error))}`);
     // Where the route set defines the helper, calling through polymorphic_url must give what the helper gives.
-    const helpers = routes.helpers({ host: 'test.host' });
+    const helpers = helpersOf(routes, { host: 'test.host' });
     if (got.value && typeof helpers[got.value.name] === 'function') {
       const direct = attempt(() => helpers[got.value!.name](...expected));
       const viaPoly = attempt(() => helpers[p.function](target, options ?? {}));

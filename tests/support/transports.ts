@@ -33,12 +33,12 @@ export interface Client {
 
 export interface OpenOptions {
   /** The client address the app sees; only an in-process transport can choose it (sockets report their own). */
-  readonly remote_address?: string;
+  readonly remoteAddress?: string;
 }
 
 export interface Transport {
   readonly name: string;
-  /** Whether `OpenOptions.remote_address` is honoured. */
+  /** Whether `OpenOptions.remoteAddress` is honoured. */
   readonly chooses_remote_address: boolean;
   /** Starts whatever the transport needs for `app` (a server, a socket) and returns a client for it. */
   open(app: App, options?: OpenOptions): Promise<Client>;
@@ -62,7 +62,7 @@ export const handleTransport: Transport = {
       async request(req) {
         const headers: Record<string, string> = { ...req.headers };
         if (!Object.keys(headers).some((h) => h.toLowerCase() === 'host')) headers.host = 'test.host';
-        const res = await app.handle({ method: req.method, url: req.path, headers, body: req.body ?? null, remote_address: options.remote_address ?? '127.0.0.1', transport: 'handle' });
+        const res = await app.handle({ method: req.method, url: req.path, headers, body: req.body ?? null, remoteAddress: options.remoteAddress ?? '127.0.0.1', transport: 'handle' });
         return { status: res.status, reason: res.reason ?? STATUS_CODES[res.status], headers: lowerCased(res.headers), body: Buffer.from(res.body) };
       },
       close: async () => {},

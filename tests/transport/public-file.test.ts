@@ -35,7 +35,7 @@ class FallbackController extends Controller {
 }
 const appOver = (dir: string): App => appWith({ fallback: FallbackController }, {
   draw: (map) => map.connect('*path', { controller: 'fallback', action: 'show' }),
-  public_dir: dir,
+  publicDir: dir,
 });
 
 test.before(() => {

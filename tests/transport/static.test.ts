@@ -30,7 +30,7 @@ class FallbackController extends Controller {
 /** An app with a catch-all route, so whatever static serving refuses is visibly answered by the app. */
 const appOver = (publicDir: string | null): App => appWith({ fallback: FallbackController }, {
   draw: (map) => map.connect('*path', { controller: 'fallback', action: 'show' }),
-  ...(publicDir ? { public_dir: publicDir } : {}),
+  ...(publicDir ? { publicDir: publicDir } : {}),
 });
 
 test.before(() => {

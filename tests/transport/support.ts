@@ -1,6 +1,6 @@
 /** What the transport suites share: a server for the length of a test, and a controller behind HTTP Basic. */
 import { request as httpRequest } from 'node:http';
-import { Controller, secure_compare } from '../../core/index.ts';
+import { Controller, secureCompare } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
 
@@ -20,7 +20,7 @@ export class AdminController extends Controller {
     this.before_filter('sign_in');
   }
   sign_in() {
-    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secure_compare(user, 'admin') && secure_compare(password, 'secret'));
+    return this.authenticate_or_request_with_http_basic('Admin', (user, password) => secureCompare(user, 'admin') && secureCompare(password, 'secret'));
   }
   index(): void {
     this.render({ text: 'admin area' });

@@ -296,16 +296,16 @@ test('a refused handshake rejects tunnel() at once with whichever WebSocket clas
   await withServer(echoApp(), {}, async (server) => {
     for (const [name, Socket] of socketClasses()) {
       const started = performance.now();
-      const refused = await rejection(tunnel(urlOf(server.port, '/nope'), { WebSocket: Socket, timeout_ms: 20_000 }));
+      const refused = await rejection(tunnel(urlOf(server.port, '/nope'), { WebSocket: Socket, timeoutMs: 20_000 }));
       assert.is(refused.code, 'tunnel_unavailable', name);
       assert.match(refused.message, `Cannot open ${urlOf(server.port, '/nope')}`, name);
-      // Long before timeout_ms: the refusal itself ends the attempt.
+      // Long before timeoutMs: the refusal itself ends the attempt.
       assert.ok(performance.now() - started < 5_000, `${name} took ${Math.round(performance.now() - started)} ms`);
     }
   });
 });
 
-test('a server that accepts the connection and never answers the upgrade: tunnel() rejects after timeout_ms', async () => {
+test('a server that accepts the connection and never answers the upgrade: tunnel() rejects after timeoutMs', async () => {
   const held = new Set<Socket>();
   const silent = createServer((socket) => {
     socket.on('error', () => {});
@@ -315,7 +315,7 @@ test('a server that accepts the connection and never answers the upgrade: tunnel
   try {
     const port = (silent.address() as AddressInfo).port;
     for (const [name, Socket] of socketClasses()) {
-      const error = await rejection(tunnel(urlOf(port), { WebSocket: Socket, timeout_ms: 100 }));
+      const error = await rejection(tunnel(urlOf(port), { WebSocket: Socket, timeoutMs: 100 }));
       assert.is(error.code, 'tunnel_unavailable', name);
       assert.is(error.message, `Cannot open ${urlOf(port)}: no handshake within 100 ms`, name);
     }
@@ -325,9 +325,9 @@ test('a server that accepts the connection and never answers the upgrade: tunnel
   }
 });
 
-test('a request without an answer within timeout_ms is rejected tunnel_timeout; a late answer is ignored', async () => {
+test('a request without an answer within timeoutMs is rejected tunnel_timeout; a late answer is ignored', async () => {
   await withServer(echoApp(), {}, async (server) => {
-    await withClient(urlOf(server.port), { timeout_ms: 50 }, async (t) => {
+    await withClient(urlOf(server.port), { timeoutMs: 50 }, async (t) => {
       const late = await rejection(t.request({ path: '/echo/slow/1?ms=150' }));
       assert.is(late.code, 'tunnel_timeout');
       await sleep(150);
@@ -358,7 +358,7 @@ test('without reconnect, requests in flight are rejected tunnel_closed when the 
 test('after a drop the client reconnects with growing, jittered delays; requests made meanwhile wait for the new socket', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const relay = await new Relay(server.port).start();
-    const t = await tunnel(urlOf(relay.port), { reconnect: { min_ms: 20, max_ms: 1000, retries: 10 } });
+    const t = await tunnel(urlOf(relay.port), { reconnect: { minMs: 20, maxMs: 1000, retries: 10 } });
     try {
       const reconnected = new Promise<Record<string, unknown>>((r) => t.on('reconnect', r));
       const inFlight = t.request({ path: '/echo/slow/1?ms=300' });
@@ -374,7 +374,7 @@ test('after a drop the client reconnects with growing, jittered delays; requests
       assert.ok((attempt as number) >= 4);
       assert.is(t.state, 'open');
       assert.is(await (await meanwhile).text(), 'slow 2');
-      // Delay n lies between half and all of min_ms × 2^(n-1).
+      // Delay n lies between half and all of minMs × 2^(n-1).
       const gaps = relay.arrivals.slice(2, 5).map((at, i) => at - relay.arrivals[i + 1]);
       gaps.forEach((gap, i) => assert.ok(gap >= (20 * 2 ** (i + 1)) / 2 - 5, `gap ${i + 2} is ${gap} ms`));
       assert.ok(gaps[2] > gaps[0], 'the delays grow');
@@ -388,7 +388,7 @@ test('after a drop the client reconnects with growing, jittered delays; requests
 test('once retries are exhausted, waiting requests are rejected and the tunnel closes', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const relay = await new Relay(server.port).start();
-    const t = await tunnel(urlOf(relay.port), { reconnect: { min_ms: 5, max_ms: 20, retries: 3 } });
+    const t = await tunnel(urlOf(relay.port), { reconnect: { minMs: 5, maxMs: 20, retries: 3 } });
     const closed = new Promise<void>((r) => t.on('close', () => r()));
     relay.refusing = true;
     relay.cut();

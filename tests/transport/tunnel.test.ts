@@ -34,7 +34,7 @@ class EchoController extends Controller {
       json: {
         method: this.request.method, path: this.request.path, params: this.params, headers: this.request.headers,
         body: typeof body === 'string' ? body : Buffer.from(body).toString('latin1'),
-        transport: this.request.transport, remote: this.request.remote_address, host: this.request.host_with_port,
+        transport: this.request.transport, remote: this.request.remoteAddress, host: this.request.host_with_port,
       },
     });
   }
@@ -181,7 +181,7 @@ test('a text body and a base64 body reach the app as bytes; Content-Length and T
     assert.is(text.headers['content-length'], undefined);
     assert.is(text.headers['transfer-encoding'], undefined);
     const bytes = Buffer.from([0, 1, 2, 255]);
-    const binary = JSON.parse((await raw.call({ id: 2, method: 'PUT', path: '/echo/show', headers: { 'Content-Type': 'application/octet-stream' }, body_base64: bytes.toString('base64') })).body);
+    const binary = JSON.parse((await raw.call({ id: 2, method: 'PUT', path: '/echo/show', headers: { 'Content-Type': 'application/octet-stream' }, bodyBase64: bytes.toString('base64') })).body);
     assert.is(binary.method, 'put');
     assert.equal(Buffer.from(binary.body, 'latin1'), bytes);
   });
@@ -206,9 +206,9 @@ test('an answer goes as text when it is textual UTF-8, as base64 otherwise, with
     const raw = await Raw.open(server);
     const bytes = await raw.call({ id: 1, method: 'GET', path: '/bytes' });
     assert.is(bytes.body, undefined);
-    assert.equal([...Buffer.from(bytes.body_base64, 'base64')], [0, 159, 146, 150]);
+    assert.equal([...Buffer.from(bytes.bodyBase64, 'base64')], [0, 159, 146, 150]);
     assert.is((await raw.call({ id: 2, method: 'GET', path: '/utf8' })).body, 'héllo ✓');
-    assert.is((await raw.call({ id: 3, method: 'GET', path: '/latin1' })).body_base64, Buffer.from([0x68, 0xe9]).toString('base64'), 'text that is not UTF-8 stays exact');
+    assert.is((await raw.call({ id: 3, method: 'GET', path: '/latin1' })).bodyBase64, Buffer.from([0x68, 0xe9]).toString('base64'), 'text that is not UTF-8 stays exact');
     const moved = await raw.call({ id: 4, method: 'GET', path: '/moved' });
     assert.is(moved.status, 404);
     assert.is(moved.reason, 'Moved Elsewhere');
@@ -220,20 +220,20 @@ test('files under the public directory are served before routing, as over HTTP; 
   try {
     writeFileSync(join(pub.path, 'robots.txt'), 'User-agent: *');
     writeFileSync(join(pub.path, 'logo.png'), Buffer.from([137, 80, 78, 71]));
-    await withServer(echoApp({ public_dir: pub.path }), {}, async (server) => {
+    await withServer(echoApp({ publicDir: pub.path }), {}, async (server) => {
       const raw = await Raw.open(server);
       const robots = await raw.call({ id: 1, method: 'GET', path: '/robots.txt' });
       assert.is(robots.status, 200);
       assert.is(robots.body, 'User-agent: *');
       assert.match(robots.headers['Content-Type'], /^text\/plain/);
-      assert.equal([...Buffer.from((await raw.call({ id: 2, method: 'GET', path: '/logo.png' })).body_base64, 'base64')], [137, 80, 78, 71]);
+      assert.equal([...Buffer.from((await raw.call({ id: 2, method: 'GET', path: '/logo.png' })).bodyBase64, 'base64')], [137, 80, 78, 71]);
       const head = await raw.call({ id: 3, method: 'HEAD', path: '/robots.txt' });
       assert.is(head.body, '');
       assert.is(head.headers['Content-Length'], '13');
       assert.is((await raw.call({ id: 4, method: 'GET', path: '/..%2F..%2Fetc%2Fpasswd' })).status, 404);
       assert.is((await raw.call({ id: 5, method: 'POST', path: '/robots.txt' })).status, 404, 'only GET and HEAD');
     });
-    await withServer(echoApp({ public_dir: pub.path }), { staticFiles: false }, async (server) => {
+    await withServer(echoApp({ publicDir: pub.path }), { staticFiles: false }, async (server) => {
       assert.is((await (await Raw.open(server)).call({ id: 1, method: 'GET', path: '/robots.txt' })).status, 404);
     });
   } finally {
@@ -293,8 +293,8 @@ const BAD_FRAMES: [name: string, frame: Frame | string, code: string, status: nu
   ['a header value with CR LF', { id: 18, method: 'GET', path: '/', headers: { 'X-A': 'a\r\nX-B: b' } }, 'bad_frame', 400, 18],
   ['a header list holding a non-string', { id: 19, method: 'GET', path: '/', headers: { 'X-A': ['a', 1] } }, 'bad_frame', 400, 19],
   ['a body that is a number', { id: 20, method: 'POST', path: '/', body: 5 }, 'bad_frame', 400, 20],
-  ['both body and body_base64', { id: 21, method: 'POST', path: '/', body: 'a', body_base64: 'YQ==' }, 'bad_frame', 400, 21],
-  ['body_base64 that is not base64', { id: 22, method: 'POST', path: '/', body_base64: 'not base64!' }, 'bad_frame', 400, 22],
+  ['both body and bodyBase64', { id: 21, method: 'POST', path: '/', body: 'a', bodyBase64: 'YQ==' }, 'bad_frame', 400, 21],
+  ['bodyBase64 that is not base64', { id: 22, method: 'POST', path: '/', bodyBase64: 'not base64!' }, 'bad_frame', 400, 22],
 ];
 
 test('every malformed frame is answered with an error frame (code, status, id when readable) and the socket stays usable', async () => {

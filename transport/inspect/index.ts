@@ -27,7 +27,7 @@ export interface Inspector {
   /** The page's path (`/__inspect`). */
   readonly path: string;
   /** The trace channel's WebSocket path (`/__inspect/trace`). */
-  readonly trace_path: string;
+  readonly tracePath: string;
   /** Pages connected to the trace channel now. */
   readonly viewers: number;
   /** Whether the app is being traced (exactly while a page is connected). */
@@ -42,10 +42,10 @@ export interface Inspector {
 
 export function createInspector(app: App, settings: InspectSettings): Inspector {
   const page = new PageRoute(settings);
-  const channel = new TraceChannel(app, { path: settings.trace_path, machines: EXPORTED_MACHINES.map((m) => m.id) });
+  const channel = new TraceChannel(app, { path: settings.tracePath, machines: EXPORTED_MACHINES.map((m) => m.id) });
   return {
     path: settings.path,
-    trace_path: settings.trace_path,
+    tracePath: settings.tracePath,
     get viewers() {
       return channel.viewers;
     },

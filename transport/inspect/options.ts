@@ -12,7 +12,7 @@ export interface InspectOptions {
 
 export interface InspectSettings {
   readonly path: string;
-  readonly trace_path: string;
+  readonly tracePath: string;
 }
 
 export const INSPECT_DEFAULT_PATH = '/__inspect';
@@ -31,5 +31,5 @@ export function inspectSettings(app: App, option: boolean | InspectOptions | und
   if (typeof path !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(path)) {
     throw new ArgumentError(`The inspector path must be "/" and plain path segments, with no trailing slash or query: ${JSON.stringify(path)}`);
   }
-  return { path, trace_path: `${path}/trace` };
+  return { path, tracePath: `${path}/trace` };
 }

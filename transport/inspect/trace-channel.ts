@@ -37,7 +37,7 @@ export interface TraceChannelLimits {
   /** Requests whose events a newly connected page receives in `hello`. */
   readonly recent_requests: number;
   /** Ping interval; a page that has not answered the last ping by the next is dropped. */
-  readonly heartbeat_ms: number;
+  readonly heartbeatMs: number;
 }
 
 export const TRACE_CHANNEL_DEFAULTS: TraceChannelLimits = Object.freeze({
@@ -45,7 +45,7 @@ export const TRACE_CHANNEL_DEFAULTS: TraceChannelLimits = Object.freeze({
   max_buffered: 4 * 1024 * 1024,
   max_viewers: 16,
   recent_requests: 100,
-  heartbeat_ms: 30_000,
+  heartbeatMs: 30_000,
 });
 
 interface Viewer {
@@ -134,7 +134,7 @@ export class TraceChannel {
     ws.send(JSON.stringify({ type: 'hello', protocol: TRACE_PROTOCOL, engine: this.#app.engine, machines: this.#machines, recent }));
     if (this.#unsubscribe === null) {
       this.#unsubscribe = this.#app.trace(this.#onEvent);
-      this.#beat = setInterval(() => this.#heartbeat(), this.#limits.heartbeat_ms);
+      this.#beat = setInterval(() => this.#heartbeat(), this.#limits.heartbeatMs);
       this.#beat.unref();
     }
   }

@@ -336,7 +336,7 @@ test('X-Cache can be turned off (caching goes on); perform_caching: false turns 
     assert.is(hit.headers['x-cache'], undefined);
     assert.is(runs.show, 1, 'still cached');
     assert.is(s.completed().at(-1)!.cache, 'hit', 'the log line still says it');
-  }, { config: { cache_header: false } });
+  }, { config: { cacheHeader: false } });
   await withPosts(async (s, runs) => {
     await s.get('/posts/1.json');
     const again = await s.get('/posts/1.json');

@@ -28,8 +28,8 @@ test('reads what was written; a missing key reads undefined; delete says whether
 
 test('the defaults: 10,000 entries and 32 MiB', () => {
   const store = memoryStore();
-  assert.equal([store.max_entries, store.max_bytes], [MEMORY_STORE_DEFAULTS.max_entries, MEMORY_STORE_DEFAULTS.max_bytes]);
-  assert.equal(MEMORY_STORE_DEFAULTS, { max_entries: 10_000, max_bytes: 32 * 1024 * 1024 });
+  assert.equal([store.maxEntries, store.maxBytes], [MEMORY_STORE_DEFAULTS.maxEntries, MEMORY_STORE_DEFAULTS.maxBytes]);
+  assert.equal(MEMORY_STORE_DEFAULTS, { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 });
 });
 
 test('expires_in (seconds) ends an entry on the store clock, not before', () => {
@@ -52,12 +52,12 @@ test('expires_in must be a positive number of seconds; keys must be non-empty st
     assert.throws(() => store.write('k', 'v', { expires_in }), isArgumentError, String(expires_in));
   }
   for (const key of ['', 1, null, undefined, {}]) assert.throws(() => store.read(key as string), isArgumentError, String(key));
-  assert.throws(() => memoryStore({ max_entries: 0 }), isArgumentError);
-  assert.throws(() => memoryStore({ max_bytes: 1.5 }), isArgumentError);
+  assert.throws(() => memoryStore({ maxEntries: 0 }), isArgumentError);
+  assert.throws(() => memoryStore({ maxBytes: 1.5 }), isArgumentError);
 });
 
-test('past max_entries the least recently used entry goes, and a read counts as a use', () => {
-  const store = memoryStore({ max_entries: 3 });
+test('past maxEntries the least recently used entry goes, and a read counts as a use', () => {
+  const store = memoryStore({ maxEntries: 3 });
   store.write('a', 1);
   store.write('b', 2);
   store.write('c', 3);
@@ -72,8 +72,8 @@ test('past max_entries the least recently used entry goes, and a read counts as 
   assert.equal(['c', 'd', 'e'].map((k) => store.read(k)), [30, 4, 5]);
 });
 
-test('past max_bytes entries go oldest first; a value larger than the store is refused and leaves the rest', () => {
-  const store = memoryStore({ max_bytes: 100 });
+test('past maxBytes entries go oldest first; a value larger than the store is refused and leaves the rest', () => {
+  const store = memoryStore({ maxBytes: 100 });
   store.write('a', 'x'.repeat(40));
   store.write('b', 'y'.repeat(40));
   assert.ok(store.bytes <= 100);

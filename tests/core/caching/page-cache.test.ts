@@ -76,7 +76,7 @@ async function withPages(body: (setup: Setup) => Promise<void>, options: Paramet
   const around = scratchDir('page-cache');
   const dir = join(around, 'pages');
   const runs: Runs = { index: 0, show: 0 };
-  await withApp(controllers, { page_cache_dir: dir, services: { runs }, ...options }, (s) => body({ s, runs, dir, around }));
+  await withApp(controllers, { page_cache_directory: dir, services: { runs }, ...options }, (s) => body({ s, runs, dir, around }));
 }
 
 /** Every file and link under `dir`, relative to it, sorted. */
@@ -227,7 +227,7 @@ test('expire_page removes the page (in every format for a path without an extens
     assert.is(s.app.caching.expire_page('/pages'), 0);
     assert.equal(tree(dir), ['pages/1.html', 'pages/2.html']);
     assert.is((await s.get('/pages')).headers['x-cache'], 'miss');
-    assert.is(s.app.caching.pages!.expire_all(), 3);
+    assert.is(s.app.caching.pages!.expireAll(), 3);
     assert.equal(tree(dir), []);
   });
 });
@@ -426,19 +426,19 @@ test('only pages this process wrote are served: a stray file in the directory is
   });
 });
 
-test('the directory defaults to public_dir; page_cache_dir: false writes nothing (and still says miss)', async () => {
+test('the directory defaults to publicDir; page_cache_directory: false writes nothing (and still says miss)', async () => {
   const pub = scratchDir('page-cache-public');
   await withPages(async ({ s }) => {
     await s.get('/pages/1');
     assert.ok(existsSync(join(pub, 'pages', '1.html')));
     assert.is((await s.get('/pages/1')).headers['x-cache'], 'hit');
-  }, { page_cache_dir: undefined, public_dir: pub });
+  }, { page_cache_directory: undefined, publicDir: pub });
   await withPages(async ({ s, around, runs }) => {
     await s.get('/pages/1');
     assert.is((await s.get('/pages/1')).headers['x-cache'], 'miss');
     assert.equal(readdirSync(around), []);
     assert.is(runs.show, 2);
-  }, { page_cache_dir: false });
+  }, { page_cache_directory: false });
 });
 
 test('X-Cache off: page hits and misses carry no header, the log line still says hit', async () => {
@@ -448,7 +448,7 @@ test('X-Cache off: page hits and misses carry no header, the log line still says
     assert.equal([miss.headers['x-cache'], hit.headers['x-cache']], [undefined, undefined]);
     assert.is(runs.show, 1);
     assert.is(s.completed().at(-1)!.cache, 'hit');
-  }, { config: { cache_header: false } });
+  }, { config: { cacheHeader: false } });
 });
 
 test('through the WebSocket tunnel: the cached page, with X-Cache: hit, logged as a tunnel request', async () => {

@@ -1,7 +1,7 @@
 /**
- * The `Controller` instance an action runs on: `head`, route helpers as its
- * own methods, `url_for`, services, cookies, and what it knows about its
- * request.
+ * The `Controller` instance an action runs on: `head`, route helpers under
+ * `this.routes`, `url_for`, services, cookies, what it knows about its
+ * request, and nothing of the framework's own bookkeeping.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -60,12 +60,12 @@ test('head({ status, ...headers }) takes everything in one object; the status de
   assert.is(res.header('location'), '/kept/as/given');
 });
 
-test('route helpers are methods of the controller, and private #fields keep working beside them', async () => {
+test('route helpers are this.routes\' methods, and private #fields keep working beside them', async () => {
   class PostsController extends Controller {
     #secret = 'hidden';
     show(): void {
-      const self = this as unknown as Record<string, (...a: unknown[]) => string>;
-      this.render({ text: [self.post_path(5), self.post_url(new Post(6)), self.admin_posts_path(), self.new_post_path(), this.#secret].join(' ') });
+      const { routes } = this;
+      this.render({ text: [routes.post_path(5), routes.post_url(new Post(6)), routes.admin_posts_path(), routes.new_post_path(), this.#secret].join(' ') });
     }
   }
   const app = appWith({ posts: PostsController }, postRoutes);
@@ -78,7 +78,7 @@ test('route helpers are bound to each request (host and port), never shared betw
     async show(): Promise<void> {
       // Interleave two requests: each must still see its own host.
       await new Promise((r) => setTimeout(r, this.params.id === '1' ? 10 : 0));
-      this.render({ text: (this as unknown as { post_url(id: number): string }).post_url(1) });
+      this.render({ text: this.routes.post_url(1) });
     }
   }
   const app = appWith({ posts: PostsController }, postRoutes);
@@ -90,12 +90,35 @@ test('route helpers are bound to each request (host and port), never shared betw
   assert.is(b.body, 'http://b.example:8080/posts/1');
 });
 
-test('an unknown name is undefined on a controller (no helper by that name), and symbols pass through', async () => {
+test('route helpers are not the controller\'s own methods: its names are its own and Controller\'s', async () => {
   const res = await call(acting((c) => {
     const self = c as unknown as Record<string | symbol, unknown>;
-    c.render({ text: `${typeof self.no_such_helper_path} ${typeof self[Symbol.iterator]} ${typeof self.toString}` });
+    c.render({ text: `${'post_path' in c} ${typeof self.post_path} ${typeof self[Symbol.iterator]} ${typeof self.toString}` });
   }), 'GET /pages/go');
-  assert.is(res.body, 'undefined undefined function');
+  assert.is(res.body, 'false undefined undefined function');
+});
+
+test('a controller carries no framework internals: its own properties are the request\'s Rails names and the application\'s', async () => {
+  let own: string[] = [];
+  let inherited: string[] = [];
+  class PagesController extends Controller {
+    note = 'mine';
+    go(): void {
+      own = Object.keys(this).sort();
+      inherited = Object.getOwnPropertyNames(Controller.prototype).filter((name) => name.startsWith('_'));
+      this.render({ text: JSON.stringify(this) });
+    }
+  }
+  const res = await call(appWith({ pages: PagesController }), 'GET /pages/go');
+  assert.equal(own, ['action_name', 'controller_path', 'note', 'params', 'request', 'response', 'services', 'views']);
+  assert.equal(inherited, [], 'no _-prefixed method on Controller');
+  assert.not.match(res.body, /performed|wiring|pending/);
+});
+
+test('a controller made outside a request says so when asked for request state', () => {
+  class PagesController extends Controller {}
+  assert.throws(() => new PagesController().render({ text: 'x' }), /PagesController is not answering a request/);
+  assert.throws(() => new PagesController().performed, /not answering a request/);
 });
 
 test('url_for gives full URLs for hashes and records, and a path with only_path', async () => {

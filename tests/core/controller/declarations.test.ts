@@ -31,6 +31,11 @@ test('filters are recorded in declaration order, prepend goes first', () => {
       this.around_filter('four');
       this.prepend_before_filter('zero');
     }
+    zero(): void {}
+    one(): void {}
+    two(): void {}
+    three(): void {}
+    four(): void {}
   }
   assert.equal(kinds(A), ['before:zero', 'before:one', 'before:two', 'after:three', 'around:four']);
 });
@@ -43,6 +48,9 @@ test('a subclass starts from a copy of its parent declarations and never changes
       this.layout('admin');
       this.rescue_from(TypeError, 'oops');
     }
+    auth(): void {}
+    helper(): void {}
+    oops(): void {}
   }
   class Child extends Parent {
     static {
@@ -51,6 +59,8 @@ test('a subclass starts from a copy of its parent declarations and never changes
       this.hide_action('secret');
       this.layout(false);
     }
+    extra(): void {}
+    secret(): void {}
   }
   assert.equal(kinds(Parent), ['before:auth']);
   assert.equal(kinds(Child), ['before:extra']);
@@ -67,12 +77,14 @@ test('a grandchild inherits through a class that declared nothing', () => {
     static {
       this.before_filter('base');
     }
+    base(): void {}
   }
   class Middle extends Base {}
   class Leaf extends Middle {
     static {
       this.after_filter('leaf');
     }
+    leaf(): void {}
   }
   assert.equal(kinds(Leaf), ['before:base', 'after:leaf']);
   assert.equal(kinds(Middle), ['before:base']);
@@ -87,6 +99,8 @@ test('skip_filter removes named filters of any kind; function filters cannot be 
       this.around_filter('b');
       this.skip_filter('a', 'b');
     }
+    a(): void {}
+    b(): void {}
   }
   assert.equal(kinds(A), ['before:fn']);
 });
@@ -101,6 +115,11 @@ test('filter method names, and rescue handler names, are hidden from the actions
       this.rescue_from(Error, { with: 'handle' });
       this.rescue_from('TypeError', (e: unknown) => e);
     }
+    find(): void {}
+    first(): void {}
+    audit(): void {}
+    wrap(): void {}
+    handle(): void {}
   }
   assert.equal([...declarationsOf(A).hidden].sort(), ['audit', 'find', 'first', 'handle', 'wrap']);
 });
@@ -110,6 +129,7 @@ test('rescue_from takes several matchers for one handler, as a last argument or 
     static {
       this.rescue_from(TypeError, 'RangeError', 'handler');
     }
+    handler(): void {}
   }
   assert.equal(declarationsOf(A).rescues.map((r) => [typeof r.matcher === 'string' ? r.matcher : r.matcher.name, r.handler]), [
     ['TypeError', 'handler'],
@@ -147,6 +167,7 @@ test('only and except take a name or a list; both at once is refused', () => {
       static {
         this.before_filter('x', { only: 'a', except: 'b' });
       }
+      x(): void {}
     }
     void A;
   }, (e: unknown) => e instanceof ArgumentError);

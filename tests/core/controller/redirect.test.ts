@@ -54,7 +54,7 @@ test('a URL is kept; a path lands on the request own scheme, host and port', asy
   assert.is(await locationOf(() => 'posts'), 'http://test.host/posts', 'a relative path is rooted');
   assert.is(await locationOf(() => '/posts', { headers: { host: 'test.host:8080' } }), 'http://test.host:8080/posts');
   assert.is(await locationOf(() => '/posts', { encrypted: true }), 'https://test.host/posts');
-  assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trust_proxy');
+  assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trustProxy');
 });
 
 test('a URL of any scheme but a script one is kept as given', async () => {
@@ -106,7 +106,7 @@ test('a route hash, a record and a [parent, child] pair become full URLs', async
 test("'back' (and ':back') goes to the Referer; without one it is a RedirectBackError", async () => {
   assert.is(await locationOf(() => 'back', { headers: { referer: 'http://test.host/previous?page=2' } }), 'http://test.host/previous?page=2');
   assert.is(await locationOf(() => ':back', { headers: { referer: '/relative' } }), 'http://test.host/relative');
-  const res = await call(redirecting(() => 'back'), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(redirecting(() => 'back'), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'RedirectBackError');
   assert.is(res.header('location'), undefined, 'the failed redirect leaves nothing behind');
@@ -114,7 +114,7 @@ test("'back' (and ':back') goes to the Referer; without one it is a RedirectBack
 
 test('null, undefined and an empty string cannot be redirected to (ActionControllerError)', async () => {
   for (const target of [null, undefined, '']) {
-    const res = await call(redirecting(() => target), 'GET /pages/go', { remote_address: '127.0.0.1' });
+    const res = await call(redirecting(() => target), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
     assert.is(res.status, 500);
     assert.match(res.body, 'ActionControllerError');
     assert.match(res.body, 'Cannot redirect to nil!');

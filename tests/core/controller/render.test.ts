@@ -184,18 +184,18 @@ test('a second render or redirect in one action is a DoubleRenderError', async (
   let res = await call(renderer((c) => {
     c.render({ text: 'one' });
     c.render({ text: 'two' });
-  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  }, undefined, { config: local }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'DoubleRenderError');
   res = await call(renderer((c) => {
     c.redirect_to('/a');
     c.render({ text: 'two' });
-  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  }, undefined, { config: local }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, 'DoubleRenderError');
   res = await call(renderer((c) => {
     c.head('ok');
     c.redirect_to('/b');
-  }, undefined, { config: local }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  }, undefined, { config: local }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, 'DoubleRenderError');
 });
 
@@ -281,7 +281,7 @@ test('a missing template is a MissingTemplate error naming the path searched', a
     go(): void {}
   }
   const app = appWith({ pages: PagesController }, { views: memoryViews({}), config: { consider_all_requests_local: true } });
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, '<h1>Template is missing in PagesController#go</h1>');
   assert.match(res.body, '<li><code>(memory)/pages/go.html</code></li>');
@@ -292,7 +292,7 @@ test('without any views, the error says there is no views directory', async () =
     go(): void {}
   }
   const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true } });
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, '(no views directory)/pages/go.html');
 });
 

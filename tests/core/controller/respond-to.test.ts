@@ -144,7 +144,7 @@ test('an alias type answers for its own symbol, and for its string when its orig
 
 test('an unknown format symbol is a programming error (500) naming it', async () => {
   const app = negotiating((c) => texts(c, 'html', 'nosuchformat'));
-  const res = await call(app, 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'unknown format "nosuchformat"');
 });

@@ -63,7 +63,7 @@ test('delete expires the cookie in the past, and it reads as gone', () => {
   assert.is(cookies.get('theme'), undefined);
   assert.not.ok(cookies.has('theme'));
   cookies.set('extra', 'x');
-  assert.equal(cookies.to_object(), { lang: 'en', extra: 'x' });
+  assert.equal(cookies.toObject(), { lang: 'en', extra: 'x' });
 });
 
 test('names that could split a header or address prototypes, and non-string values, are refused', () => {

@@ -12,7 +12,7 @@ const test = suite('Request reads one message the way Rails 2.1 reads a request'
 const mime = createMimeRegistry();
 mime.register('text/x-mobile', 'mobile');
 
-function request(partial: Partial<RequestMessage> = {}, settings: { relative_url_root?: string; limits?: object; trust_proxy?: boolean } = {}): Request {
+function request(partial: Partial<RequestMessage> = {}, settings: { relative_url_root?: string; limits?: object; trustProxy?: boolean } = {}): Request {
   return new Request({ method: 'GET', url: '/', headers: {}, ...partial }, { mime, ...settings });
 }
 
@@ -20,13 +20,13 @@ function request(partial: Partial<RequestMessage> = {}, settings: { relative_url
 function post(url: string, body: RequestParams): Request {
   const r = request({ method: 'POST', url });
   r.request_parameters = body;
-  r.parameters_changed();
+  r.parametersChanged();
   return r;
 }
 
 test('the method reads lower-case; the raw method keeps what was sent, upper-cased', () => {
   const r = request({ method: 'put' });
-  assert.is(r.raw_method, 'PUT');
+  assert.is(r.rawMethod, 'PUT');
   assert.is(r.method, 'put');
   assert.not.ok(r.head);
 });
@@ -173,12 +173,12 @@ test('host, port, protocol and SSL come from the headers and the connection', ()
   assert.is(tls.port_string, '');
 });
 
-test('forwarding headers (X-Forwarded-Proto/-Host) are believed only with trust_proxy', () => {
+test('forwarding headers (X-Forwarded-Proto/-Host) are believed only with trustProxy', () => {
   const headers = { host: 'internal:8080', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'www.example.com' };
   const direct = request({ headers });
   assert.not.ok(direct.ssl, 'a client can write these headers itself');
   assert.is(direct.host_with_port, 'internal:8080');
-  const proxied = request({ headers }, { trust_proxy: true });
+  const proxied = request({ headers }, { trustProxy: true });
   assert.ok(proxied.ssl);
   assert.is(proxied.protocol, 'https://');
   assert.is(proxied.host_with_port, 'www.example.com');
@@ -193,13 +193,13 @@ test('domain and subdomains, with a TLD length', () => {
   assert.is(request({ headers: { host: '192.168.1.200' } }).domain(), null);
 });
 
-test('remote_ip is the peer; with trust_proxy, behind a local proxy, the forwarded client', () => {
+test('remote_ip is the peer; with trustProxy, behind a local proxy, the forwarded client', () => {
   const forwarded = { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' };
-  assert.is(request({ remote_address: '203.0.113.9', headers: forwarded }).remote_ip, '203.0.113.9');
-  assert.is(request({ remote_address: '127.0.0.1', headers: forwarded }).remote_ip, '127.0.0.1', 'not believed by default');
-  assert.is(request({ remote_address: '127.0.0.1', headers: forwarded }, { trust_proxy: true }).remote_ip, '198.51.100.2');
-  assert.is(request({ remote_address: '203.0.113.9', headers: forwarded }, { trust_proxy: true }).remote_ip, '203.0.113.9', 'a public peer is no proxy');
-  assert.is(request().remote_address, '');
+  assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }).remote_ip, '203.0.113.9');
+  assert.is(request({ remoteAddress: '127.0.0.1', headers: forwarded }).remote_ip, '127.0.0.1', 'not believed by default');
+  assert.is(request({ remoteAddress: '127.0.0.1', headers: forwarded }, { trustProxy: true }).remote_ip, '198.51.100.2');
+  assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }, { trustProxy: true }).remote_ip, '203.0.113.9', 'a public peer is no proxy');
+  assert.is(request().remoteAddress, '');
 });
 
 test('xhr, referer, user agent, cookies, transport and body', () => {

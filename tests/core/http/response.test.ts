@@ -65,13 +65,13 @@ test('etag reads the ETag header by any case, the first of several', () => {
   assert.is(res.etag, '"b"');
 });
 
-test('body_bytes counts UTF-8 bytes of a string body, or the bytes of a binary one', () => {
+test('bodyBytes counts UTF-8 bytes of a string body, or the bytes of a binary one', () => {
   const res = new Response();
-  assert.is(res.body_bytes, 0);
+  assert.is(res.bodyBytes, 0);
   res.body = 'héllo';
-  assert.is(res.body_bytes, 6);
+  assert.is(res.bodyBytes, 6);
   res.body = new Uint8Array([1, 2, 3]);
-  assert.is(res.body_bytes, 3);
+  assert.is(res.bodyBytes, 3);
 });
 
 test('unsafeHeader names the first header, type, cookie or reason HTTP cannot carry', () => {

@@ -167,39 +167,39 @@ accept('parsing uses the registry it is called on', () => {
   assert.equal(parsed('image/png, text/html'), ['png', 'html']);
 });
 
-accept('accept_list parses an Accept header once and hands back the same frozen list', () => {
+accept('acceptList parses an Accept header once and hands back the same frozen list', () => {
   const registry = createMimeRegistry();
   const header = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-  const first = registry.accept_list(header, null);
+  const first = registry.acceptList(header, null);
   assert.equal(first.map((t) => t.symbol), registry.parse(header).map((t) => t.symbol));
   assert.ok(Object.isFrozen(first));
-  assert.is(registry.accept_list(header, null), first);
+  assert.is(registry.acceptList(header, null), first);
 });
 
-accept('accept_list without an Accept header is the Content-Type type, then */*', () => {
+accept('acceptList without an Accept header is the Content-Type type, then */*', () => {
   const registry = createMimeRegistry();
   const json = registry.get('json')!;
-  assert.equal(registry.accept_list(undefined, null).map(String), ['*/*']);
-  assert.equal(registry.accept_list('  ', json).map(String), ['application/json', '*/*']);
-  assert.is(registry.accept_list(undefined, json), registry.accept_list('', json));
+  assert.equal(registry.acceptList(undefined, null).map(String), ['*/*']);
+  assert.equal(registry.acceptList('  ', json).map(String), ['application/json', '*/*']);
+  assert.is(registry.acceptList(undefined, json), registry.acceptList('', json));
   const odd = registry.lookup('application/x-odd');
-  assert.equal(registry.accept_list(undefined, odd).map(String), ['application/x-odd', '*/*']);
+  assert.equal(registry.acceptList(undefined, odd).map(String), ['application/x-odd', '*/*']);
 });
 
 accept('registering a type changes what a remembered Accept header means', () => {
   const registry = createMimeRegistry();
-  const before = registry.accept_list('image/png', null);
+  const before = registry.acceptList('image/png', null);
   assert.is(before[0].symbol, null);
   registry.register('image/png', 'png');
-  assert.is(registry.accept_list('image/png', null)[0].symbol, 'png');
+  assert.is(registry.acceptList('image/png', null)[0].symbol, 'png');
 });
 
 accept('many distinct Accept headers do not grow the registry without bound', () => {
   const registry = createMimeRegistry();
-  const first = registry.accept_list('text/x-0', null);
-  for (let i = 1; i <= 300; i++) registry.accept_list(`text/x-${i}`, null);
+  const first = registry.acceptList('text/x-0', null);
+  for (let i = 1; i <= 300; i++) registry.acceptList(`text/x-${i}`, null);
   // The memo started afresh once it filled, so the first header is parsed again into a new list.
-  const again = registry.accept_list('text/x-0', null);
+  const again = registry.acceptList('text/x-0', null);
   assert.is.not(again, first);
   assert.equal(again.map(String), ['text/x-0']);
 });

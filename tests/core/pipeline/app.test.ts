@@ -48,7 +48,7 @@ test.before(() => {
 test.after(() => pub.remove());
 
 const appFor = (engine: Engine, extra: Partial<Parameters<typeof createApp>[0]> = {}) =>
-  createApp({ routes: routes(), controllers: { posts: PostsController }, engine, environment: 'test', logger: false, public_dir: pub.path, config: { allow_forgery_protection: true }, ...extra });
+  createApp({ routes: routes(), controllers: { posts: PostsController }, engine, environment: 'test', logger: false, publicDir: pub.path, config: { allow_forgery_protection: true }, ...extra });
 
 const withoutRuntime = (r: ResponseMessage) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'X-Runtime')) });
 
@@ -172,8 +172,8 @@ test('controllers may be given as a Map; services and config reach the app froze
   assert.is(app.config.environment, 'test');
   assert.is(app.config.allow_forgery_protection, false, 'off in test');
   assert.is(app.config.consider_all_requests_local, false);
-  assert.equal(app.config.forgery_exempt_types, ['application/json', 'application/xml']);
-  assert.is(app.public_dir, null);
+  assert.equal(app.config.forgeryExemptTypes, ['application/json', 'application/xml']);
+  assert.is(app.publicDir, null);
   assert.ok(app.compiled.stateNames.includes('dispatching'));
 });
 

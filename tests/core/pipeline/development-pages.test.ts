@@ -45,8 +45,8 @@ function development(options: Parameters<typeof appWith>[1] = {}) {
   return { app, lines };
 }
 
-const LOCAL = { remote_address: '127.0.0.1', headers: { host: 'localhost:3000' } };
-const REMOTE = { remote_address: '203.0.113.7', headers: { host: 'localhost:3000' } };
+const LOCAL = { remoteAddress: '127.0.0.1', headers: { host: 'localhost:3000' } };
+const REMOTE = { remoteAddress: '203.0.113.7', headers: { host: 'localhost:3000' } };
 
 test('no route: Rails\' words, the routes, and one info line naming the path', async () => {
   const { app, lines } = development();
@@ -117,10 +117,10 @@ test('a request from elsewhere gets the public page, here the short default one:
   assert.is(forged.body, defaultErrorPage(422));
 });
 
-test('the default page is short and names the status; default_error_pages: false gives Rails 2.1\'s single space', async () => {
+test('the default page is short and names the status; defaultErrorPages: false gives Rails 2.1\'s single space', async () => {
   assert.is(defaultErrorPage(404), '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>404 Not Found</title></head>\n<body><h1>404 Not Found</h1></body>\n</html>\n');
   assert.match(defaultErrorPage(599), '599 Error');
-  const { app } = development({ config: { hosts: [], default_error_pages: false } });
+  const { app } = development({ config: { hosts: [], defaultErrorPages: false } });
   assert.is((await call(app, 'GET /nowhere', REMOTE)).body, ' ');
 });
 

@@ -62,13 +62,13 @@ function logged(options: Parameters<typeof appWith>[1] = {}) {
       done();
     },
   });
-  const app = appWith({ boom: BoomController }, { public_dir: pub.path, logger: pino({ level: 'info' }, sink), ...options });
+  const app = appWith({ boom: BoomController }, { publicDir: pub.path, logger: pino({ level: 'info' }, sink), ...options });
   return { app, lines };
 }
 
 test('an unrescued exception is 500 with public/500.html, never the message or stack, for a remote client', async () => {
   const { app } = logged({ config: { consider_all_requests_local: true } });
-  const res = await call(app, 'GET /boom/boom', { remote_address: '203.0.113.7' });
+  const res = await call(app, 'GET /boom/boom', { remoteAddress: '203.0.113.7' });
   assert.is(res.status, 500);
   assert.is(res.body, '<h1>We are sorry</h1>');
   assert.not.match(res.body, 'secret');
@@ -77,8 +77,8 @@ test('an unrescued exception is 500 with public/500.html, never the message or s
 
 test('a local request sees diagnostics when the app considers requests local: class, message and backtrace, escaped', async () => {
   const { app } = logged({ config: { consider_all_requests_local: true } });
-  for (const remote_address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '']) {
-    const res = await call(app, 'GET /boom/boom', { remote_address });
+  for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '']) {
+    const res = await call(app, 'GET /boom/boom', { remoteAddress });
     assert.is(res.status, 500);
     assert.match(res.body, '<h1>Error in BoomController#boom</h1>');
     assert.match(res.body, 'secret &lt;detail&gt; &amp; stack');
@@ -88,19 +88,19 @@ test('a local request sees diagnostics when the app considers requests local: cl
 
 test('without consider_all_requests_local even a local request sees the public page', async () => {
   const { app } = logged({ config: { consider_all_requests_local: false } });
-  assert.is((await call(app, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, '<h1>We are sorry</h1>');
+  assert.is((await call(app, 'GET /boom/boom', { remoteAddress: '127.0.0.1' })).body, '<h1>We are sorry</h1>');
 });
 
 test('development considers requests local by default; test and production do not', async () => {
   const dev = appWith({ boom: BoomController }, { environment: 'development', logger: false });
-  assert.match((await call(dev, 'GET /boom/boom', { remote_address: '127.0.0.1', headers: { host: 'localhost:3000' } })).body, 'secret');
+  assert.match((await call(dev, 'GET /boom/boom', { remoteAddress: '127.0.0.1', headers: { host: 'localhost:3000' } })).body, 'secret');
   const prod = appWith({ boom: BoomController }, { environment: 'production', logger: false, session: false });
-  assert.is((await call(prod, 'GET /boom/boom', { remote_address: '127.0.0.1' })).body, defaultErrorPage(500));
+  assert.is((await call(prod, 'GET /boom/boom', { remoteAddress: '127.0.0.1' })).body, defaultErrorPage(500));
 });
 
 test('diagnostics name the kind of failure: missing template, unknown action, routing error', async () => {
   const { app } = logged({ config: { consider_all_requests_local: true } });
-  const local = { remote_address: '127.0.0.1' };
+  const local = { remoteAddress: '127.0.0.1' };
   assert.match((await call(app, 'GET /boom/missing', local)).body, '<h1>Template is missing in BoomController#missing</h1>');
   const unknown = (await call(app, 'GET /boom/nope', local)).body;
   assert.match(unknown, '<h1>Unknown action</h1>');
@@ -120,7 +120,7 @@ test('diagnostics name the kind of failure: missing template, unknown action, ro
 
 test('a thrown non-Error is still a 500, described by its text', async () => {
   const { app } = logged({ config: { consider_all_requests_local: true } });
-  const res = await call(app, 'GET /boom/thrown_string', { remote_address: '127.0.0.1' });
+  const res = await call(app, 'GET /boom/thrown_string', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'not an Error');
 });
@@ -159,7 +159,7 @@ test('a failure keeps nothing the action half-built (headers, cookies, status)',
 test('a header HTTP cannot carry fails the action with InvalidResponseHeader (500), logged, and nothing of it is sent', async () => {
   for (const engine of ['compiled', 'xstate'] as const) {
     const { app, lines } = logged({ engine });
-    const res = await call(app, `GET /boom/echo_header?note=${encodeURIComponent('a\r\nSet-Cookie: admin=1')}`, { remote_address: '203.0.113.7' });
+    const res = await call(app, `GET /boom/echo_header?note=${encodeURIComponent('a\r\nSet-Cookie: admin=1')}`, { remoteAddress: '203.0.113.7' });
     assert.is(res.status, 500, engine);
     assert.is(res.body, '<h1>We are sorry</h1>');
     assert.is(res.header('x-note'), undefined);
@@ -168,7 +168,7 @@ test('a header HTTP cannot carry fails the action with InvalidResponseHeader (50
     assert.is((line.err as { type: string }).type, 'InvalidResponseHeader');
     assert.match((line.err as { message: string }).message, '"X-Note"');
     assert.is((await call(app, `GET /boom/echo_header?note=${encodeURIComponent('tab\tand é are fine')}`)).status, 200, `${engine}: tabs and Latin-1 pass`);
-    assert.is((await call(app, 'GET /boom/bad_type', { remote_address: '203.0.113.7' })).status, 500, `${engine}: a content type with a newline`);
+    assert.is((await call(app, 'GET /boom/bad_type', { remoteAddress: '203.0.113.7' })).status, 500, `${engine}: a content type with a newline`);
   }
 });
 

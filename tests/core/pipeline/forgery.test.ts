@@ -40,7 +40,7 @@ function protectedApp(forgery: ForgeryOptions = {}, options: AppOptions = {}) {
     draw: (map) => {
       map.resources('posts', { collection: { api: 'post' } });
     },
-    public_dir: pub.path,
+    publicDir: pub.path,
     ...options,
     config: { allow_forgery_protection: true, ...options.config },
   });
@@ -119,8 +119,8 @@ test('JSON and XML bodies are exempt by default (a cross-site form cannot send t
   }
 });
 
-test('config.forgery_exempt_types replaces the exempt list', async () => {
-  const app = protectedApp({}, { config: { forgery_exempt_types: ['application/vnd.api+json'] } });
+test('config.forgeryExemptTypes replaces the exempt list', async () => {
+  const app = protectedApp({}, { config: { forgeryExemptTypes: ['application/vnd.api+json'] } });
   assert.is((await call(app, 'POST /posts', { headers: { 'content-type': 'application/vnd.api+json' }, body: '{}' })).body, 'created');
   assert.is((await call(app, 'POST /posts', { headers: { 'content-type': 'application/json' }, body: '{}' })).status, 422);
 });

@@ -76,7 +76,7 @@ test('a malformed body is 400: bad JSON, bad XML, invalid UTF-8', async () => {
 });
 
 test('parameters over the configured limits are refused: counts and depth 400, sizes 413', async () => {
-  const limited = app({ limits: { keys: 3, depth: 2, body_bytes: 64 } });
+  const limited = app({ limits: { keys: 3, depth: 2, bodyBytes: 64 } });
   const many = await call(limited, 'GET /echo/show?a=1&b=2&c=3&d=4');
   assert.is(many.status, 400, 'too many keys');
   assert.is(many.body, 'Too many parameters: the limit is 3\n', 'the client is told which limit it hit');
@@ -84,7 +84,7 @@ test('parameters over the configured limits are refused: counts and depth 400, s
   assert.is((await call(limited, 'GET /echo/show?a[b][c][d]=1')).status, 400, 'too deep');
   const big = await call(limited, 'POST /echo/show', { headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ a: 'x'.repeat(100) })) });
   assert.is(big.status, 413);
-  assert.match(big.body, 'over the body_bytes limit of 64');
+  assert.match(big.body, 'over the bodyBytes limit of 64');
 });
 
 test('an unknown method, sent or simulated, is 501 with the methods that are implemented', async () => {

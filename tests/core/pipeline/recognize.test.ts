@@ -23,7 +23,7 @@ const draw = (map: import('../../../core/index.ts').Mapper) => {
   map.resources('posts');
   map.named('ghost', 'ghost', { controller: 'ghosts', action: 'index' });
 };
-const app = (publicDir?: string) => appWith({ posts: PostsController }, { draw, routes: undefined, ...(publicDir ? { public_dir: publicDir } : {}) });
+const app = (publicDir?: string) => appWith({ posts: PostsController }, { draw, routes: undefined, ...(publicDir ? { publicDir: publicDir } : {}) });
 
 let pub = { path: '', remove: () => {} };
 test.before(() => {

@@ -53,7 +53,7 @@ export interface Reply {
 export interface CallOptions {
   readonly headers?: Record<string, string | string[]>;
   readonly body?: string | Uint8Array;
-  readonly remote_address?: string;
+  readonly remoteAddress?: string;
   readonly encrypted?: boolean;
 }
 
@@ -85,7 +85,7 @@ export function messageFor(line: string, options: CallOptions = {}): RequestMess
     url: line.slice(space + 1),
     headers,
     body: options.body ?? null,
-    remote_address: options.remote_address ?? '10.0.0.1',
+    remoteAddress: options.remoteAddress ?? '10.0.0.1',
     ...(options.encrypted !== undefined ? { encrypted: options.encrypted } : {}),
   };
 }

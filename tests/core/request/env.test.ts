@@ -10,8 +10,8 @@ import { createMimeRegistry } from '../../../core/mime/types.ts';
 import * as env from '../../../core/request/env.ts';
 
 const withHeaders = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, ...rest });
-/** An env behind a proxy the app trusts (`config.trust_proxy`). */
-const proxied = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, trust_proxy: true, ...rest });
+/** An env behind a proxy the app trusts (`config.trustProxy`). */
+const proxied = (headers: Record<string, string>, rest: Omit<env.RequestEnv, 'headers'> = {}): env.RequestEnv => ({ headers, trustProxy: true, ...rest });
 
 const host = suite('host, port and protocol');
 
@@ -27,7 +27,7 @@ host('forwarding headers are the client\'s own words unless a proxy is trusted',
   const forged = { 'x-forwarded-host': 'evil2.example, evil3.example', 'x-forwarded-proto': 'https', host: 'app.example' };
   assert.is(env.hostWithPort(withHeaders(forged)), 'app.example');
   assert.not.ok(env.ssl(withHeaders(forged)));
-  assert.is(env.remoteIp(withHeaders({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '3.4.5.6' }, { remote_address: '127.0.0.1' })), '127.0.0.1');
+  assert.is(env.remoteIp(withHeaders({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '3.4.5.6' }, { remote_addr: '127.0.0.1' })), '127.0.0.1');
   assert.is(env.hostWithPort(proxied(forged)), 'evil3.example');
 });
 
@@ -86,7 +86,7 @@ names('the TLD length defaults to one label', () => {
 
 const client = suite('client address');
 
-const peer = (remote_address: string, headers: Record<string, string> = {}) => env.remoteIp(proxied(headers, { remote_address }));
+const peer = (remoteAddress: string, headers: Record<string, string> = {}) => env.remoteIp(proxied(headers, { remote_addr: remoteAddress }));
 
 client('a peer that is not a trusted proxy is the client, whatever the headers say', () => {
   assert.is(peer('1.2.3.4', { 'x-forwarded-for': '3.4.5.6', 'client-ip': '2.3.4.5' }), '1.2.3.4');
@@ -120,18 +120,18 @@ client('Client-IP missing from X-Forwarded-For is an IP spoofing attempt (400)',
   } catch (error) {
     assert.instance(error, IpSpoofing);
     assert.is((error as IpSpoofing).status, 400);
-    assert.is((error as IpSpoofing).client_ip, '8.8.8.8');
+    assert.is((error as IpSpoofing).clientIp, '8.8.8.8');
     assert.not.match((error as IpSpoofing).message, '8.8.8.8');
   }
 });
 
 client('a local request comes from the loopback, both as peer and as client', () => {
-  assert.ok(env.localRequest(withHeaders({}, { remote_address: '127.0.0.1' })));
-  assert.ok(env.localRequest(withHeaders({}, { remote_address: '::ffff:127.0.0.1' })));
-  assert.ok(env.localRequest(withHeaders({}, { remote_address: '::1' })));
-  assert.not.ok(env.localRequest(withHeaders({}, { remote_address: '1.2.3.4' })));
-  assert.not.ok(env.localRequest(proxied({ 'x-forwarded-for': '3.4.5.6' }, { remote_address: '127.0.0.1' })));
-  assert.not.ok(env.localRequest(proxied({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '127.0.0.1' }, { remote_address: '127.0.0.1' })));
+  assert.ok(env.localRequest(withHeaders({}, { remote_addr: '127.0.0.1' })));
+  assert.ok(env.localRequest(withHeaders({}, { remote_addr: '::ffff:127.0.0.1' })));
+  assert.ok(env.localRequest(withHeaders({}, { remote_addr: '::1' })));
+  assert.not.ok(env.localRequest(withHeaders({}, { remote_addr: '1.2.3.4' })));
+  assert.not.ok(env.localRequest(proxied({ 'x-forwarded-for': '3.4.5.6' }, { remote_addr: '127.0.0.1' })));
+  assert.not.ok(env.localRequest(proxied({ 'x-forwarded-for': '3.4.5.6', 'client-ip': '127.0.0.1' }, { remote_addr: '127.0.0.1' })));
   assert.not.ok(env.localRequest(withHeaders({})));
 });
 

@@ -61,8 +61,8 @@ json('limits: depth and counts are a 400, size a 413', () => {
   assert.throws(() => parseJsonParams('{"a": {"b": {"c": {"d": 1}}}}', { depth: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_DEPTH'));
   assert.throws(() => parseJsonParams(`${'['.repeat(50_000)}${']'.repeat(50_000)}`), is(ParamsParseError, 'SBX_ERR_PARAMS_DEPTH'));
   assert.throws(() => parseJsonParams('{"a": 1, "b": 2, "c": 3}', { keys: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
-  assert.throws(() => parseJsonParams('{"a": [1, 2, 3]}', { array_length: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
-  assert.throws(() => parseJsonParams(`{"a": "${'x'.repeat(2000)}"}`, { body_bytes: 1000 }), is(PayloadTooLarge));
+  assert.throws(() => parseJsonParams('{"a": [1, 2, 3]}', { arrayLength: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
+  assert.throws(() => parseJsonParams(`{"a": "${'x'.repeat(2000)}"}`, { bodyBytes: 1000 }), is(PayloadTooLarge));
 });
 
 json.run();

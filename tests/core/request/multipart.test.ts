@@ -180,11 +180,11 @@ multipart('too many parts, too many files, or a part over its byte limit is a 41
   const files = form(Array.from({ length: 3 }, (_, i) => ({ name: `f${i}`, filename: `${i}.txt`, body: 'x' })));
   assert.is(parts(await rejection(parseMultipart(files, TYPE, { multipart: { files: 2 } }))), 'multipart.files');
   const big = form([{ name: 'f', filename: 'big.bin', body: Buffer.alloc(2000) }]);
-  assert.is(parts(await rejection(parseMultipart(big, TYPE, { multipart: { file_bytes: 1000 } }))), 'multipart.file_bytes');
+  assert.is(parts(await rejection(parseMultipart(big, TYPE, { multipart: { fileBytes: 1000 } }))), 'multipart.fileBytes');
   const field = form([{ name: 'text', body: 'y'.repeat(2000) }]);
-  assert.is(parts(await rejection(parseMultipart(field, TYPE, { multipart: { field_bytes: 1000 } }))), 'multipart.field_bytes');
+  assert.is(parts(await rejection(parseMultipart(field, TYPE, { multipart: { fieldBytes: 1000 } }))), 'multipart.fieldBytes');
   const octets = form([{ name: 'raw', type: 'application/octet-stream', body: Buffer.alloc(2000) }]);
-  const error = await rejection(parseMultipart(octets, TYPE, { multipart: { field_bytes: 1000 } }));
+  const error = await rejection(parseMultipart(octets, TYPE, { multipart: { fieldBytes: 1000 } }));
   assert.instance(error, PayloadTooLarge);
   assert.is((error as PayloadTooLarge).status, 413);
 });

@@ -55,8 +55,8 @@ body('other types, no type, and empty bodies give no parameters', () => {
   assert.equal(parseBodyParams(type('multipart_form'), new Uint8Array()), {});
 });
 
-body('a body over body_bytes is a 413 before it is decoded; invalid UTF-8 is a 400', () => {
-  assert.throws(() => parseBodyParams(type('json'), Buffer.alloc(2000, 0x20), { body_bytes: 1000 }), is(PayloadTooLarge));
+body('a body over bodyBytes is a 413 before it is decoded; invalid UTF-8 is a 400', () => {
+  assert.throws(() => parseBodyParams(type('json'), Buffer.alloc(2000, 0x20), { bodyBytes: 1000 }), is(PayloadTooLarge));
   assert.throws(() => parseBodyParams(type('url_encoded_form'), Buffer.from([0x61, 0x3d, 0xe9])), is(ParamsParseError, 'SBX_ERR_PARAMS_ENCODING'));
 });
 
@@ -120,14 +120,14 @@ values('UploadedFile reads its content and serialises without it', () => {
 
 values('limits default as documented, and partial limits keep the other defaults', () => {
   assert.equal(DEFAULT_PARAM_LIMITS, {
-    depth: 32, keys: 1000, array_length: 1000, body_bytes: 1048576,
-    multipart: { parts: 100, files: 10, file_bytes: 10485760, field_bytes: 1048576 },
+    depth: 32, keys: 1000, arrayLength: 1000, bodyBytes: 1048576,
+    multipart: { parts: 100, files: 10, fileBytes: 10485760, fieldBytes: 1048576 },
   });
   assert.ok(Object.isFrozen(DEFAULT_PARAM_LIMITS) && Object.isFrozen(DEFAULT_PARAM_LIMITS.multipart));
   const resolved = resolveParamLimits({ keys: 5, multipart: { files: 1 } });
   assert.is(resolved.keys, 5);
   assert.is(resolved.depth, 32);
-  assert.equal(resolved.multipart, { parts: 100, files: 1, file_bytes: 10485760, field_bytes: 1048576 });
+  assert.equal(resolved.multipart, { parts: 100, files: 1, fileBytes: 10485760, fieldBytes: 1048576 });
 });
 
 body.run();

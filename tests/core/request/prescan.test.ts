@@ -14,7 +14,7 @@ import { prescanJson, prescanXml } from '../../../core/request/prescan.ts';
 import { medianMs } from '../../reliability/support/linear.ts';
 
 const test = suite('JSON and XML limits are enforced while reading');
-const SMALL = resolveParamLimits({ depth: 3, keys: 12, array_length: 4 });
+const SMALL = resolveParamLimits({ depth: 3, keys: 12, arrayLength: 4 });
 
 /** Depth (as parameters nest), members plus elements, and the longest array of a parsed JSON value. */
 function measure(value: unknown, depth: number, into: { depth: number; keys: number; array: number }): void {
@@ -34,7 +34,7 @@ function measure(value: unknown, depth: number, into: { depth: number; keys: num
 function overLimits(value: unknown): boolean {
   const seen = { depth: 0, keys: 0, array: 0 };
   measure(value, Array.isArray(value) ? 1 : 0, seen);
-  return seen.depth > SMALL.depth || seen.keys > SMALL.keys || seen.array > SMALL.array_length;
+  return seen.depth > SMALL.depth || seen.keys > SMALL.keys || seen.array > SMALL.arrayLength;
 }
 
 function refuses(scan: () => void): boolean {
@@ -57,13 +57,13 @@ test('the JSON pre-pass refuses exactly the documents over a limit', () => {
 test('the JSON pre-pass is not fooled by structure inside strings', () => {
   const text = JSON.stringify({ a: '[[[[[[{"x":1,"y":2}]]]]]]', b: '\\"[[[[' });
   prescanJson(text, SMALL);
-  assert.equal(parseJsonParams(text, { depth: 3, keys: 12, array_length: 4 }), { a: '[[[[[[{"x":1,"y":2}]]]]]]', b: '\\"[[[[' });
+  assert.equal(parseJsonParams(text, { depth: 3, keys: 12, arrayLength: 4 }), { a: '[[[[[[{"x":1,"y":2}]]]]]]', b: '\\"[[[[' });
 });
 
 test('the JSON pre-pass throws the parser\'s own errors', () => {
   assert.throws(() => parseJsonParams('[[[[[1]]]]]', { depth: 3 }), /JSON body nested too deeply: the limit is 3 levels/);
   assert.throws(() => parseJsonParams(`{${Array.from({ length: 13 }, (_, i) => `"k${i}":1`).join(',')}}`, { keys: 12 }), /Too many parameters in a JSON body: the limit is 12/);
-  assert.throws(() => parseJsonParams('{"a":[1,2,3,4,5]}', { array_length: 4 }), /Too many elements in a JSON array: the limit is 4/);
+  assert.throws(() => parseJsonParams('{"a":[1,2,3,4,5]}', { arrayLength: 4 }), /Too many elements in a JSON array: the limit is 4/);
 });
 
 /** A random XML document as text: attributes, repeated names, text, CDATA and comments holding markup. */
@@ -81,12 +81,12 @@ const xmlTree: fc.Arbitrary<string> = fc.letrec<{ element: string }>((tie) => ({
 
 test('the XML pre-pass refuses exactly the documents the reader refuses for a limit', () => {
   fc.assert(fc.property(xmlTree, (xml) => {
-    const loose = resolveParamLimits({ depth: 1e6, keys: 1e6, array_length: 1e6 });
+    const loose = resolveParamLimits({ depth: 1e6, keys: 1e6, arrayLength: 1e6 });
     let readerRefuses = false;
     try {
       // The reader alone: limits loose for the pre-pass, exact in the reader, by scanning loosely first.
       prescanXml(xml, loose);
-      parseXmlParams(xml, { depth: 3, keys: 12, array_length: 4 });
+      parseXmlParams(xml, { depth: 3, keys: 12, arrayLength: 4 });
     } catch (error) {
       if (!(error instanceof ParamsParseError)) throw error;
       readerRefuses = true;

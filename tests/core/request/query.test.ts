@@ -124,21 +124,21 @@ query('nesting deeper than the depth limit is a 400, without recursion', () => {
   assert.is((deep as ParamsParseError).code, 'SBX_ERR_PARAMS_DEPTH');
 });
 
-query('more pairs than the keys limit, or a longer array than array_length, is a 400', () => {
+query('more pairs than the keys limit, or a longer array than arrayLength, is a 400', () => {
   assert.equal(Object.keys(parseQuery('a=1&b=2&c=3', { keys: 3 })), ['a', 'b', 'c']);
   assert.is((caught(() => parseQuery('a=1&b=2&c=3', { keys: 2 })) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
   assert.is((caught(() => parseQuery(`a[]=x${'&a[]=x'.repeat(100_000)}`)) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
-  assert.is((caught(() => parseQuery('a[]=1&a[]=2&a[]=3', { array_length: 2 })) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
+  assert.is((caught(() => parseQuery('a[]=1&a[]=2&a[]=3', { arrayLength: 2 })) as ParamsParseError).code, 'SBX_ERR_PARAMS_COUNT');
 });
 
-query('a query or body over body_bytes is a 413', () => {
-  const error = caught(() => parseQuery(`post[body]=${'A'.repeat(2000)}`, { body_bytes: 1000 }));
+query('a query or body over bodyBytes is a 413', () => {
+  const error = caught(() => parseQuery(`post[body]=${'A'.repeat(2000)}`, { bodyBytes: 1000 }));
   assert.instance(error, PayloadTooLarge);
   assert.is((error as PayloadTooLarge).status, 413);
-  assert.is((error as PayloadTooLarge).limit, 'body_bytes');
+  assert.is((error as PayloadTooLarge).limit, 'bodyBytes');
   // Bytes, not characters: 400 three-byte characters are 1200 bytes.
-  assert.throws(() => parseQuery(`a=${'€'.repeat(400)}`, { body_bytes: 1000 }), (e: unknown) => e instanceof PayloadTooLarge);
-  assert.equal(parseQuery(`a=${'€'.repeat(300)}`, { body_bytes: 1000 }), { a: '€'.repeat(300) });
+  assert.throws(() => parseQuery(`a=${'€'.repeat(400)}`, { bodyBytes: 1000 }), (e: unknown) => e instanceof PayloadTooLarge);
+  assert.equal(parseQuery(`a=${'€'.repeat(300)}`, { bodyBytes: 1000 }), { a: '€'.repeat(300) });
 });
 
 const properties = suite('parseQuery: properties');
@@ -167,7 +167,7 @@ properties('any string parses or fails with a typed 400/413, and nothing reaches
     fc.property(fc.oneof(queryish, fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 30 })), (input) => {
       let params: unknown;
       try {
-        params = parseQuery(input, { depth: 4, keys: 20, array_length: 5, body_bytes: 200 });
+        params = parseQuery(input, { depth: 4, keys: 20, arrayLength: 5, bodyBytes: 200 });
       } catch (error) {
         return isExpectedFailure(error);
       }

@@ -80,9 +80,9 @@ params('prototype names are dropped, in plain and bracketed names alike', () => 
   assert.is(({} as Record<string, unknown>).polluted, undefined);
 });
 
-params('limits: values count against keys, arrays against array_length', () => {
+params('limits: values count against keys, arrays against arrayLength', () => {
   assert.throws(() => parseRequestParameters([['a[]', ['1', '2', '3']]], { keys: 2 }), (e: unknown) => e instanceof ParamsParseError && e.code === 'SBX_ERR_PARAMS_COUNT');
-  assert.throws(() => parseRequestParameters([['a', [['1', '2', '3']]]], { array_length: 2 }), (e: unknown) => e instanceof ParamsParseError && e.code === 'SBX_ERR_PARAMS_COUNT');
+  assert.throws(() => parseRequestParameters([['a', [['1', '2', '3']]]], { arrayLength: 2 }), (e: unknown) => e instanceof ParamsParseError && e.code === 'SBX_ERR_PARAMS_COUNT');
   assert.throws(() => parseRequestParameters([['a[b][c]', ['1']]], { depth: 1 }), (e: unknown) => e instanceof ParamsParseError && e.code === 'SBX_ERR_PARAMS_DEPTH');
 });
 

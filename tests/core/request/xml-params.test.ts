@@ -124,8 +124,8 @@ xml('limits: depth and counts are a 400, size a 413', () => {
   assert.equal(parseXmlParams('<a><b>1</b><c>2</c></a>', { keys: 2 }), { a: { b: '1', c: '2' } });
   assert.throws(() => parseXmlParams('<a><b>1</b><c>2</c><d>3</d></a>', { keys: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
   assert.throws(() => parseXmlParams('<a x="1" y="2" z="3"/>', { keys: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
-  assert.throws(() => parseXmlParams('<a><b>1</b><b>2</b><b>3</b></a>', { array_length: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
-  assert.throws(() => parseXmlParams(`<a>${'x'.repeat(2000)}</a>`, { body_bytes: 1000 }), is(PayloadTooLarge));
+  assert.throws(() => parseXmlParams('<a><b>1</b><b>2</b><b>3</b></a>', { arrayLength: 2 }), is(ParamsParseError, 'SBX_ERR_PARAMS_COUNT'));
+  assert.throws(() => parseXmlParams(`<a>${'x'.repeat(2000)}</a>`, { bodyBytes: 1000 }), is(PayloadTooLarge));
 });
 
 xml.run();

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError, createInflector, draw, isNewRecord, MissingHost, modelName, polymorphicCall, RoutingError, UrlGenerationError } from '../../../core/index.ts';
 import { throwsA } from './support.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
 
 const routes = draw((map) => {
   map.resources('posts', { has_many: 'comments', member: { publish: 'put' } });
@@ -39,7 +40,7 @@ class Draft {
 }
 Object.defineProperty(Draft, 'name', { value: 'Post' });
 
-const h = routes.helpers({ host: 'example.com' });
+const h = helpersOf(routes, { host: 'example.com' });
 const test = suite('helpers');
 
 test('<name>_path gives the path and <name>_url the full URL', () => {
@@ -143,7 +144,7 @@ test('too many positional arguments is an ArgumentError', () => {
 });
 
 test('a _url helper without a host raises MissingHost, which is not a routing error', () => {
-  const noHost = routes.helpers();
+  const noHost = helpersOf(routes);
   const error = throwsA(() => noHost.post_url(1), MissingHost, 'Missing host to link to! Please provide the :host parameter or set default_url_options[:host]');
   assert.not.instance(error, RoutingError);
   assert.is(error.status, 500);
@@ -153,7 +154,7 @@ test('a _url helper without a host raises MissingHost, which is not a routing er
 });
 
 test('helpers can be destructured', () => {
-  const { post_path, post_comment_url, url_for, polymorphic_path } = routes.helpers({ host: 'example.com' });
+  const { post_path, post_comment_url, url_for, polymorphic_path } = helpersOf(routes, { host: 'example.com' });
   assert.is(post_path(3), '/posts/3');
   assert.is(post_comment_url(1, 2), 'http://example.com/posts/1/comments/2');
   assert.is(url_for({ controller: 'posts', action: 'index' }), 'http://example.com/posts');
@@ -167,7 +168,7 @@ test('helpers report which names exist, and unknown names are undefined', () => 
   assert.not.ok('nope_path' in h);
   assert.is((h as Record<string, unknown>).nope_path, undefined);
   assert.is((h as unknown as Record<symbol, unknown>)[Symbol.iterator], undefined);
-  const proto = Object.getPrototypeOf(routes.helpers()) as object;
+  const proto = Object.getPrototypeOf(helpersOf(routes)) as object;
   assert.ok(Reflect.ownKeys(proto).includes('formatted_post_comment_url'));
   assert.is(typeof Object.getOwnPropertyDescriptor(proto, 'post_path')?.value, 'function');
   assert.is(Object.getOwnPropertyDescriptor(proto, 'nope_path'), undefined);
@@ -175,23 +176,23 @@ test('helpers report which names exist, and unknown names are undefined', () => 
 });
 
 test('helpers objects cannot be modified through their prototype', () => {
-  const proto = Object.getPrototypeOf(routes.helpers()) as Record<string, unknown>;
+  const proto = Object.getPrototypeOf(helpersOf(routes)) as Record<string, unknown>;
   assert.not.ok(Reflect.set(proto, 'post_path', () => 'hacked'));
   assert.not.ok(Reflect.defineProperty(proto, 'x', { value: 1 }));
   assert.not.ok(Reflect.deleteProperty(proto, 'post_path'));
   assert.not.ok(Reflect.setPrototypeOf(proto, null));
-  assert.is(routes.helpers().post_path(1), '/posts/1');
+  assert.is(helpersOf(routes).post_path(1), '/posts/1');
 });
 
 test('recall fills values the helper is not given', () => {
-  const inRequest = routes.helpers({ host: 'example.com' }, { controller: 'comments', action: 'index', post_id: '4' });
+  const inRequest = helpersOf(routes, { host: 'example.com' }, { controller: 'comments', action: 'index', post_id: '4' });
   assert.is(inRequest.post_comments_path(), '/posts/4/comments');
   assert.is(inRequest.post_comment_path({ id: 9 }), '/posts/4/comments/9');
   assert.is(inRequest.url_for({ action: 'new' }), 'http://example.com/posts/4/comments/new');
 });
 
 test('positional arguments pair with the route\'s keys from the first, as Rails 2.1 does', () => {
-  const inRequest = routes.helpers({}, { controller: 'comments', action: 'show', post_id: '4', id: '3' });
+  const inRequest = helpersOf(routes, {}, { controller: 'comments', action: 'show', post_id: '4', id: '3' });
   // One argument fills :post_id; a new parent forgets the recalled :id, so the route cannot be built.
   throwsA(() => inRequest.post_comment_path(8), UrlGenerationError);
   assert.is(inRequest.post_comment_path(4, 8), '/posts/4/comments/8');
@@ -199,18 +200,18 @@ test('positional arguments pair with the route\'s keys from the first, as Rails 
 
 test('relative_url_root prefixes paths and URLs', () => {
   const mounted = draw((map) => map.resources('posts'), { relative_url_root: '/blog' });
-  const mh = mounted.helpers({ host: 'example.com' });
+  const mh = helpersOf(mounted, { host: 'example.com' });
   assert.is(mh.post_path(1), '/blog/posts/1');
   assert.is(mh.post_url(1), 'http://example.com/blog/posts/1');
   assert.is(mh.url_for({ controller: 'posts', action: 'index', only_path: true }), '/blog/posts');
   assert.is(mh.post_url(1, { skip_relative_url_root: true }), 'http://example.com/posts/1');
   assert.is(mh.post_path(1, { relative_url_root: '/other' }), '/other/posts/1');
-  assert.is(mounted.helpers({ relative_url_root: '/x' }).post_path(1), '/x/posts/1');
-  assert.is(mounted.helpers({ skip_relative_url_root: true }).post_path(1), '/posts/1');
+  assert.is(helpersOf(mounted, { relative_url_root: '/x' }).post_path(1), '/x/posts/1');
+  assert.is(helpersOf(mounted, { skip_relative_url_root: true }).post_path(1), '/posts/1');
 });
 
 test('default_url_options other than where the app lives reach every URL', () => {
-  const withLocale = routes.helpers({ host: 'example.com', locale: 'en' });
+  const withLocale = helpersOf(routes, { host: 'example.com', locale: 'en' });
   assert.is(withLocale.post_path(1), '/posts/1?locale=en');
   assert.is(withLocale.post_url(1, { locale: 'fr' }), 'http://example.com/posts/1?locale=fr');
 });
@@ -225,7 +226,7 @@ test('url_for takes a hash, a record, an array of records, or a string', () => {
 
 test('url_for merges params and overwrite_params', () => {
   assert.is(h.url_for({ controller: 'posts', action: 'index', params: { page: 2 } }), 'http://example.com/posts?page=2');
-  const inRequest = routes.helpers({ host: 'example.com' }, { controller: 'posts', action: 'index' }, { controller: 'posts', action: 'index', page: '1', q: 'z' });
+  const inRequest = helpersOf(routes, { host: 'example.com' }, { controller: 'posts', action: 'index' }, { controller: 'posts', action: 'index', page: '1', q: 'z' });
   assert.is(inRequest.url_for({ overwrite_params: { page: 2 } }), 'http://example.com/posts?page=2&q=z');
 });
 
@@ -296,7 +297,7 @@ test('polymorphic names use the route set\'s own inflections for collections', (
   class Octopus {
     constructor(readonly id: number | null) {}
   }
-  const oh = set.helpers();
+  const oh = helpersOf(set);
   assert.is(oh.polymorphic_path(new Octopus(null)), '/octopi');
   assert.is(oh.polymorphic_path(new Octopus(2)), '/octopi/2');
 });

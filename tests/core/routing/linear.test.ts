@@ -18,7 +18,7 @@ test('is named linear', () => {
 test('an empty table matches nothing and allows nothing', () => {
   const r = new LinearRecognizer([], { controllers: null });
   assert.is(r.match('GET', '/'), null);
-  assert.equal(r.allowedMethods('/'), []);
+  assert.equal(r.allowed_methods('/'), []);
 });
 
 test('an empty controllers list lets :controller match nothing', () => {

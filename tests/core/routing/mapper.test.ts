@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError, draw, RoutingError } from '../../../core/index.ts';
 import { assertRecognizes, assertRouting, plainNames, routeLines, throwsA } from './support.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
 
 const test = suite('Mapper');
 
@@ -13,7 +14,7 @@ test('namespace adds a path prefix, a controller module and a name prefix', () =
   const set = draw((map) => map.namespace('admin', (admin) => admin.resources('products')));
   assertRouting(set, 'GET /admin/products/1', { controller: 'admin/products', action: 'show', id: '1' });
   assert.equal(plainNames(set), ['admin_products', 'new_admin_product', 'edit_admin_product', 'admin_product']);
-  assert.is(set.helpers().edit_admin_product_path(3), '/admin/products/3/edit');
+  assert.is(helpersOf(set).edit_admin_product_path(3), '/admin/products/3/edit');
 });
 
 test('nested namespaces stack their prefixes', () => {
@@ -48,8 +49,8 @@ test('plain routes inside a namespace get the module and name prefix', () => {
   }));
   assertRouting(set, 'GET /admin/dashboard', { controller: 'admin/dashboard', action: 'show' });
   assertRecognizes(set, 'GET /admin', { controller: 'admin/dashboard', action: 'index' });
-  assert.is(set.helpers().admin_dashboard_path(), '/admin/dashboard');
-  assert.is(set.helpers().admin_root_path(), '/admin');
+  assert.is(helpersOf(set).admin_dashboard_path(), '/admin/dashboard');
+  assert.is(helpersOf(set).admin_root_path(), '/admin');
 });
 
 test('namespace needs a name and a block', () => {
@@ -82,7 +83,7 @@ test('with_options needs a hash and a block', () => {
 test('root with a hash routes the empty path; root_path is /', () => {
   const set = draw((map) => map.root({ controller: 'welcome' }));
   assertRecognizes(set, 'GET /', { controller: 'welcome', action: 'index' });
-  assert.is(set.helpers().root_path(), '/');
+  assert.is(helpersOf(set).root_path(), '/');
   assert.is(set.named.root.path, '/');
 });
 
@@ -94,7 +95,7 @@ test('root with a route name aliases that route, conditions included', () => {
   assertRecognizes(set, 'GET /', { controller: 'sessions', action: 'new' });
   assert.equal(set.named.root.methods, ['GET']);
   throwsA(() => set.recognize('POST', '/'), Error);
-  assert.is(set.helpers().root_path(), '/');
+  assert.is(helpersOf(set).root_path(), '/');
 });
 
 test('root naming a route that does not exist is refused', () => {
@@ -163,7 +164,7 @@ test('a route name declared again names the later route, and both routes stay', 
   assert.is(set.named.home.path, '/other');
   assert.is(set.named.home.index, 1);
   assert.is(set.routes[0].name, null);
-  assert.is(set.helpers().home_path(), '/other');
+  assert.is(helpersOf(set).home_path(), '/other');
   assertRouting(set, 'GET /home', { controller: 'a', action: 'index' });
   assertRecognizes(set, 'GET /other', { controller: 'b', action: 'index' });
 });

@@ -18,6 +18,7 @@ import {
   draw, escapePathComponent, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError,
   type DrawConfig, type Mapper, type Params, type Route, type RouteSet,
 } from '../../../core/index.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
 
 const RUNS = Number(process.env.SIGNALBOX_PROPERTY_RUNS ?? 0) || undefined;
 const runs = (n: number) => ({ numRuns: RUNS ?? n });
@@ -297,10 +298,10 @@ properties('every named route round-trips: its _path helper recognizes back to i
   fc.assert(
     fc.property(tableArb, fc.array(idArb(), { minLength: 6, maxLength: 6 }), fc.nat({ max: 9999 }), (t, ids, n) => {
       const set = drawTable(t);
-      const helpers = set.helpers();
+      const helpers = helpersOf(set);
       const statics = new Set(set.routes.flatMap((r) => r.segments.flatMap((s) => (s.type === 'static' ? [s.value] : []))));
       for (const [name, route] of Object.entries(set.named)) {
-        const values = route.segmentKeys.map((key, i) => {
+        const values = route.segment_keys.map((key, i) => {
           let v = fitValue(route, key, ids[i % ids.length], n + i);
           // A value spelling a static word (`new`, an action name) is routed to that word's route, as in Rails.
           if (statics.has(escapePathComponent(v)) || v === '') v = `${n + i}`;
@@ -318,7 +319,7 @@ properties('every named route round-trips: its _path helper recognizes back to i
         }
         assert.is(params.controller, route.requirements.controller, `${name}: controller of ${path}`);
         assert.is(params.action, route.requirements.action, `${name}: action of ${path}`);
-        route.segmentKeys.forEach((key, i) => assert.is(params[key], values[i], `${name}: ${key} of ${path}`));
+        route.segment_keys.forEach((key, i) => assert.is(params[key], values[i], `${name}: ${key} of ${path}`));
       }
     }),
     runs(100),
@@ -353,11 +354,11 @@ properties('positional helpers agree with url_for over hash_for_ (escaping, dots
   fc.assert(
     fc.property(tableArb, fc.array(positionalArb, { minLength: 6, maxLength: 6 }), fc.boolean(), (t, ids, url) => {
       const set = drawTable(t);
-      const helpers = set.helpers(url ? { host: 'example.com', port: 8080 } : {});
+      const helpers = helpersOf(set, url ? { host: 'example.com', port: 8080 } : {});
       const kind = url ? 'url' : 'path';
       for (const [name, route] of Object.entries(set.named)) {
-        const args = route.segmentKeys.map((_, i) => ids[i]);
-        const keyed = Object.fromEntries(route.segmentKeys.map((k, i) => [k, args[i]]));
+        const args = route.segment_keys.map((_, i) => ids[i]);
+        const keyed = Object.fromEntries(route.segment_keys.map((k, i) => [k, args[i]]));
         const fast = attempt(() => helpers[`${name}_${kind}`](...args));
         const general = attempt(() => helpers.url_for(helpers[`hash_for_${name}_${kind}`](keyed)));
         assert.equal(fast, general, `${name}_${kind}(${show(args.map(String))}): ${show(fast)} vs ${show(general)}`);

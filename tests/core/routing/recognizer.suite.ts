@@ -6,7 +6,7 @@
  *
  * The suite talks to the `Recognizer` interface directly: methods arrive
  * upper-case with HEAD already folded into GET (that is `RouteSet`'s job),
- * `match` returns `{ route, params }` or null, and `allowedMethods` lists
+ * `match` returns `{ route, params }` or null, and `allowed_methods` lists
  * what a 405 would offer.
  */
 import { suite } from 'uvu';
@@ -265,24 +265,24 @@ export const CASES: Readonly<Record<string, Case>> = Object.freeze({
     assert.is(routeName(plain.match('GET', '/pages/%61bout')), 'page', 'nor is an encoded static path the static route');
   },
 
-  'allowedMethods lists every method some route answers on the path, in HTTP_METHODS order': ({ plain }) => {
+  'allowed_methods lists every method some route answers on the path, in HTTP_METHODS order': ({ plain }) => {
     const all = HTTP_METHODS.map((m) => m.toUpperCase());
     // The catch-all `:controller/:action/:id` answers any method on most paths, so pick paths it cannot reach.
-    assert.equal(plain.allowedMethods('/posts/1/comments/2'), ['GET', 'PUT', 'DELETE']);
-    assert.equal(plain.allowedMethods('/posts/1/comments/2/edit'), ['GET']);
-    assert.equal(plain.allowedMethods('/posts/1/comments/new'), ['GET', 'PUT', 'DELETE'], 'new is also a member id to PUT and DELETE');
-    assert.equal(plain.allowedMethods('/posts'), all, 'the catch-all admits every method');
+    assert.equal(plain.allowed_methods('/posts/1/comments/2'), ['GET', 'PUT', 'DELETE']);
+    assert.equal(plain.allowed_methods('/posts/1/comments/2/edit'), ['GET']);
+    assert.equal(plain.allowed_methods('/posts/1/comments/new'), ['GET', 'PUT', 'DELETE'], 'new is also a member id to PUT and DELETE');
+    assert.equal(plain.allowed_methods('/posts'), all, 'the catch-all admits every method');
   },
 
-  'allowedMethods of a path no route matches is empty': ({ plain, withControllers }) => {
-    assert.equal(plain.allowedMethods('/a/b/c/d/e'), []);
-    assert.equal(withControllers.allowedMethods('/gadgets'), []);
-    assert.equal(plain.allowedMethods('nope'), []);
+  'allowed_methods of a path no route matches is empty': ({ plain, withControllers }) => {
+    assert.equal(plain.allowed_methods('/a/b/c/d/e'), []);
+    assert.equal(withControllers.allowed_methods('/gadgets'), []);
+    assert.equal(plain.allowed_methods('nope'), []);
   },
 
-  'allowedMethods includes methods of routes matched through the whole-path fallback': ({ withControllers }) => {
-    assert.equal(withControllers.allowedMethods('/hosts/1.2.3.4'), HTTP_METHODS.map((m) => m.toUpperCase()));
-    assert.equal(withControllers.allowedMethods('/multi'), ['GET', 'PUT']);
+  'allowed_methods includes methods of routes matched through the whole-path fallback': ({ withControllers }) => {
+    assert.equal(withControllers.allowed_methods('/hosts/1.2.3.4'), HTTP_METHODS.map((m) => m.toUpperCase()));
+    assert.equal(withControllers.allowed_methods('/multi'), ['GET', 'PUT']);
   },
 
   'a match reports the route that matched as frozen table data': ({ plain }) => {

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError, DEFAULT_ACTIONS, draw, RESTFUL_ACTIONS, type RouteSet } from '../../../core/index.ts';
 import { assertNotRouted, assertRecognizes, assertRouting, plainNames, routeLines, throwsA } from './support.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
 
 const test = suite('resources');
 
@@ -94,7 +95,7 @@ test('collection, member and new actions get plain-slash routes and their names 
   assertRouting(set, 'GET /messages/rss', { controller: 'messages', action: 'rss' });
   assertRouting(set, 'POST /messages/1/mark', { controller: 'messages', action: 'mark', id: '1' });
   assertRouting(set, 'POST /messages/new/preview', { controller: 'messages', action: 'preview' });
-  const h = set.helpers();
+  const h = helpersOf(set);
   assert.is(h.rss_messages_path(), '/messages/rss');
   assert.is(h.mark_message_path(1), '/messages/1/mark');
   assert.is(h.preview_new_message_path(), '/messages/new/preview');
@@ -158,7 +159,7 @@ test(':as renames the path, not the names, and nested resources can be renamed s
   const set = draw((map) => map.resources('posts', { as: 'articles' }, (posts) => posts.resources('comments', { as: 'notes' })));
   assertRecognizes(set, 'GET /articles/1', { controller: 'posts', action: 'show', id: '1' });
   assertRecognizes(set, 'GET /articles/1/notes/2', { controller: 'comments', action: 'show', post_id: '1', id: '2' });
-  assert.is(set.helpers().post_comment_path(1, 2), '/articles/1/notes/2');
+  assert.is(helpersOf(set).post_comment_path(1, 2), '/articles/1/notes/2');
   assertNotRouted(set, 'GET /posts/1');
 });
 
@@ -166,7 +167,7 @@ test(':path_names replaces the new and edit words', () => {
   const set = draw((map) => map.resources('posts', { path_names: { new: 'nuevo', edit: 'editar' } }));
   assertRouting(set, 'GET /posts/nuevo', { controller: 'posts', action: 'new' });
   assertRouting(set, 'GET /posts/1/editar', { controller: 'posts', action: 'edit', id: '1' });
-  assert.is(set.helpers().edit_post_path(1), '/posts/1/editar');
+  assert.is(helpersOf(set).edit_post_path(1), '/posts/1/editar');
 });
 
 test('resources_path_names sets the words for the whole route set; :path_names still wins', () => {
@@ -183,7 +184,7 @@ test('resources_path_names sets the words for the whole route set; :path_names s
 test(':path_prefix with a variable makes that variable required', () => {
   const set = draw((map) => map.resources('posts', { path_prefix: '/blogs/:blog_id' }));
   assertRouting(set, 'GET /blogs/3/posts/1', { controller: 'posts', action: 'show', blog_id: '3', id: '1' });
-  assert.is(set.helpers().post_path(3, 1), '/blogs/3/posts/1');
+  assert.is(helpersOf(set).post_path(3, 1), '/blogs/3/posts/1');
   assert.equal(plainNames(set), ['posts', 'new_post', 'edit_post', 'post'], 'names are unchanged without :name_prefix');
   assertNotRouted(set, 'GET /posts/1');
 });
@@ -203,7 +204,7 @@ test('nesting adds the parent path and name prefix (spec 4.3)', () => {
 test('name_prefix: null removes the parent name prefix but keeps the path', () => {
   const set = draw((map) => map.resources('posts', (posts) => posts.resources('comments', { name_prefix: null })));
   assert.equal(plainNames(set).slice(4), ['comments', 'new_comment', 'edit_comment', 'comment']);
-  assert.is(set.helpers().comment_path(1, 2), '/posts/1/comments/2');
+  assert.is(helpersOf(set).comment_path(1, 2), '/posts/1/comments/2');
 });
 
 test('nested under a singleton, only the singular name prefixes the path', () => {
@@ -241,14 +242,14 @@ test('shallow: member routes drop the parent prefix, collection routes keep it',
     'DELETE /comments/:id -> comments#destroy',
   ]);
   assert.equal(plainNames(set).slice(4), ['post_comments', 'new_post_comment', 'edit_comment', 'comment']);
-  const h = set.helpers();
+  const h = helpersOf(set);
   assert.is(h.comment_path(3), '/comments/3');
   assert.is(h.post_comments_path(1), '/posts/1/comments');
 });
 
 test('shallow is inherited by nested resources and works with has_many and has_one', () => {
   const set = draw((map) => map.resources('posts', { shallow: true, has_many: 'comments', has_one: 'author' }, (posts) => posts.resources('tags', (tags) => tags.resources('votes'))));
-  const h = set.helpers();
+  const h = helpersOf(set);
   assert.is(h.comment_path(1), '/comments/1');
   assert.is(h.tag_path(2), '/tags/2');
   assert.is(h.tag_votes_path(2), '/tags/2/votes', 'the grandchild nests under the shallow member path');
@@ -298,7 +299,7 @@ test('unknown action names in :only/:except are refused', () => {
 test('an uncountable name uses <name>_index for the collection and <name> for the member', () => {
   const set = draw((map) => map.resources('sheep'));
   assert.equal(plainNames(set), ['sheep_index', 'new_sheep', 'edit_sheep', 'sheep']);
-  const h = set.helpers();
+  const h = helpersOf(set);
   assert.is(h.sheep_index_path(), '/sheep');
   assert.is(h.sheep_path(1), '/sheep/1');
 });
@@ -320,7 +321,7 @@ test('custom inflections belong to one route set', () => {
 
 test('resource route names do not clash with built-in helpers', () => {
   const set: RouteSet = draw((map) => map.resources('javascripts', 'images'));
-  const h = set.helpers();
+  const h = helpersOf(set);
   assert.is(h.javascript_path(1), '/javascripts/1');
   assert.is(h.image_path(1), '/images/1');
   assert.is(typeof h.url_for, 'function');
@@ -380,7 +381,7 @@ test('the deprecated resource_action_separator ";" warns once and routes /messag
   assertRouting(set, 'GET /messages/1;edit', { controller: 'messages', action: 'edit', id: '1' });
   assertRouting(set, 'GET /messages/new', { controller: 'messages', action: 'new' });
   assertNotRouted(set, 'POST /messages/1/mark');
-  assert.is(set.helpers().mark_message_path(1), '/messages/1;mark');
+  assert.is(helpersOf(set).mark_message_path(1), '/messages/1;mark');
 });
 
 test('collection, member and new given as lists route each action for any method', () => {
@@ -392,7 +393,7 @@ test('collection, member and new given as lists route each action for any method
   }
   assert.is(set.named.preview_posts.methods, null);
   assert.is(set.named.flag_post.methods, null);
-  assert.is(set.helpers().draft_new_post_path(), '/posts/new/draft');
+  assert.is(helpersOf(set).draft_new_post_path(), '/posts/new/draft');
   assertRouting(set, 'GET /posts/1/edit', { controller: 'posts', action: 'edit', id: '1' });
   assert.equal(set.named.edit_post.methods, ['GET']);
 });

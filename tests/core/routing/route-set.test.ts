@@ -34,8 +34,8 @@ test('the route table is frozen: the array, each route and its parts', ({ routes
     assert.ok(Object.isFrozen(r.requirements));
     assert.ok(Object.isFrozen(r.defaults));
     assert.ok(Object.isFrozen(r.conditions));
-    assert.ok(Object.isFrozen(r.segmentKeys));
-    assert.ok(Object.isFrozen(r.significantKeys));
+    assert.ok(Object.isFrozen(r.segment_keys));
+    assert.ok(Object.isFrozen(r.significant_keys));
     if (r.methods !== null) assert.ok(Object.isFrozen(r.methods));
   }
 });
@@ -175,8 +175,8 @@ test('methods are case-insensitive', ({ routes }) => {
   assert.equal(routes.recognize('options', '/ping'), { controller: 'ping', action: 'pong' });
 });
 
-test('recognize_route returns the matching route with the params', ({ routes }) => {
-  const m = routes.recognize_route('GET', '/posts/1.xml');
+test('recognizeRoute returns the matching route with the params', ({ routes }) => {
+  const m = routes.recognizeRoute('GET', '/posts/1.xml');
   assert.is(m.route.name, 'formatted_post');
   assert.equal(m.params, { controller: 'posts', action: 'show', id: '1', format: 'xml' });
 });

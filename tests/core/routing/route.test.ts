@@ -63,7 +63,7 @@ test('an optional static piece is written ?text? and prints back the same way', 
 test(':controller is its own segment type', () => {
   const r = build(':controller/:action/:id', {});
   assert.is(shape(r), '/ @controller /? :action? /? :id? /?');
-  assert.equal(r.segmentKeys, ['controller', 'action', 'id']);
+  assert.equal(r.segment_keys, ['controller', 'action', 'id']);
 });
 
 test('the action defaults to index and may be left off; an unconstrained id may be left off', () => {
@@ -120,7 +120,7 @@ test('options that name no segment become fixed requirements; patterns stay patt
   assert.equal(r.requirements, { controller: 'c', lang: { source: 'en|fr', flags: 'i' }, count: '3', flag: null, action: 'index' });
   // Rails' Route#defaults leaves nil out; the parameter shell (what recognition returns) keeps it.
   assert.equal(r.defaults, { controller: 'c', count: '3', action: 'index' });
-  assert.equal(r.significantKeys, ['controller', 'lang', 'count', 'flag', 'action']);
+  assert.equal(r.significant_keys, ['controller', 'lang', 'count', 'flag', 'action']);
 });
 
 test('a nil action or controller option reads as none given', () => {
@@ -151,7 +151,7 @@ test('HTTP_METHODS lists the methods a route condition may name, HEAD included',
 test('a path_prefix is put in front, its variables becoming required keys', () => {
   assert.is(build('x', { controller: 'c', path_prefix: '/p/:pid' }).path, '/p/:pid/x');
   assert.is(build('x', { controller: 'c', path_prefix: 'p' }).path, '/p/x');
-  assert.equal(build('x', { controller: 'c', path_prefix: '/p/:pid' }).segmentKeys, ['pid']);
+  assert.equal(build('x', { controller: 'c', path_prefix: '/p/:pid' }).segment_keys, ['pid']);
 });
 
 test('a namespace puts its module in front of the controller', () => {

@@ -33,7 +33,7 @@ test('an empty table matches nothing and allows nothing', () => {
   const r = new TreeRecognizer([], { controllers: null });
   assert.is(r.match('GET', '/'), null);
   assert.is(r.match('GET', ''), null);
-  assert.equal(r.allowedMethods('/x'), []);
+  assert.equal(r.allowed_methods('/x'), []);
 });
 
 test('the lowest declaration index wins between the trie and the whole-path lane', () => {
@@ -104,7 +104,7 @@ test('agrees with the linear reference over the benchmark table and request mix'
   const linear = new LinearRecognizer(table.routes, { controllers: null });
   for (const [method, path] of requestMix()) {
     assert.equal(outcome(tree, method, path), outcome(linear, method, path), `${method} ${path}`);
-    assert.equal(tree.allowedMethods(path), linear.allowedMethods(path), `allowedMethods ${path}`);
+    assert.equal(tree.allowed_methods(path), linear.allowed_methods(path), `allowed_methods ${path}`);
   }
 });
 
@@ -118,7 +118,7 @@ test('agrees with the linear reference on awkward paths over the shared fixture'
       for (const method of ['GET', 'POST', 'PUT', null, 'BACON']) {
         assert.equal(outcome(tree, method, path), outcome(linear, method, path), `${method} ${JSON.stringify(path)}`);
       }
-      assert.equal(tree.allowedMethods(path), linear.allowedMethods(path), `allowedMethods ${JSON.stringify(path)}`);
+      assert.equal(tree.allowed_methods(path), linear.allowed_methods(path), `allowed_methods ${JSON.stringify(path)}`);
     }
   }
 });

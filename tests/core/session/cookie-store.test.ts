@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import {
-  ArgumentError, COOKIE_LIMIT, Controller, CookieOverflow, Request, Response, cookieSessionStore, createMimeRegistry, secure_compare,
+  ArgumentError, COOKIE_LIMIT, Controller, CookieOverflow, Request, Response, cookieSessionStore, createMimeRegistry, secureCompare,
 } from '../../../core/index.ts';
 import { appWith, call } from '../pipeline/support.ts';
 
@@ -135,11 +135,11 @@ test('a secret may be a function of the request, checked when used', () => {
   assert.throws(() => weak.load(requestWith('_s=x--00')), (e: unknown) => e instanceof ArgumentError);
 });
 
-test('secure_compare compares equal strings as equal, anything else as different', () => {
-  assert.ok(secure_compare('abc', 'abc'));
-  assert.not.ok(secure_compare('abc', 'abd'));
-  assert.not.ok(secure_compare('abc', 'abcd'));
-  assert.ok(secure_compare('', ''));
+test('secureCompare compares equal strings as equal, anything else as different', () => {
+  assert.ok(secureCompare('abc', 'abc'));
+  assert.not.ok(secureCompare('abc', 'abd'));
+  assert.not.ok(secureCompare('abc', 'abcd'));
+  assert.ok(secureCompare('', ''));
 });
 
 test('across requests through an app: the session round-trips in its cookie', async () => {

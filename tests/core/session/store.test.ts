@@ -97,7 +97,7 @@ test('a reset drops the old id; what is kept goes under a new one', () => {
 });
 
 test('beyond max_sessions the least recently used session is evicted (loading counts as use)', () => {
-  const store = memorySessionStore({ max_sessions: 2 });
+  const store = memorySessionStore({ maxSessions: 2 });
   const a = start(store, { s: 'a' });
   const b = start(store, { s: 'b' });
   store.load(requestWith(a));

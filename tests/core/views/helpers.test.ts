@@ -33,7 +33,7 @@ async function rendered(template: Template, options: { layout?: Template; setup?
     },
     config: { consider_all_requests_local: true },
   });
-  const res = await call(app, `GET /pages/go${options.query ?? ''}`, { remote_address: '127.0.0.1' });
+  const res = await call(app, `GET /pages/go${options.query ?? ''}`, { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 200, res.body);
   return res.body;
 }

@@ -24,6 +24,10 @@ test('templates may be asynchronous and may return SafeStrings or other values',
   assert.is(res.body, 'later');
   res = await call(viewing({ 'pages/go.html': (() => 42) as unknown as Template }), 'GET /pages/go');
   assert.is(res.body, '42');
+  // A thenable that is not a Promise (a lazily evaluated value from another library) is awaited too.
+  const thenable = { then: (resolve: (value: string) => void) => setTimeout(() => resolve('from a thenable'), 1) };
+  res = await call(viewing({ 'pages/go.html': (() => thenable) as unknown as Template }), 'GET /pages/go');
+  assert.is(res.body, 'from a thenable');
 });
 
 test('the layout is layouts/<controller name> first (without its module), then layouts/application', async () => {
@@ -46,7 +50,7 @@ test('layouts are looked up in the template format: an xml page gets no html lay
 });
 
 test('a template that throws is a TemplateError (500) naming the template, with the cause shown locally', async () => {
-  const res = await call(viewing({ 'pages/go.html': () => { throw new TypeError('v.post is undefined'); } }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(viewing({ 'pages/go.html': () => { throw new TypeError('v.post is undefined'); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, '<h1>TemplateError in PagesController#go</h1>');
   assert.match(res.body, 'v.post is undefined (in template pages/go.html)');
@@ -54,7 +58,7 @@ test('a template that throws is a TemplateError (500) naming the template, with 
 });
 
 test('a layout that throws is a TemplateError too', async () => {
-  const res = await call(viewing({ 'pages/go.html': () => 'ok', 'layouts/application.html': () => { throw new Error('bad layout'); } }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const res = await call(viewing({ 'pages/go.html': () => 'ok', 'layouts/application.html': () => { throw new Error('bad layout'); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
   assert.match(res.body, 'bad layout (in template layout for pages/go.html)');
 });
@@ -114,13 +118,13 @@ partials('content_for in a partial reaches the layout', async () => {
 });
 
 partials('a missing partial is MissingTemplate naming it; an asynchronous one is a TemplateError saying partials render synchronously', async () => {
-  const missing = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'nope' })}` }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const missing = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'nope' })}` }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(missing.status, 500);
   assert.match(missing.body, '(memory)/pages/_nope.html');
-  const later = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'later' })}`, 'pages/_later.html': async () => 'x' }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const later = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'later' })}`, 'pages/_later.html': async () => 'x' }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(later.status, 500);
   assert.match(later.body, 'a partial renders synchronously');
-  const bad = await call(viewing({ 'pages/go.html': (v) => html`${v.render('form')}` }), 'GET /pages/go', { remote_address: '127.0.0.1' });
+  const bad = await call(viewing({ 'pages/go.html': (v) => html`${v.render('form')}` }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(bad.body, 'render in a template takes { partial: name');
 });
 

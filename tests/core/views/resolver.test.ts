@@ -91,7 +91,7 @@ test('createApp takes a views directory path and renders from it, layout include
   const app = appWith({ posts: PostsController }, { views: dir.path });
   const res = await call(app, 'GET /posts/show');
   assert.is(res.body, '<body><h1>From disk</h1></body>');
-  const missing = await call(appWith({ posts: PostsController }, { views: dir.path, config: { consider_all_requests_local: true } }), 'GET /posts/show/1.json', { remote_address: '127.0.0.1' });
+  const missing = await call(appWith({ posts: PostsController }, { views: dir.path, config: { consider_all_requests_local: true } }), 'GET /posts/show/1.json', { remoteAddress: '127.0.0.1' });
   assert.match(missing.body, `Missing template ${join(dir.path, 'posts', 'show.json')}.{ts,js,mjs}`);
 });
 

@@ -44,11 +44,11 @@ const routes = draw((map) => {
 });
 
 function request(headers: Record<string, string>, url = '/'): Request {
-  const message: RequestMessage = { method: 'GET', url, headers, body: null, remote_address: '10.0.0.1' };
-  return new Request(message, { mime, limits: { keys: 50, depth: 5, array_length: 50 }, relative_url_root: '', trust_proxy: true });
+  const message: RequestMessage = { method: 'GET', url, headers, body: null, remoteAddress: '10.0.0.1' };
+  return new Request(message, { mime, limits: { keys: 50, depth: 5, arrayLength: 50 }, relative_url_root: '', trustProxy: true });
 }
 
-const SMALL_LIMITS = { keys: 50, depth: 5, array_length: 50, body_bytes: 64 * 1024 };
+const SMALL_LIMITS = { keys: 50, depth: 5, arrayLength: 50, bodyBytes: 64 * 1024 };
 
 export const PARSERS: readonly ParserTarget[] = [
   {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { scratchDir } from '../../support/temp.ts';
 import pino from 'pino';
-import { Controller, UploadedFile, cookieSessionStore, draw, secure_compare, TOKEN_KEY, type CookieStore } from '../../../core/index.ts';
+import { Controller, UploadedFile, cookieSessionStore, draw, secureCompare, TOKEN_KEY, type CookieStore } from '../../../core/index.ts';
 import { createApp, type App, type Engine } from '../../../machines/index.ts';
 
 export const SESSION_KEY = '_security_session';
@@ -76,8 +76,8 @@ class PostsController extends ApplicationController {
 
 class SessionsController extends ApplicationController {
   static {
-    // A JSON sign-in API: bodies of type application/json are exempt from forgery protection.
-    this.skip_before_filter('verify_authenticity_token');
+    // A JSON sign-in API: bodies of type application/json are exempt from forgery protection, with
+    // nothing to skip (Rails apps skip verify_authenticity_token here; Signalbox has no such filter).
   }
   create(): void { this.echo(); }
 }
@@ -91,7 +91,7 @@ class AdminController extends ApplicationController {
   authenticate(): boolean | Promise<boolean> {
     return this.authenticate_or_request_with_http_basic('Admin', (user, password) =>
       // Both compared in full, in constant time, whichever differs.
-      Number(secure_compare(user, ADMIN.user)) + Number(secure_compare(password, ADMIN.password)) === 2);
+      Number(secureCompare(user, ADMIN.user)) + Number(secureCompare(password, ADMIN.password)) === 2);
   }
 
   index(): void { this.echo(); }
@@ -146,7 +146,7 @@ export interface SecurityApp {
   readonly events: ActionEvent[];
   /** Every structured log line, for checks on what was logged. */
   readonly logs: Record<string, unknown>[];
-  readonly public_dir: string;
+  readonly publicDir: string;
   /** A correctly signed cookie value holding `VALID_SESSION_DATA`. */
   readonly valid_session: string;
   readonly csrf_token: string;
@@ -172,11 +172,11 @@ export function securityApp(engine: Engine = 'compiled'): SecurityApp {
     environment: 'production',
     engine,
     logger: pino({ level: 'info' }, sink),
-    public_dir: dir,
+    publicDir: dir,
     services: { events },
     session_store: store,
     // As deployed apps should: answer only to the names the app is served under.
     config: { hosts: ['127.0.0.1', 'localhost'] },
   });
-  return { app, store, events, logs, public_dir: dir, valid_session: store.encode({ ...VALID_SESSION_DATA }, SECRET), csrf_token: VALID_SESSION_DATA[TOKEN_KEY] };
+  return { app, store, events, logs, publicDir: dir, valid_session: store.encode({ ...VALID_SESSION_DATA }, SECRET), csrf_token: VALID_SESSION_DATA[TOKEN_KEY] };
 }

@@ -76,7 +76,7 @@ function dechunk(body: Buffer): Buffer {
 
 export interface SendOptions {
   /** Give up waiting (and report what arrived) after this many ms. */
-  readonly timeout_ms?: number;
+  readonly timeoutMs?: number;
   /** Bytes written after the request, every `every_ms`, until the server closes (a slow client). */
   readonly drip?: { readonly bytes: string; readonly every_ms: number };
 }
@@ -102,7 +102,7 @@ export function send(port: number, bytes: Buffer, options: SendOptions = {}): Pr
       socket.destroy();
       resolveSend({ status: head?.status ?? 0, headers: head?.headers ?? {}, body, raw: data, closed_by_server: closedByServer });
     };
-    const timer = setTimeout(finish, options.timeout_ms ?? 10_000);
+    const timer = setTimeout(finish, options.timeoutMs ?? 10_000);
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
       if (head === null) {
@@ -134,5 +134,5 @@ export function send(port: number, bytes: Buffer, options: SendOptions = {}): Pr
 
 /** A plain GET on a fresh connection: the "server still answers" probe. */
 export async function probe(port: number, path = '/'): Promise<number> {
-  return (await send(port, requestBytes({ method: 'GET', target: path, headers: [['Connection', 'close']] }, `127.0.0.1:${port}`), { timeout_ms: 5000 })).status;
+  return (await send(port, requestBytes({ method: 'GET', target: path, headers: [['Connection', 'close']] }, `127.0.0.1:${port}`), { timeoutMs: 5000 })).status;
 }

@@ -41,7 +41,7 @@ test('on by default in development; inspect: false turns it off there, inspect: 
   await withServer(inspectedApp({ environment: 'development' }), {}, async (server) => {
     assert.ok(server.inspector);
     assert.is(server.inspector!.path, '/__inspect');
-    assert.is(server.inspector!.trace_path, '/__inspect/trace');
+    assert.is(server.inspector!.tracePath, '/__inspect/trace');
     assert.match((await get(server, '/__inspect')).body, /<title>Signalbox inspector<\/title>/);
   });
   await withServer(inspectedApp({ environment: 'development' }), { inspect: false }, async (server) => {
@@ -55,7 +55,7 @@ test('on by default in development; inspect: false turns it off there, inspect: 
 
 test('the path is configurable; the old one is then the app\'s', async () => {
   await withServer(inspectedApp(), { inspect: { path: '/_debug/machines' } }, async (server) => {
-    assert.is(server.inspector!.trace_path, '/_debug/machines/trace');
+    assert.is(server.inspector!.tracePath, '/_debug/machines/trace');
     const page = await get(server, '/_debug/machines');
     assert.match(page.body, /<base href="\/_debug\/machines\/">/);
     assert.is((await get(server, '/__inspect')).body, 'the app: /__inspect');

@@ -59,7 +59,7 @@ test('a page that stops reading loses events, and is told how many once it reads
 
 test('a page that stops answering pings is dropped, and the app is no longer traced', async () => {
   const app = inspectedApp();
-  await withChannel(app, { heartbeat_ms: 30 }, async (server, channel) => {
+  await withChannel(app, { heartbeatMs: 30 }, async (server, channel) => {
     const live = await Viewer.open(server, '/trace');
     const silent = await Viewer.open(server, '/trace', { autoPong: false });
     assert.is(channel.viewers, 2);

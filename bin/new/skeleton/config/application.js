@@ -26,7 +26,7 @@ export function createApplication(options = {}) {
     routes,
     controllers: { notes: NotesController },
     views: join(ROOT, 'app', 'views'),
-    public_dir: join(ROOT, 'public'),
+    publicDir: join(ROOT, 'public'),
     // Signed cookie sessions (they carry the flash and the forms' authenticity token). The secret comes
     // from SIGNALBOX_SECRET; in development from tmp/development_secret, written on first start.
     session: { key: '{{session_key}}' },

@@ -1,5 +1,5 @@
 /** What the admin controllers share: their own layout, and HTTP Basic sign-in. */
-import { secure_compare } from '../../../../core/index.ts';
+import { secureCompare } from '../../../../core/index.ts';
 import { ApplicationController } from '../application.ts';
 
 export interface AdminCredentials {
@@ -20,8 +20,8 @@ export class AdminController extends ApplicationController {
     return this.authenticate_or_request_with_http_basic('Blog admin', (user, password) => {
       if (admin === null) return false;
       // Both compared in full and in constant time, so timing says nothing about which one was wrong.
-      const userOk = secure_compare(user, admin.user);
-      const passwordOk = secure_compare(password, admin.password);
+      const userOk = secureCompare(user, admin.user);
+      const passwordOk = secureCompare(password, admin.password);
       return userOk && passwordOk;
     });
   }

@@ -3,8 +3,8 @@ import { html } from '../../../../core/index.ts';
 import { errorMessages, type View } from '../../helpers.ts';
 import type { Account } from '../../models.ts';
 
-export default (v: View) => {
-  const account: Account = v.account;
+export default (v: View<{ account: Account; method: 'post' | 'put'; submit: string }>) => {
+  const account = v.account;
   // A singleton: one URL for create and update, the method tells them apart.
   return html`${errorMessages(v, account.errors, 'account')}
 ${v.form_tag(v.account_path(), { method: v.method, class: 'record' })}

@@ -1,8 +1,9 @@
 import { html } from '../../../../core/index.ts';
 import { formatLinks, type View } from '../../helpers.ts';
 import type { Account } from '../../models.ts';
+import type { AccountsController } from '../../controllers/accounts.ts';
 
-export default (v: View) => {
+export default (v: View<AccountsController>) => {
   const account: Account = v.account;
   return html`${v.content_for('title', 'Your account')}
 <h1>Your account</h1>

@@ -3,8 +3,8 @@ import { html } from '../../../../core/index.ts';
 import { errorMessages, type View } from '../../helpers.ts';
 import type { Comment } from '../../models.ts';
 
-export default (v: View) => {
-  const comment: Comment = v.comment;
+export default (v: View<{ comment: Comment; action: string; method: 'post' | 'put'; submit: string }>) => {
+  const comment = v.comment;
   return html`${errorMessages(v, comment.errors, 'comment')}
 ${v.form_tag(v.action, { method: v.method, class: 'record' })}
   <p>${v.label_tag('comment[author]', 'Your name')}<br>${v.text_field_tag('comment[author]', comment.author, { size: 40 })}</p>

@@ -1,8 +1,9 @@
 import { html } from '../../../../core/index.ts';
 import { formatLinks, paragraphs, type View } from '../../helpers.ts';
 import type { Comment, Post } from '../../models.ts';
+import type { CommentsController } from '../../controllers/comments.ts';
 
-export default (v: View) => {
+export default (v: View<CommentsController>) => {
   const post: Post = v.post;
   const comment: Comment = v.comment;
   return html`${v.content_for('title', `Comment by ${comment.author}`)}

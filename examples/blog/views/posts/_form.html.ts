@@ -3,8 +3,8 @@ import { html } from '../../../../core/index.ts';
 import { errorMessages, type View } from '../../helpers.ts';
 import type { Post } from '../../models.ts';
 
-export default (v: View) => {
-  const post: Post = v.post;
+export default (v: View<{ post: Post; action: string; method: 'post' | 'put'; submit: string }>) => {
+  const post = v.post;
   return html`${errorMessages(v, post.errors, 'post')}
 ${v.form_tag(v.action, { method: v.method, class: 'record' })}
   <p>${v.label_tag('post[title]', 'Title')}<br>${v.text_field_tag('post[title]', post.title, { size: 60 })}</p>

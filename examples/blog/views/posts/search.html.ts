@@ -1,7 +1,8 @@
 import { html } from '../../../../core/index.ts';
 import { formatLinks, type View } from '../../helpers.ts';
+import type { PostsController } from '../../controllers/posts.ts';
 
-export default (v: View) => html`${v.content_for('title', `Search: ${v.query}`)}
+export default (v: View<PostsController>) => html`${v.content_for('title', `Search: ${v.query}`)}
 <h1>Search</h1>
 ${v.form_tag(v.search_posts_path(), { method: 'get', class: 'record' })}
   <p>${v.text_field_tag('q', v.query, { size: 40, autofocus: true })} ${v.submit_tag('Search', { name: null })}</p>

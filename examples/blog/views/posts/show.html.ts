@@ -1,8 +1,9 @@
 import { html } from '../../../../core/index.ts';
 import { formatLinks, formatTime, paragraphs, type View } from '../../helpers.ts';
 import type { Comment, Post } from '../../models.ts';
+import type { PostsController } from '../../controllers/posts.ts';
 
-export default (v: View) => {
+export default (v: View<PostsController>) => {
   const post: Post = v.post;
   const comments: Comment[] = v.comments;
   return html`${v.content_for('title', post.title)}

@@ -1,7 +1,8 @@
 import { html } from '../../../../../core/index.ts';
 import type { View } from '../../../helpers.ts';
+import type { DashboardController } from '../../../controllers/admin/dashboard.ts';
 
-export default (v: View) => html`${v.content_for('title', 'Dashboard')}
+export default (v: View<DashboardController>) => html`${v.content_for('title', 'Dashboard')}
 <h1>Dashboard</h1>
 <ul class="stats">
   <li><strong>${v.counts.posts}</strong> ${v.link_to(v.counts.posts === 1 ? 'post' : 'posts', v.admin_posts_path())} (${v.counts.drafts} draft${v.counts.drafts === 1 ? '' : 's'})</li>

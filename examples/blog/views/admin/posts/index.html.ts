@@ -1,8 +1,9 @@
 import { html } from '../../../../../core/index.ts';
 import { formatLinks, formatTime, type View } from '../../../helpers.ts';
 import type { Post } from '../../../models.ts';
+import type { AdminPostsController } from '../../../controllers/admin/posts.ts';
 
-export default (v: View) => {
+export default (v: View<AdminPostsController>) => {
   const posts: Post[] = v.posts;
   return html`${v.content_for('title', 'All posts')}
 <h1>All posts</h1>

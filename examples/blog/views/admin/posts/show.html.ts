@@ -1,8 +1,9 @@
 import { html } from '../../../../../core/index.ts';
 import { formatLinks, formatTime, paragraphs, type View } from '../../../helpers.ts';
 import type { Post } from '../../../models.ts';
+import type { AdminPostsController } from '../../../controllers/admin/posts.ts';
 
-export default (v: View) => {
+export default (v: View<AdminPostsController>) => {
   const post: Post = v.post;
   return html`${v.content_for('title', post.title)}
 <h1>${post.title}</h1>

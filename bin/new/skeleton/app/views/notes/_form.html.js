@@ -5,7 +5,9 @@
 import { html } from 'signalbox';
 import { errorMessagesFor } from '../../helpers/application_helper.js';
 
-/** @param {import('signalbox').View} v */
+/**
+ * @param {import('signalbox').View<{ note: import('../../models/note.js').Note, action: string, method: 'post' | 'put', submit: string }>} v
+ */
 export default (v) => html`${errorMessagesFor(v, v.note, 'note')}
 ${v.form_tag(v.action, { method: v.method })}
   <p>${v.label_tag('note[title]', 'Title')}<br>${v.text_field_tag('note[title]', v.note.title, { size: 60 })}</p>

@@ -1,7 +1,9 @@
 /** GET /notes: every note, each rendered by the partial _note.html.js. */
 import { html } from 'signalbox';
 
-/** @param {import('signalbox').View} v */
+/** @typedef {import('../../controllers/notes_controller.js').NotesController} NotesController */
+
+/** @param {import('signalbox').View<NotesController>} v */
 export default (v) => html`${v.content_for('title', 'Notes')}
 <h1>Notes</h1>
 ${v.notes.length === 0

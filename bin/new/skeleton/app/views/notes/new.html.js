@@ -1,7 +1,9 @@
 /** GET /notes/new, and a POST /notes that did not validate (with its errors). */
 import { html } from 'signalbox';
 
-/** @param {import('signalbox').View} v */
+/** @typedef {import('../../controllers/notes_controller.js').NotesController} NotesController */
+
+/** @param {import('signalbox').View<NotesController>} v */
 export default (v) => html`${v.content_for('title', 'New note')}
 <h1>New note</h1>
 ${v.render({ partial: 'form', locals: { action: v.notes_path(), method: 'post', submit: 'Create note' } })}

@@ -1,7 +1,9 @@
 /** GET /notes/:id */
 import { html } from 'signalbox';
 
-/** @param {import('signalbox').View} v */
+/** @typedef {import('../../controllers/notes_controller.js').NotesController} NotesController */
+
+/** @param {import('signalbox').View<NotesController>} v */
 export default (v) => html`${v.content_for('title', v.note.title)}
 <h1>${v.note.title}</h1>
 <p class="body">${v.note.body}</p>
