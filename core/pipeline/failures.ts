@@ -1,13 +1,19 @@
 /**
  * Every way a request ends early, and the one function that turns an error
  * into a response: the status comes from the error table (core/errors.ts),
- * the body from `public/<status>.html` when the app has one. Diagnostics
- * (class, message, backtrace) are shown only to local requests when the app
- * says so; a public 500 never carries a stack trace or parameters.
+ * the body from `public/<status>.html` when the app has one, else a short
+ * page naming the status. The development pages (rescue-pages.ts: routing
+ * error, unknown action, missing template, an exception's trace, params and
+ * session) are shown only to local requests of an app that says so
+ * (`consider_all_requests_local`, on in development); a public answer never
+ * carries a message, a stack trace or parameters.
  */
-import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, NotImplemented, RoutingError, SessionStoreUnavailable, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { InvalidAuthenticityToken, MethodNotAllowed, NotAcceptable, NotImplemented, RoutingError, SessionStoreUnavailable, SignalboxError, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
 import { localRequest } from '../request/env.ts';
+import { defaultErrorPage } from './default-pages.ts';
+import { rescueFacts } from './rescue-facts.ts';
+import { noRouteMessage, rescuePage } from './rescue-pages.ts';
 import { actionOf, type RequestRun } from './run.ts';
 
 export function storeError(run: RequestRun, error: unknown): void {
@@ -27,34 +33,50 @@ function fresh(run: RequestRun, status: number): Response {
   return res;
 }
 
-/** `public/<status>.html` if the app has it, else Rails' single-space body. */
+/** `public/<status>.html` if the app has it, else a short page naming the status (Rails 2.1's single space with `defaultErrorPages` off). */
 function publicBody(run: RequestRun, status: number): string {
-  return run.app.publicFile(`${status}.html`) ?? ' ';
+  return run.app.publicFile(`${status}.html`) ?? (run.app.config.defaultErrorPages ? defaultErrorPage(status) : ' ');
+}
+
+/** The development page for `error` when this request may see one (a local request, in an app that says so); else null. */
+function localPage(run: RequestRun, error: unknown): string | null {
+  if (!run.app.config.consider_all_requests_local || !isLocal(run)) return null;
+  return rescuePage(error, rescueFacts(run, error));
 }
 
 export function renderRoutingError(run: RequestRun): void {
-  fresh(run, 404).body = publicBody(run, 404);
+  const request = run.request!;
+  run.error = new RoutingError(noRouteMessage(request.method, request.path.slice(0, 200)));
+  logError(run, 404);
+  const res = fresh(run, 404);
+  res.body = localPage(run, run.error) ?? publicBody(run, 404);
 }
 
 export function renderMethodNotAllowed(run: RequestRun): void {
+  run.error = new MethodNotAllowed(run.allowed);
+  logError(run, 405);
   const res = fresh(run, 405);
   res.set_header('Allow', run.allowed.join(', '));
-  res.body = publicBody(run, 405);
+  res.body = localPage(run, run.error) ?? publicBody(run, 405);
 }
 
 export function renderUnknownMethod(run: RequestRun): void {
+  logError(run, 501);
   const res = fresh(run, 501);
   res.set_header('Allow', 'GET, HEAD, POST, PUT, DELETE, OPTIONS');
-  res.body = publicBody(run, 501);
+  res.body = localPage(run, run.error) ?? publicBody(run, 501);
 }
 
 export function renderNotAcceptable(run: RequestRun): void {
+  logError(run, 406);
+  // Rails answers `head :not_acceptable`: no body, in development too.
   fresh(run, 406).body = '';
 }
 
 export function renderForgeryRejected(run: RequestRun): void {
   logError(run, 422);
-  fresh(run, 422).body = publicBody(run, 422);
+  const res = fresh(run, 422);
+  res.body = localPage(run, run.error) ?? publicBody(run, 422);
 }
 
 /** Refusals of the request itself (malformed, blocked host, too large) get their message when the app has no page; the rest keep Rails' bodies. */
@@ -68,8 +90,9 @@ export function renderRescue(run: RequestRun): void {
   const res = fresh(run, status);
   if (error instanceof MethodNotAllowed || error instanceof NotImplemented) res.set_header('Allow', error.allowed.map((m) => m.toUpperCase()).join(', '));
   if (error instanceof SessionStoreUnavailable) res.set_header('Retry-After', String(error.retryAfter));
-  if (run.app.config.consider_all_requests_local && isLocal(run)) {
-    res.body = diagnostics(run, error);
+  const local = localPage(run, error);
+  if (local !== null) {
+    res.body = local;
     return;
   }
   const page = run.app.publicFile(`${status}.html`);
@@ -80,7 +103,7 @@ export function renderRescue(run: RequestRun): void {
     res.content_type = 'text/plain';
     res.body = `${error.message}\n`;
   } else {
-    res.body = ' ';
+    res.body = publicBody(run, status);
   }
 }
 
@@ -97,28 +120,4 @@ function logError(run: RequestRun, status: number): void {
   else run.app.log.info({ reqId: run.id, status, ...actionOf(run), code: error instanceof SignalboxError ? error.code : undefined, message: error instanceof Error ? error.message : String(error) }, 'request refused');
 }
 
-/** Which local diagnostics page an error gets (Rails' rescue templates). */
-export function rescueTemplate(error: unknown): 'missing_template' | 'routing_error' | 'unknown_action' | 'template_error' | 'diagnostics' {
-  if (error instanceof MissingTemplate) return 'missing_template';
-  if (error instanceof UnknownAction) return 'unknown_action';
-  if (error instanceof RoutingError) return 'routing_error';
-  if (error instanceof TemplateError) return 'template_error';
-  return 'diagnostics';
-}
-
-const HEADINGS = { missing_template: 'Template is missing', routing_error: 'Routing Error', unknown_action: 'Unknown action', template_error: 'Template Error', diagnostics: '' } as const;
-
-function diagnostics(run: RequestRun, error: unknown): string {
-  const e = error instanceof Error ? error : new Error(String(error));
-  const params = run.match?.params;
-  const klass = params ? run.app.controllers.get(String(params.controller)) : undefined;
-  const where = klass && params ? `${klass.name}#${String(params.action)}` : run.message.url;
-  const heading = HEADINGS[rescueTemplate(error)] || e.name;
-  const cause = e.cause instanceof Error ? `<h2>Caused by ${text(e.cause.name)}</h2><pre>${text(e.cause.stack ?? e.cause.message)}</pre>` : '';
-  return `<html><head><title>${text(heading)}</title></head><body><h1>${text(heading)} in ${text(where)}</h1><p>${text(e.name)}</p><pre>${text(e.message)}</pre><pre>${text(e.stack ?? '')}</pre>${cause}</body></html>`;
-}
-
-// Element content needs only these three escaped.
-function text(value: string): string {
-  return value.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
+export { rescueTemplate } from './rescue-pages.ts';
