@@ -1,13 +1,14 @@
 /**
  * The `signalbox` command.
  *
- *   signalbox routes [--json] [file]   print a route table (the example app's, or the RouteSet a module exports)
+ *   signalbox routes [--json] [file]   print a route table (the application's here, or the RouteSet a module exports)
  *   signalbox routes --types [file] [--out FILE [--watch]]
  *                                      print (or write, or keep writing) the declarations of its route helpers
  *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
  *                                      print every exported machine as a diagram, or refresh the README's
  *   signalbox port-routes [--js | --json] FILE...
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
+ *   signalbox new DIR                  write a new application into DIR
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +18,11 @@ import { EXPORT_FORMATS, exportMachines, type ExportFormat } from '../machines/e
 import { exportedGraphs } from '../machines/registry.ts';
 import { withReadmeDiagram } from './readme-diagram.ts';
 import { loadRouteSet, routeTypesOf, watchRouteTypes, writeRouteTypes } from './route-types.ts';
+import { findRoutesModule } from './routes-module.ts';
 
 const USAGE = `usage: signalbox routes [--json] [file]
-  file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the example blog
+  file: a module exporting a RouteSet (default export, or \`routes\`); defaults to the application's
+  (package.json's "signalbox": { "routes" }, else config/routes.js)
        signalbox routes --types [file] [--out <file.d.ts> [--watch]]
   prints declarations of the file's route helpers for TypeScript (RouteHelpers); --out writes them to a
   file when they changed, and --watch rewrites it whenever the routes file changes
@@ -27,7 +30,9 @@ const USAGE = `usage: signalbox routes [--json] [file]
   prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
   diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md
        signalbox port-routes [--js | --json] FILE...
-  ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module`;
+  ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module
+       signalbox new DIR
+  writes a new application into DIR (routes, controllers, views, public pages, a test, package.json)`;
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -77,7 +82,6 @@ function machines(args: string[]): number {
 }
 
 const ROUTES_OPTIONS = { json: { type: 'boolean' }, types: { type: 'boolean' }, out: { type: 'string' }, watch: { type: 'boolean' } } as const;
-const EXAMPLE_ROUTES = fileURLToPath(new URL('../examples/blog/routes.ts', import.meta.url));
 
 async function routes(args: string[]): Promise<number> {
   let parsed;
@@ -96,7 +100,15 @@ async function routes(args: string[]): Promise<number> {
     console.error(`${misuse}\n${USAGE}`);
     return 2;
   }
-  const file = positionals[0] ?? EXAMPLE_ROUTES;
+  let file = positionals[0];
+  if (file === undefined) {
+    const found = findRoutesModule(process.cwd());
+    if ('problem' in found) {
+      console.error(found.problem);
+      return 1;
+    }
+    file = found.file;
+  }
   if (values.types) {
     if (values.out === undefined) {
       process.stdout.write(await routeTypesOf(file));
@@ -120,6 +132,13 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'routes') return routes(rest);
   if (command === 'machines') return machines(rest);
+  if (command === 'new') {
+    const { newAppCommand } = await import('./new/index.ts');
+    const { code, stdout, stderr } = newAppCommand(rest);
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    return code;
+  }
   if (command === 'port-routes') {
     const { portRoutesCommand } = await import('./port-routes/index.ts');
     const { code, stdout, stderr } = portRoutesCommand(rest);

@@ -24,6 +24,7 @@ import { PublicFiles } from '../core/public/public-files.ts';
 import { memoryStore } from '../core/caching/memory-store.ts';
 import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
+import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -33,11 +34,13 @@ export type Engine = 'compiled' | 'xstate';
 
 export interface CreateAppOptions {
   readonly routes: RouteSet;
+  /** The application's directory (Rails' `Rails.root`): development keeps its session secret in `tmp/development_secret` there. Default: the current directory. */
+  readonly root?: string;
   /** Controller classes by controller path (`posts`, `admin/posts`). */
   readonly controllers: Readonly<Record<string, ControllerClass>> | ReadonlyMap<string, ControllerClass>;
   /** Directory of static error pages and assets (`public/500.html`). */
   readonly publicDir?: string;
-  /** Directory of templates, or a resolver. */
+  /** Directory of templates (reloaded when they change unless `config.cache_template_loading`), or a resolver. */
   readonly views?: string | ViewResolver;
   /** A pino logger; `false` for none. Defaults to pino on stdout (silent in test). */
   readonly logger?: Logger | false;
@@ -117,14 +120,17 @@ export function createApp(options: CreateAppOptions): App {
     environment,
     default_charset: 'utf-8',
     consider_all_requests_local: environment === 'development',
+    defaultErrorPages: true,
     allow_forgery_protection: environment !== 'test',
     limits: {},
     relative_url_root: options.routes.config.relative_url_root,
     // API bodies a cross-site form cannot send (browsers preflight them): exact essences only.
     forgeryExemptTypes: ['application/json', 'application/xml'],
     trustProxy: false,
-    perform_caching: true,
+    // Rails' default: off in development, where a cached page would hide the edit just made.
+    perform_caching: environment !== 'development',
     cacheHeader: true,
+    cache_template_loading: environment !== 'development',
     ...options.config,
     hosts: defaultHosts(environment, options.config?.hosts),
   });
@@ -139,7 +145,7 @@ export function createApp(options: CreateAppOptions): App {
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
-  const views = typeof options.views === 'string' ? directoryViews(options.views) : (options.views ?? null);
+  const views = typeof options.views === 'string' ? directoryViews(options.views, { reload: !config.cache_template_loading }) : (options.views ?? null);
   const publicDir = options.publicDir ? resolve(options.publicDir) : null;
   const publicCache = new Map<string, string | null>();
   const mime = options.mime ?? createMimeRegistry();
@@ -151,9 +157,11 @@ export function createApp(options: CreateAppOptions): App {
     mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
   });
   const publicFiles = publicDir === null && caching.pages === null ? null : new PublicFiles({ root: publicDir, pages: caching.pages, mime, development: environment === 'development' });
-  const sessions = chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log });
+  const root = resolve(options.root ?? '.');
+  const sessions = chooseSessionStore({ session: options.session, session_store: options.session_store, environment, log, root });
   sessions.useLogger?.(log);
   const runtime: AppRuntime = {
+    root,
     routes: options.routes,
     controllers,
     mime,
@@ -179,6 +187,7 @@ export function createApp(options: CreateAppOptions): App {
     requestSettings: Object.freeze({ mime, limits: config.limits, relative_url_root: config.relative_url_root, trustProxy: config.trustProxy }),
   };
   const engine = options.engine ?? 'compiled';
+  const reloading = views?.refresh !== undefined ? reloadTemplates(views as ViewResolver & { refresh(): Promise<boolean> }) : null;
   const tracer = new Tracer();
 
   const finish = (run: RequestRun, output: ResponseMessage): ResponseMessage => {
@@ -195,7 +204,7 @@ export function createApp(options: CreateAppOptions): App {
   const crash = (run: RequestRun, error: unknown): ResponseMessage => {
     // Only a bug in the framework itself gets here; answer like an unrescued exception.
     logMachineFailure(run, error);
-    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? ' ' });
+    return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? (config.defaultErrorPages ? defaultErrorPage(500) : ' ') });
   };
 
   return Object.freeze({
@@ -213,21 +222,36 @@ export function createApp(options: CreateAppOptions): App {
       publicFiles?.close();
       await Promise.all([cacheStore.close?.(), sessions.close?.()]);
     },
-    handle(message: RequestMessage): Promise<ResponseMessage> {
-      const run = createRun(runtime, message);
-      if (tracer.active) {
-        const q = message.url.indexOf('?');
-        tracer.emit({ kind: 'request', id: run.id, machine: COMPILED.id, method: message.method, path: q < 0 ? message.url : message.url.slice(0, q), transport: message.transport ?? 'http', t: performance.now() });
-      }
-      try {
-        const out = engine === 'xstate'
-          ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, tracer.active ? run.id : '')
-          : COMPILED.run({ run }, tracer, tracer.active ? run.id : '');
-        if (isThenable(out)) return Promise.resolve(out).then((o) => finish(run, o), (e) => crash(run, e));
-        return Promise.resolve(finish(run, out));
-      } catch (error) {
-        return Promise.resolve(crash(run, error));
-      }
-    },
+    handle: reloading === null ? handleMessage : (message: RequestMessage) => reloading().then(() => handleMessage(message)),
   });
+
+  /**
+   * In development, before each request: templates are brought up to date with their files, and when
+   * one changed the caches forget what they hold (it was rendered with the old template), so an edit
+   * shows on the next request even where that page was cached. Production never pays for it.
+   */
+  function reloadTemplates(resolver: ViewResolver & { refresh(): Promise<boolean> }): () => Promise<void> {
+    return () => resolver.refresh().then(async (changed) => {
+      if (changed) await caching.expireAll();
+    }, (error: unknown) => {
+      log.error({ err: error }, 'templates could not be reloaded');
+    });
+  }
+
+  function handleMessage(message: RequestMessage): Promise<ResponseMessage> {
+    const run = createRun(runtime, message);
+    if (tracer.active) {
+      const q = message.url.indexOf('?');
+      tracer.emit({ kind: 'request', id: run.id, machine: COMPILED.id, method: message.method, path: q < 0 ? message.url : message.url.slice(0, q), transport: message.transport ?? 'http', t: performance.now() });
+    }
+    try {
+      const out = engine === 'xstate'
+        ? runWithXState<ResponseMessage>(requestMachine, { run }, tracer, tracer.active ? run.id : '')
+        : COMPILED.run({ run }, tracer, tracer.active ? run.id : '');
+      if (isThenable(out)) return Promise.resolve(out).then((o) => finish(run, o), (e) => crash(run, e));
+      return Promise.resolve(finish(run, out));
+    } catch (error) {
+      return Promise.resolve(crash(run, error));
+    }
+  }
 }

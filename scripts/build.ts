@@ -2,7 +2,8 @@
  * `npm run build` (and `prepack`): the package in dist/ from scratch. Cleaning first keeps files
  * of modules since removed (and the benchmarks' build, which shares dist/) out of the package.
  * tsc compiles TypeScript only, so the inspector page's own files (HTML, CSS, browser scripts)
- * are copied beside the compiled module that serves them.
+ * and the files `signalbox new` copies into a new application are copied beside the compiled
+ * modules that use them.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const PAGE = 'transport/inspect/page';
+const SKELETON = 'bin/new/skeleton';
 
 rmSync(DIST, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -21,5 +23,5 @@ if (compiled.status !== 0) {
   console.error('build: tsc -p tsconfig.build.json failed');
   process.exit(compiled.status ?? 1);
 }
-cpSync(join(ROOT, PAGE), join(DIST, PAGE), { recursive: true });
-console.log(`build: dist/ written (ES modules, declarations and declaration maps; ${PAGE}/ copied)`);
+for (const dir of [PAGE, SKELETON]) cpSync(join(ROOT, dir), join(DIST, dir), { recursive: true });
+console.log(`build: dist/ written (ES modules, declarations and declaration maps; ${PAGE}/ and ${SKELETON}/ copied)`);

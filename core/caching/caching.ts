@@ -126,6 +126,19 @@ export class Caching {
   }
 
   /**
+   * Forgets everything cached: every page this process wrote and every entry of the store. The
+   * development reloader calls it when a template changes, since what the caches hold was rendered
+   * with the old one. How many pages and entries went.
+   */
+  expireAll(): MaybePromise<number> {
+    this.#generation++;
+    const pages = this.pages?.expireAll() ?? 0;
+    const removed = this.store.delete_matched(/(?:)/);
+    if (isThenable(removed)) return this.#track(Promise.resolve(removed)).then((n) => pages + n);
+    return pages + removed;
+  }
+
+  /**
    * Removes a cached page: a path (`/posts`, every format of it; `/posts.json`, that one) or a
    * route hash naming its controller. How many files went.
    * @example app.caching.expire_page({ controller: 'posts', action: 'index' })

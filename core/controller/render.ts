@@ -137,6 +137,9 @@ export function viewHost(c: Renderer): ViewHost {
     get controller_name() {
       return c.controller_name;
     },
+    get controller_path() {
+      return c.controller_path;
+    },
     layout: declarations.layout,
     get params() {
       return c.params;

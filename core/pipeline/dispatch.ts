@@ -39,6 +39,7 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
     return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
   }
   const wiring = new RequestWiring(run, controllerPath, action);
+  run.session = wiring.session;
   // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever.
   return thenOrNow(wiring.session.prepare(), () => runAction(run, klass, wiring));
 }

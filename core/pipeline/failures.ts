@@ -4,19 +4,24 @@
  * as a typed error (core/errors.ts): no route, a method the path does not
  * take, an unknown method, nothing acceptable, a forged request, or
  * whatever a stage raised. The status comes from the error table, `Allow`
- * from the error's `allowed` methods, the body from `public/<status>.html`
- * when the app has one, and the log line from log-lines.ts.
+ * from the error's `allowed` methods, the log line from log-lines.ts, and
+ * the body from `public/<status>.html` when the app has one, else a short
+ * page naming the status.
  *
- * Diagnostics (class, message, backtrace) are shown only for errors that
- * reach `rescuing` (raised while parsing or by the action), to local
- * requests of an app that asks for them: a request the machine refuses in a
- * state of its own (no route, wrong method, forged) broke no code, and a
- * public 500 never carries a stack trace or parameters.
+ * The development pages (rescue-pages.ts: routing error, unknown action,
+ * missing template, an exception's trace, params and session) are shown
+ * only to local requests of an app that says so
+ * (`consider_all_requests_local`, on in development), whichever state the
+ * request ended in; a public answer never carries a message, a stack trace
+ * or parameters.
  */
-import { InvalidAuthenticityToken, MethodNotAllowed, MissingTemplate, NotAcceptable, RoutingError, SessionStoreUnavailable, SignalboxError, TemplateError, UnknownAction, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { InvalidAuthenticityToken, MethodNotAllowed, NotAcceptable, RoutingError, SessionStoreUnavailable, SignalboxError, UnknownHttpMethod, statusOf } from '../errors.ts';
 import { Response } from '../http/response.ts';
 import { localRequest } from '../request/env.ts';
+import { defaultErrorPage } from './default-pages.ts';
 import { logFailure } from './log-lines.ts';
+import { rescueFacts } from './rescue-facts.ts';
+import { noRouteMessage, rescuePage } from './rescue-pages.ts';
 import type { RequestRun } from './run.ts';
 
 export function storeError(run: RequestRun, error: unknown): void {
@@ -30,7 +35,7 @@ export const isForgeryRejected = (error: unknown): boolean => error instanceof I
 /** Recognition found no route for the path, with any method. */
 export function recordNoRoute(run: RequestRun): void {
   const request = run.request!;
-  run.error = new RoutingError(`No route matches ${JSON.stringify(request.path.slice(0, 200))} with method ${request.method.toUpperCase()}`);
+  run.error = new RoutingError(noRouteMessage(request.method, request.path.slice(0, 200)));
 }
 
 /** Recognition found routes for the path, but none for the method. */
@@ -40,19 +45,19 @@ export function recordMethodNotAllowed(run: RequestRun): void {
 
 /** The answer to a request the machine refused in a state of its own. */
 export function renderError(run: RequestRun): void {
-  answerError(run, false);
+  answerError(run);
 }
 
-/** The answer to an error raised while parsing or by the action: diagnostics for local requests, when the app says so. */
+/** The answer to an error raised while parsing or by the action. */
 export function renderRescue(run: RequestRun): void {
-  answerError(run, true);
+  answerError(run);
 }
 
-/** Refusals of the request itself (malformed, blocked host, too large) get their message when the app has no page; the rest keep Rails' bodies. */
+/** Refusals of the request itself (malformed, blocked host, too large) get their message when the app has no page; the rest get the page. */
 const DESCRIBED: ReadonlySet<number> = new Set([400, 403, 413]);
 
 /** The one place an error becomes a response. */
-function answerError(run: RequestRun, rescued: boolean): void {
+function answerError(run: RequestRun): void {
   const error = run.error;
   const status = statusOf(error);
   logFailure(run, status, error);
@@ -65,26 +70,23 @@ function answerError(run: RequestRun, rescued: boolean): void {
   if (allowed !== null) res.set_header('Allow', allowed.map((m) => m.toUpperCase()).join(', '));
   // A store that is down says when to come back (503).
   if (error instanceof SessionStoreUnavailable) res.set_header('Retry-After', String(error.retryAfter));
-  if (rescued && run.app.config.consider_all_requests_local && isLocal(run)) {
-    res.body = diagnostics(run, error);
-    return;
-  }
-  // Rails answers an unacceptable format with `head :not_acceptable`: no body.
+  // Rails answers an unacceptable format with `head :not_acceptable`: no body, in development too.
   if (status === 406) {
     res.body = '';
     return;
   }
-  const page = run.app.publicFile(`${status}.html`);
-  if (page !== null) {
-    res.body = page;
-  } else if (error instanceof SignalboxError && DESCRIBED.has(status)) {
+  const local = localPage(run, error);
+  if (local !== null) {
+    res.body = local;
+    return;
+  }
+  if (error instanceof SignalboxError && DESCRIBED.has(status) && run.app.publicFile(`${status}.html`) === null) {
     // A request refused for its own content, with no page for it: say what was wrong (never for 5xx).
     res.content_type = 'text/plain';
     res.body = `${error.message}\n`;
-  } else {
-    // Rails' single space, so that every HTTP client sees a body.
-    res.body = ' ';
+    return;
   }
+  res.body = publicBody(run, status);
 }
 
 /** The methods an error says would have been answered (405, 501), or null. */
@@ -100,28 +102,15 @@ function isLocal(run: RequestRun): boolean {
   return run.request !== null && localRequest(run.request.env);
 }
 
-/** Which local diagnostics page an error gets (Rails' rescue templates). */
-export function rescueTemplate(error: unknown): 'missing_template' | 'routing_error' | 'unknown_action' | 'template_error' | 'diagnostics' {
-  if (error instanceof MissingTemplate) return 'missing_template';
-  if (error instanceof UnknownAction) return 'unknown_action';
-  if (error instanceof RoutingError) return 'routing_error';
-  if (error instanceof TemplateError) return 'template_error';
-  return 'diagnostics';
+/** `public/<status>.html` if the app has it, else a short page naming the status (Rails 2.1's single space with `defaultErrorPages` off). */
+function publicBody(run: RequestRun, status: number): string {
+  return run.app.publicFile(`${status}.html`) ?? (run.app.config.defaultErrorPages ? defaultErrorPage(status) : ' ');
 }
 
-const HEADINGS = { missing_template: 'Template is missing', routing_error: 'Routing Error', unknown_action: 'Unknown action', template_error: 'Template Error', diagnostics: '' } as const;
-
-function diagnostics(run: RequestRun, error: unknown): string {
-  const e = error instanceof Error ? error : new Error(String(error));
-  const params = run.match?.params;
-  const klass = params ? run.app.controllers.get(String(params.controller)) : undefined;
-  const where = klass && params ? `${klass.name}#${String(params.action)}` : run.message.url;
-  const heading = HEADINGS[rescueTemplate(error)] || e.name;
-  const cause = e.cause instanceof Error ? `<h2>Caused by ${text(e.cause.name)}</h2><pre>${text(e.cause.stack ?? e.cause.message)}</pre>` : '';
-  return `<html><head><title>${text(heading)}</title></head><body><h1>${text(heading)} in ${text(where)}</h1><p>${text(e.name)}</p><pre>${text(e.message)}</pre><pre>${text(e.stack ?? '')}</pre>${cause}</body></html>`;
+/** The development page for `error` when this request may see one (a local request, in an app that says so); else null. */
+function localPage(run: RequestRun, error: unknown): string | null {
+  if (!run.app.config.consider_all_requests_local || !isLocal(run)) return null;
+  return rescuePage(error, rescueFacts(run, error));
 }
 
-// Element content needs only these three escaped.
-function text(value: string): string {
-  return value.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
-}
+export { rescueTemplate } from './rescue-pages.ts';

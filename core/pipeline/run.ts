@@ -20,6 +20,7 @@ import type { ParamLimits, UploadFiles } from '../request/params.ts';
 import type { Match, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { SessionStore } from '../session/store.ts';
+import type { SessionHandle } from '../session/session.ts';
 
 export type ControllerClass = typeof Controller;
 
@@ -27,8 +28,13 @@ export interface AppConfig {
   readonly environment: 'development' | 'test' | 'production';
   /** The charset of every text response (`utf-8`); null sends none. */
   readonly default_charset: string | null;
-  /** Show diagnostics (error class, message, backtrace) instead of the public error page. */
+  /** Show the development error pages (routing error, an exception's trace, params, session) to local requests instead of the public page. */
   readonly consider_all_requests_local: boolean;
+  /**
+   * Answer an error the app has no `public/<status>.html` for with a short page naming the status (default),
+   * or, false, with Rails 2.1's single space.
+   */
+  readonly defaultErrorPages: boolean;
   /** Off turns forgery protection off for the whole app (default: off in test, on otherwise). */
   readonly allow_forgery_protection: boolean;
   readonly limits: ParamLimits;
@@ -45,14 +51,21 @@ export interface AppConfig {
    * every environment the names in `SIGNALBOX_HOSTS` (comma-separated).
    */
   readonly hosts: readonly (string | RegExp)[];
-  /** Rails' `perform_caching`: false turns page and action caching off (default on). */
+  /** Rails' `perform_caching`: false turns page and action caching off (default on, but off in development). */
   readonly perform_caching: boolean;
   /** Whether responses of cached actions carry `X-Cache: hit` or `miss` (default on). */
   readonly cacheHeader: boolean;
+  /**
+   * Rails' `cache_template_loading`: false looks at the views directory before each render and imports
+   * changed templates again, so an edit shows on the next request. Default: false in development only.
+   */
+  readonly cache_template_loading: boolean;
 }
 
 /** Everything the stages need from the app, built once by `createApp`. */
 export interface AppRuntime {
+  /** The application's directory (`createApp({ root })`): development's session secret lives under it, and error pages show paths from it. */
+  readonly root: string;
   readonly routes: RouteSet;
   readonly controllers: ReadonlyMap<string, ControllerClass>;
   readonly mime: MimeRegistry;
@@ -87,6 +100,8 @@ export interface RequestRun {
   forgery: ForgeryVerdict;
   response: Response | null;
   controller: Controller | null;
+  /** The session the action was given, once one was (development's error pages show what it read). */
+  session: SessionHandle | null;
   error: unknown;
   output: ResponseMessage | null;
   /** What the caches did, when the action declares one (or a cached page answered): the X-Cache header and the log line say it. */
@@ -115,6 +130,7 @@ class Run implements RequestRun {
   forgery: ForgeryVerdict = NOT_REQUIRED;
   response: Response | null = null;
   controller: Controller | null = null;
+  session: SessionHandle | null = null;
   error: unknown = null;
   output: ResponseMessage | null = null;
   cache: CacheStatus | null = null;

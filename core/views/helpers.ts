@@ -13,8 +13,24 @@ import { isThenable } from '../util.ts';
 /** HTML attributes: `false`, null and undefined leave one out, `true` writes it bare. */
 export type Attributes = Record<string, unknown>;
 
+/** What `v.render` takes in a template: Rails' `render :partial`. */
+export interface PartialOptions {
+  /** `form` is `<controller path>/_form.<format>`; `shared/menu` is `shared/_menu.<format>`. */
+  readonly partial: string;
+  /** Values the partial reads as `v.<name>`, besides what every template reads. */
+  readonly locals?: Readonly<Record<string, unknown>>;
+  /** The value of the local named after the partial (`v.form` for `form`). */
+  readonly object?: unknown;
+  /** Renders the partial once per item: the item as the local named after the partial, its index (from 0) as `<name>_counter`. */
+  readonly collection?: Iterable<unknown>;
+  /** A partial rendered between the items of a collection. */
+  readonly spacer_template?: string;
+}
+
 /** The helpers every template's view context has. */
 export interface ViewHelpers {
+  /** Renders a partial (Rails' `render :partial`), once or once per item of a collection, in the page's format. */
+  render(options: PartialOptions): SafeString;
   /** Escapes text for HTML (Rails' `h`). */
   h(value: unknown): string;
   escape(value: unknown): string;
@@ -74,8 +90,11 @@ function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
   return new SafeString(content === undefined ? open : `${open}${escape(content)}</${name}>`);
 }
 
-/** The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body). */
-export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): ViewHelpers {
+/**
+ * The helpers for one controller's view. `content` collects `content_for` blocks (and the layout body);
+ * `render` renders partials (core/views/render.ts, which finds them).
+ */
+export function viewHelpers(c: ViewHost, content: Record<string, SafeString>, render: (options: PartialOptions) => SafeString): ViewHelpers {
   const urlFor = (target: unknown, options: UrlOptions = {}): string => {
     if (typeof target === 'string') return target;
     if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {
@@ -96,6 +115,7 @@ export function viewHelpers(c: ViewHost, content: Record<string, SafeString>): V
     return raw(`${formOpen(urlFor(target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text).value}</form>`);
   };
   return {
+    render,
     h: escape,
     escape,
     html,

@@ -13,6 +13,8 @@ import type { Flash } from '../session/flash.ts';
 export interface ViewHost {
   /** The controller's name without its module (`admin/posts` -> `posts`): the layout looked for first. */
   readonly controller_name: string;
+  /** The controller's path (`admin/posts`): where a partial named without a directory is looked for. */
+  readonly controller_path: string;
   /** The layout the controller declared: a name under `layouts/`, false for none, null to look one up. */
   readonly layout: string | false | null;
   readonly params: Readonly<Record<string, unknown>>;

@@ -42,7 +42,7 @@ export interface BlogAppOptions {
   readonly environment?: AppConfig['environment'];
   /** The data; a freshly seeded store by default. */
   readonly store?: Store;
-  /** Signs the session cookie (30+ characters); default SIGNALBOX_SECRET, or a random one outside production. */
+  /** Signs the session cookie (30+ characters); default SIGNALBOX_SECRET, else in development tmp/development_secret (made on first start), in test a random one. */
   readonly secret?: string;
   /** Who may use /admin (HTTP Basic). Without it the admin area refuses everyone. */
   readonly admin?: AdminCredentials;
@@ -61,6 +61,7 @@ export interface BlogAppOptions {
 
 export function createBlogApp(options: BlogAppOptions = {}): App {
   return createApp({
+    root: HERE,
     routes,
     controllers,
     views: join(HERE, 'views'),

@@ -48,6 +48,7 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
     'link_to', 'button_to', 'form_tag', 'token_tag', 'hidden_field_tag', 'text_field_tag', 'password_field_tag', 'text_area_tag', 'check_box_tag',
     'label_tag', 'submit_tag', 'content_for',
   ],
+  'ActionView: render :partial options, and ActionView::Base settings': ['spacer_template', 'cache_template_loading'],
   'AbstractRequest, and its CGI environment (etag_matches: 2.2)': [
     'request_uri', 'query_string', 'path_parameters', 'query_parameters', 'request_parameters', 'content_type', 'template_format', 'port_string',
     'host_with_port', 'remote_ip', 'user_agent', 'etag_matches', 'remote_addr', 'server_addr', 'server_name', 'server_port', 'server_software',

@@ -25,8 +25,8 @@ function routesModule(body: string): string {
   return `import { draw } from ${JSON.stringify(CORE)};\nexport const routes = draw((map) => {\n${body}\n});\n`;
 }
 
-test('prints the declarations of the example blog\'s helpers by default, naming the file', async () => {
-  const { code, stdout, stderr } = await signalbox('routes', '--types');
+test('prints the declarations of a routes module\'s helpers, naming the file', async () => {
+  const { code, stdout, stderr } = await signalbox('routes', '--types', 'examples/blog/routes.ts');
   assert.is(code, 0, stderr);
   assert.is(stdout, routeHelperTypes(blogRoutes.routes, { source: 'examples/blog/routes.ts' }));
 });

@@ -1,23 +1,32 @@
 /**
  * `signalbox routes`: the command prints a route table like `rake routes`
- * (aligned columns) or as JSON rows. Runs the real command from the project
- * root, as a user would.
+ * (aligned columns) or as JSON rows: the application's own when run inside
+ * one, or a module's. Runs the real command, as a user would.
  */
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { signalbox } from './support.ts';
+import { ROOT, signalbox, signalboxIn } from './support.ts';
 import { routes as blogRoutes } from '../../examples/blog/routes.ts';
 
 // The commands start node and tsx; run them side by side once, then check each result.
+const APPS = join(ROOT, 'tests/bin/fixtures/apps');
 const results = Promise.all([
-  signalbox('routes'),
-  signalbox('routes', '--json'),
+  signalbox('routes', 'examples/blog/routes.ts'),
+  signalbox('routes', '--json', 'examples/blog/routes.ts'),
   signalbox('routes', 'tests/bin/fixtures/no-route-set.ts'),
   signalbox('routes', '--json', 'tests/bin/fixtures/default-export.ts'),
   signalbox('routes', 'a.ts', 'b.ts'),
 ]);
+const found = Promise.all([
+  signalbox('routes'),
+  signalboxIn(join(APPS, 'conventional'), 'routes', '--json'),
+  signalboxIn(join(APPS, 'conventional', 'app'), 'routes', '--json'),
+  signalboxIn(join(APPS, 'named'), 'routes', '--json'),
+  signalboxIn(join(APPS, 'missing'), 'routes'),
+]);
 
-test('routes prints the example app\'s table, one line per route', async () => {
+test('routes prints a module\'s table, one line per route', async () => {
   const [{ code, stdout, stderr }] = await results;
   assert.is(code, 0, stderr);
   const lines = stdout.trimEnd().split('\n');
@@ -70,6 +79,32 @@ test('more than one file is a usage error', async () => {
   const [, , , , { code, stderr }] = await results;
   assert.is(code, 2);
   assert.match(stderr, /^one routes file at most\nusage: signalbox routes \[--json\] \[file\]/);
+});
+
+test('inside an application, routes finds config/routes by convention, from any directory of it', async () => {
+  const [, atRoot, below] = await found;
+  assert.is(atRoot.code, 0, atRoot.stderr);
+  const rows = JSON.parse(atRoot.stdout) as { name: string; path: string }[];
+  assert.equal(rows.map((r) => `${r.name} ${r.path}`), ['gadgets /gadgets', 'formatted_gadgets /gadgets.:format', 'gadget /gadgets/:id', 'formatted_gadget /gadgets/:id.:format']);
+  assert.is(below.code, 0, below.stderr);
+  assert.is(below.stdout, atRoot.stdout);
+});
+
+test('package.json\'s "signalbox": { "routes" } names the module; a name with no file behind it is an error', async () => {
+  const [, , , named, missing] = await found;
+  assert.is(named.code, 0, named.stderr);
+  assert.equal((JSON.parse(named.stdout) as { name: string }[]).map((r) => r.name), ['dashboard']);
+  assert.is(missing.code, 1);
+  assert.match(missing.stderr, 'names config/nowhere.js as its routes module, and there is no such file');
+});
+
+test('outside an application, routes says what it needs instead of printing anything', async () => {
+  const [outside] = await found;
+  assert.is(outside.code, 1);
+  assert.is(outside.stdout, '');
+  assert.match(outside.stderr, 'signalbox routes needs an application');
+  assert.match(outside.stderr, '`signalbox new`');
+  assert.match(outside.stderr, 'signalbox routes path/to/routes.js');
 });
 
 test.run();

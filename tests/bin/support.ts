@@ -13,8 +13,13 @@ const run = promisify(execFile);
 export interface Result { code: number; stdout: string; stderr: string }
 
 export async function signalbox(...args: string[]): Promise<Result> {
+  return signalboxIn(ROOT, ...args);
+}
+
+/** The command run from `cwd`, as a user inside that directory would run it. */
+export async function signalboxIn(cwd: string, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/signalbox.js', ...args], { cwd: ROOT, encoding: 'utf8' });
+    const { stdout, stderr } = await run(process.execPath, [resolve(ROOT, 'bin/signalbox.js'), ...args], { cwd, encoding: 'utf8' });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defaultErrorPage } from '../../core/pipeline/default-pages.ts';
 import { ArgumentError, Controller, draw, memorySessionStore, type RequestMessage, type ResponseMessage } from '../../core/index.ts';
 import { createApp, type Engine, type TraceEvent } from '../../machines/index.ts';
 import { appWith, call, messageFor, tempDir } from '../support/harness.ts';
@@ -146,7 +147,7 @@ test('a failure of the machine itself (outside any action) is a 500 with public/
     assert.ok(lines.some((l) => l.msg === 'request completed' && l.status === 500), engine);
   }
   const bare = createApp({ routes: routes(), controllers: { posts: PostsController }, environment: 'test', logger: false });
-  assert.is((await bare.handle(messageFor('GET /posts/1/broken'))).body, ' ', 'no public page: a single space');
+  assert.is((await bare.handle(messageFor('GET /posts/1/broken'))).body, defaultErrorPage(500), 'no public page: the default one');
 });
 
 test('every request logs "request completed" with its method, path, status, action and transport', async () => {

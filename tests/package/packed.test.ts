@@ -6,48 +6,17 @@
  * footprint is no larger than Fastify 5's, installed the same way in the same run. Without a
  * reachable registry the suite is Unavailable (skipped locally, failed in CI).
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ELK_MISSING } from '../../transport/inspect/page-route.ts';
-import { Unavailable } from '../harness/unavailable.ts';
+import { scratchDir } from '../support/temp.ts';
+import { ROOT, npm, packed as packedPackage, run } from './support.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = join(ROOT, 'tests/package/consumer');
 const manifest = createRequire(import.meta.url)('../../package.json') as { exports: Record<string, string | { types: string; default: string }> };
-
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-/** Runs a command with the environment of a fresh shell: no coverage collection, no loader. */
-function run(command: string, args: readonly string[], cwd: string): Promise<Ran> {
-  const env = { ...process.env };
-  for (const key of ['NODE_V8_COVERAGE', 'NODE_OPTIONS']) delete env[key];
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  return new Promise((done, fail) => {
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
-const NETWORK = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/;
-
-/** `npm …` that must succeed; a registry out of reach makes the suite Unavailable rather than failed. */
-async function npm(args: readonly string[], cwd: string): Promise<Ran> {
-  const ran = await run('npm', args, cwd);
-  if (ran.code === 0) return ran;
-  const network = NETWORK.exec(ran.stderr);
-  if (network) throw new Unavailable(`the npm registry is not reachable (${network[1]}): this suite installs the packed package's dependencies from it`);
-  throw new Error(`npm ${args.join(' ')} exited with ${ran.code}:\n${ran.stderr}`);
-}
 
 /** The bytes of every file under `dir` (apparent sizes), as a consumer's disk holds them. */
 function treeBytes(dir: string): number {
@@ -71,16 +40,12 @@ const test = suite('the packed package, installed by a consumer');
 let work = '';
 let consumer = '';
 let tarball = '';
-let packed: string[] = [];
+let packed: readonly string[] = [];
 const footprint = { signalbox: 0, fastify: 0 };
 
 test.before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'signalbox-package-'));
-  const pack = await npm(['pack', '--json', '--loglevel=error', '--pack-destination', work], ROOT);
-  // prepack's build prints to stdout before npm's JSON.
-  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  packed = info!.files.map((f) => f.path);
-  tarball = join(work, info!.filename);
+  work = scratchDir('package');
+  ({ tarball, files: packed } = await packedPackage());
 });
 
 test.before(async () => {
@@ -98,7 +63,6 @@ test.after(() => {
   if (footprint.signalbox > 0 && footprint.fastify > 0) {
     console.log(`  installed footprint (node_modules, bytes): signalbox ${footprint.signalbox}, fastify@5 ${footprint.fastify}`);
   }
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 test('the tarball holds the build, the command, README, LICENSE and CHANGELOG, and nothing else', () => {

@@ -406,6 +406,8 @@ export function fixtureApp(c: RequestCase, engine: Engine): FixtureApp {
       allow_forgery_protection: setup.protect_from_forgery !== undefined && setup.allow_forgery_protection !== false,
       ...('default_charset' in setup ? { default_charset: setup.default_charset } : {}),
       consider_all_requests_local: setup.consider_all_requests_local ?? false,
+      // The corpus is Rails 2.1's: an error with no public page for it answered `head`, a single space.
+      defaultErrorPages: false,
     },
   });
   return { app, errors, saved };

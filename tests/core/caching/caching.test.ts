@@ -309,6 +309,18 @@ test('cache_path names the key (a query can then be cached), and expire_fragment
   });
 });
 
+test('expireAll forgets every entry, so the next GET of each is a miss again', async () => {
+  const runs = fresh();
+  await withApp({ posts: PostsController }, { services: { runs } }, async (s) => {
+    await s.get('/posts/1.json');
+    await s.get('/posts/2.json');
+    assert.is((await s.get('/posts/1.json')).headers['x-cache'], 'hit');
+    assert.is(await s.app.caching.expireAll(), 2);
+    assert.is((await s.get('/posts/1.json')).headers['x-cache'], 'miss');
+    assert.is((await s.get('/posts/2.json')).headers['x-cache'], 'miss');
+  });
+});
+
 test('the key: host + path + format named in the URL, or the Accept list it was negotiated from', async () => {
   class Keys extends Controller {
     static {

@@ -5,6 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
 import { Controller, RecordNotFound } from '../../../core/index.ts';
 import { dispatch, hasAction } from '../../../core/controller/dispatch.ts';
 import type { ControllerWiring } from '../../../core/controller/base.ts';
@@ -401,11 +402,11 @@ test('method_missing answers every unknown action with its name', async () => {
   assert.ok(hasAction(Pages, 'whatever'));
 });
 
-test('an unknown action is 404, with the public 404 body', async () => {
+test('an unknown action is 404, with the public 404 body (here the default page)', async () => {
   class Pages extends Controller {}
   const res = await call(appWith({ pages: Pages }), 'GET /pages/unknown');
   assert.is(res.status, 404);
-  assert.is(res.body, ' ');
+  assert.is(res.body, defaultErrorPage(404));
 });
 
 test.run();

@@ -283,8 +283,8 @@ test('a missing template is a MissingTemplate error naming the path searched', a
   const app = appWith({ pages: PagesController }, { views: memoryViews({}), config: { consider_all_requests_local: true } });
   const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
-  assert.match(res.body, 'MissingTemplate');
-  assert.match(res.body, '(memory)/pages/go.html');
+  assert.match(res.body, '<h1>Template is missing in PagesController#go</h1>');
+  assert.match(res.body, '<li><code>(memory)/pages/go.html</code></li>');
 });
 
 test('without any views, the error says there is no views directory', async () => {

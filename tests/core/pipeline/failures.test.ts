@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
 import { Controller, MethodNotAllowed, NotImplemented, RecordInvalid, StaleObjectError } from '../../../core/index.ts';
 import { rescueTemplate } from '../../../core/pipeline/failures.ts';
 import { appWith, call, tempDir } from '../../support/harness.ts';
@@ -94,22 +95,26 @@ test('development considers requests local by default; test and production do no
   const dev = appWith({ boom: BoomController }, { environment: 'development', logger: false });
   assert.match((await call(dev, 'GET /boom/boom', { remoteAddress: '127.0.0.1', headers: { host: 'localhost:3000' } })).body, 'secret');
   const prod = appWith({ boom: BoomController }, { environment: 'production', logger: false, session: false });
-  assert.is((await call(prod, 'GET /boom/boom', { remoteAddress: '127.0.0.1' })).body, ' ');
+  assert.is((await call(prod, 'GET /boom/boom', { remoteAddress: '127.0.0.1' })).body, defaultErrorPage(500));
 });
 
 test('diagnostics name the kind of failure: missing template, unknown action, routing error', async () => {
   const { app } = logged({ config: { consider_all_requests_local: true } });
   const local = { remoteAddress: '127.0.0.1' };
   assert.match((await call(app, 'GET /boom/missing', local)).body, '<h1>Template is missing in BoomController#missing</h1>');
-  assert.match((await call(app, 'GET /boom/nope', local)).body, '<h1>Unknown action in BoomController#nope</h1>');
+  const unknown = (await call(app, 'GET /boom/nope', local)).body;
+  assert.match(unknown, '<h1>Unknown action</h1>');
+  assert.match(unknown, 'No action responded to nope');
   const ghost = appWith({ boom: BoomController }, {
     draw: (map) => map.named('ghost', 'ghost', { controller: 'ghosts', action: 'index' }),
     config: { consider_all_requests_local: true },
   });
   const routing = await call(ghost, 'GET /ghost', local);
   assert.is(routing.status, 404);
-  assert.match(routing.body, '<h1>Routing Error in /ghost</h1>', 'a route to a controller the app lacks');
-  assert.is((await call(ghost, 'GET /nowhere', local)).body, ' ', 'no route at all is the plain 404 page, even locally');
+  assert.match(routing.body, '<h1>Routing Error</h1>', 'a route to a controller the app lacks');
+  const nowhere = await call(ghost, 'GET /nowhere', local);
+  assert.is(nowhere.status, 404);
+  assert.match(nowhere.body, 'No route matches "/nowhere" with {:method=&gt;:get}', 'no route at all, in Rails\' words');
   assert.is(rescueTemplate(new Error('x')), 'diagnostics');
 });
 

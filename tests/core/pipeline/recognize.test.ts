@@ -5,6 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller } from '../../../core/index.ts';
@@ -47,14 +48,14 @@ test('HEAD is routed as GET', async () => {
   assert.is(res.body, '');
 });
 
-test('no route is 404: public/404.html when the app has one, else a single space', async () => {
+test('no route is 404: public/404.html when the app has one, else the default page', async () => {
   let res = await call(app(pub.path), 'GET /nowhere');
   assert.is(res.status, 404);
   assert.is(res.body, '<h1>Not here</h1>');
   assert.is(res.header('content-type'), 'text/html; charset=utf-8');
   res = await call(app(), 'GET /nowhere');
   assert.is(res.status, 404);
-  assert.is(res.body, ' ');
+  assert.is(res.body, defaultErrorPage(404));
 });
 
 test('a route to a controller the app does not have is 404', async () => {

@@ -4,7 +4,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, RecordNotFound, memoryViews, type Template } from '../../../core/index.ts';
+import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
+import { Controller, RecordNotFound, html, memoryViews, type Template } from '../../../core/index.ts';
 import { renderView } from '../../../core/views/render.ts';
 import { viewHost } from '../../../core/controller/render.ts';
 import { appWith, call } from '../../support/harness.ts';
@@ -51,7 +52,7 @@ test('layouts are looked up in the template format: an xml page gets no html lay
 test('a template that throws is a TemplateError (500) naming the template, with the cause shown locally', async () => {
   const res = await call(viewing({ 'pages/go.html': () => { throw new TypeError('v.post is undefined'); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
-  assert.match(res.body, 'Template Error');
+  assert.match(res.body, '<h1>TemplateError in PagesController#go</h1>');
   assert.match(res.body, 'v.post is undefined (in template pages/go.html)');
   assert.match(res.body, 'Caused by TypeError');
 });
@@ -70,8 +71,64 @@ test('a framework error thrown in a template keeps its own status', async () => 
 test('a remote client sees the public 500 body, never the template message', async () => {
   const res = await call(viewing({ 'pages/go.html': () => { throw new Error('secret detail'); } }, 'pages', false), 'GET /pages/go');
   assert.is(res.status, 500);
-  assert.is(res.body, ' ');
+  assert.is(res.body, defaultErrorPage(500));
 });
+
+const partials = suite('templates render partials with v.render({ partial })');
+
+partials('a partial is <controller path>/_<name>, or <dir>/_<name> when named with a directory, in the format of the page', async () => {
+  const templates: Record<string, Template> = {
+    'admin/pages/go.html': (v) => html`<main>${v.render({ partial: 'intro' })}|${v.render({ partial: 'shared/footer' })}</main>`,
+    'admin/pages/_intro.html': () => html`<p>intro</p>`,
+    'shared/_footer.html': () => html`<footer>f</footer>`,
+    'admin/pages/_intro.xml': () => html`<intro/>`,
+  };
+  assert.is((await call(viewing(templates, 'admin/pages'), 'GET /admin/pages/go')).body, '<main><p>intro</p>|<footer>f</footer></main>');
+});
+
+partials('locals and object reach the partial; the local named after the partial holds the object', async () => {
+  class PagesController extends Controller {
+    title = 'From the controller';
+    go(): void {}
+  }
+  const templates: Record<string, Template> = {
+    'pages/go.html': (v) => html`${v.render({ partial: 'card', object: { name: '<Ada>' }, locals: { tone: 'warm' } })}`,
+    'pages/_card.html': (v) => html`<div class="${v.tone}">${v.card.name} / ${v.title}</div>`,
+  };
+  const app = appWith({ pages: PagesController }, { views: memoryViews(templates) });
+  assert.is((await call(app, 'GET /pages/go')).body, '<div class="warm">&lt;Ada&gt; / From the controller</div>', 'escaped as any template is, and the controller still shared');
+});
+
+partials('a collection renders the partial per item, with <name>_counter from 0 and an optional spacer; an empty one renders nothing', async () => {
+  const templates: Record<string, Template> = {
+    'pages/go.html': (v) => html`<ul>${v.render({ partial: 'item', collection: ['a', 'b', 'c'], spacer_template: 'rule' })}</ul>${v.render({ partial: 'item', collection: [] })}`,
+    'pages/_item.html': (v) => html`<li>${v.item_counter}:${v.item}</li>`,
+    'pages/_rule.html': () => html`<hr>`,
+  };
+  assert.is((await call(viewing(templates), 'GET /pages/go')).body, '<ul><li>0:a</li><hr><li>1:b</li><hr><li>2:c</li></ul>');
+});
+
+partials('content_for in a partial reaches the layout', async () => {
+  const templates: Record<string, Template> = {
+    'pages/go.html': (v) => html`body${v.render({ partial: 'titled' })}`,
+    'pages/_titled.html': (v) => html`${v.content_for('title', 'Set by a partial')}`,
+    'layouts/application.html': (v) => html`<title>${v.yield('title')}</title>${v.yield()}`,
+  };
+  assert.is((await call(viewing(templates), 'GET /pages/go')).body, '<title>Set by a partial</title>body');
+});
+
+partials('a missing partial is MissingTemplate naming it; an asynchronous one is a TemplateError saying partials render synchronously', async () => {
+  const missing = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'nope' })}` }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  assert.is(missing.status, 500);
+  assert.match(missing.body, '(memory)/pages/_nope.html');
+  const later = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'later' })}`, 'pages/_later.html': async () => 'x' }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  assert.is(later.status, 500);
+  assert.match(later.body, 'a partial renders synchronously');
+  const bad = await call(viewing({ 'pages/go.html': (v) => html`${v.render('form')}` }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  assert.match(bad.body, 'render in a template takes { partial: name');
+});
+
+partials.run();
 
 test('renderView answers null when the template does not exist', async () => {
   const c = new Controller();

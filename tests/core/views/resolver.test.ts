@@ -1,9 +1,9 @@
 /**
- * Finding templates: modules in a views directory (cached after the first
- * load, names that could leave the directory refused) and templates held
- * in memory.
+ * Finding templates: modules in a views directory (loaded together on first
+ * use, names that could leave the directory refused, reloaded on change
+ * when asked to) and templates held in memory.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -77,10 +77,10 @@ test('a module without a default template function is an error naming the file',
   }
 });
 
-test('describe names the file a template would be, under the resolved root', () => {
+test('describe names the files a template could be, under the resolved root', () => {
   const views = directoryViews(join(dir.path, 'posts', '..'));
   assert.is(views.root, dir.path);
-  assert.is(views.describe('posts/show.html'), join(dir.path, 'posts', 'show.html.ts'));
+  assert.is(views.describe('posts/show.html'), `${join(dir.path, 'posts', 'show.html')}.{ts,js,mjs}`);
 });
 
 test('createApp takes a views directory path and renders from it, layout included', async () => {
@@ -92,7 +92,91 @@ test('createApp takes a views directory path and renders from it, layout include
   const res = await call(app, 'GET /posts/show');
   assert.is(res.body, '<body><h1>From disk</h1></body>');
   const missing = await call(appWith({ posts: PostsController }, { views: dir.path, config: { consider_all_requests_local: true } }), 'GET /posts/show/1.json', { remoteAddress: '127.0.0.1' });
-  assert.match(missing.body, `Missing template ${join(dir.path, 'posts', 'show.json.ts')}`);
+  assert.match(missing.body, `Missing template ${join(dir.path, 'posts', 'show.json')}.{ts,js,mjs}`);
+});
+
+test('a module that fails to load fails only the lookups of its own name', async () => {
+  const views = directoryViews(dir.path);
+  let thrown: unknown = null;
+  await (views.find(['posts/broken.html']) as Promise<unknown>).catch((e: unknown) => { thrown = e; });
+  assert.instance(thrown, TypeError);
+  assert.is((views.find(['posts/index.html']) as Template)({}), 'index from js');
+  assert.throws(() => views.find(['posts/broken.html']), /must export a template function/);
+});
+
+test('without reload a resolver has no refresh, and an edited file keeps its first template', async () => {
+  const root = join(tmp.path, 'cached');
+  mkdirSync(join(root, 'pages'), { recursive: true });
+  writeFileSync(join(root, 'pages', 'home.html.js'), 'export default () => "first";\n');
+  const views = directoryViews(root);
+  assert.is(views.refresh, undefined);
+  assert.is(((await views.find(['pages/home.html'])) as Template)({}), 'first');
+  writeFileSync(join(root, 'pages', 'home.html.js'), 'export default () => "second, longer";\n');
+  assert.is((views.find(['pages/home.html']) as Template)({}), 'first');
+});
+
+/** Writes a template file and moves its modification time on, as a later save would. */
+function save(file: string, source: string, secondsLater: number): void {
+  writeFileSync(file, source);
+  const when = new Date(Date.now() + secondsLater * 1000);
+  utimesSync(file, when, when);
+}
+
+for (const ext of ['.js', '.ts']) {
+  test(`with reload, refresh imports a changed ${ext} template again, adds new files and drops deleted ones`, async () => {
+    const root = join(tmp.path, `reloading${ext.replace('.', '-')}`);
+    mkdirSync(join(root, 'pages'), { recursive: true });
+    // A partial in the same directory, imported by path: the copy a loader without queries needs must resolve it too.
+    writeFileSync(join(root, 'pages', 'label.js'), 'export const label = "saved";\n');
+    save(join(root, 'pages', `home.html${ext}`), 'import { label } from "./label.js";\nexport default () => `one ${label}`;\n', 0);
+    const views = directoryViews(root, { reload: true });
+    assert.is(await views.refresh!(), false, 'the first load is no change');
+    assert.is((views.find(['pages/home.html']) as Template)({}), 'one saved');
+    assert.is(await views.refresh!(), false, 'nothing changed since');
+    save(join(root, 'pages', `home.html${ext}`), 'import { label } from "./label.js";\nexport default () => `two ${label}`;\n', 5);
+    save(join(root, 'pages', `about.html${ext}`), 'export default () => "about";\n', 5);
+    assert.is(await views.refresh!(), true, 'a changed and a new template');
+    assert.is((views.find(['pages/home.html']) as Template)({}), 'two saved');
+    assert.is((views.find(['pages/about.html']) as Template)({}), 'about');
+    rmSync(join(root, 'pages', `about.html${ext}`));
+    assert.is(await views.refresh!(), true, 'a template gone');
+    assert.is(views.find(['pages/about.html']), null);
+    save(join(root, 'pages', `home.html${ext}`), 'export default () => "three";\n', 10);
+    await views.refresh!();
+    assert.is((views.find(['pages/home.html']) as Template)({}), 'three');
+    assert.equal(readdirSync(join(root, 'pages')).filter((f) => f.startsWith('.')), [], 'no copy is left behind');
+  });
+}
+
+test('with reload, a template that failed to load is loaded again once its file is fixed', async () => {
+  const root = join(tmp.path, 'fixing');
+  mkdirSync(join(root, 'pages'), { recursive: true });
+  save(join(root, 'pages', 'home.html.js'), 'export default () => { return "unclosed;\n', 0);
+  const views = directoryViews(root, { reload: true });
+  await views.refresh!();
+  assert.throws(() => views.find(['pages/home.html']), SyntaxError);
+  save(join(root, 'pages', 'home.html.js'), 'export default () => "fixed";\n', 5);
+  await views.refresh!();
+  assert.is((views.find(['pages/home.html']) as Template)({}), 'fixed');
+});
+
+test('an app in development renders an edited template on the next request; in production it keeps the first', async () => {
+  const root = join(tmp.path, 'app-views');
+  mkdirSync(join(root, 'posts'), { recursive: true });
+  class PostsController extends Controller {
+    show(): void {}
+  }
+  const served = new Map<string, string>();
+  for (const environment of ['development', 'production'] as const) {
+    save(join(root, 'posts', 'show.html.js'), 'export default () => "before";\n', 0);
+    const app = appWith({ posts: PostsController }, { views: root, environment, session: false, config: { hosts: [] } });
+    assert.is(app.config.cache_template_loading, environment === 'production');
+    assert.is((await call(app, 'GET /posts/show')).body, 'before');
+    save(join(root, 'posts', 'show.html.js'), 'export default () => "after an edit";\n', 5);
+    served.set(environment, (await call(app, 'GET /posts/show')).body);
+  }
+  assert.is(served.get('development'), 'after an edit');
+  assert.is(served.get('production'), 'before');
 });
 
 test('memory views answer their own names only (never inherited object properties)', () => {

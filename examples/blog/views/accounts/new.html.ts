@@ -1,9 +1,8 @@
 import { html } from '../../../../core/index.ts';
 import type { View } from '../../helpers.ts';
-import accountForm from './_form.html.ts';
 import type { AccountsController } from '../../controllers/accounts.ts';
 
 export default (v: View<AccountsController>) => html`${v.content_for('title', 'Create your account')}
 <h1>Create your account</h1>
-${accountForm(v, v.account, { method: 'post', submit: 'Create account' })}
+${v.render({ partial: 'form', locals: { method: 'post', submit: 'Create account' } })}
 `;

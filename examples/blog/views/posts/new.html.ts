@@ -1,10 +1,9 @@
 import { html } from '../../../../core/index.ts';
 import type { View } from '../../helpers.ts';
-import postForm from './_form.html.ts';
 import type { PostsController } from '../../controllers/posts.ts';
 
 export default (v: View<PostsController>) => html`${v.content_for('title', 'New post')}
 <h1>New post</h1>
-${postForm(v, v.post, { action: v.posts_path(), method: 'post', submit: 'Create post' })}
+${v.render({ partial: 'form', locals: { action: v.posts_path(), method: 'post', submit: 'Create post' } })}
 <p>${v.link_to('Back to posts', v.posts_path())}</p>
 `;

@@ -1,7 +1,6 @@
 import { html } from '../../../../core/index.ts';
 import { formatLinks, formatTime, paragraphs, type View } from '../../helpers.ts';
 import type { Comment, Post } from '../../models.ts';
-import commentForm from '../comments/_form.html.ts';
 import type { PostsController } from '../../controllers/posts.ts';
 
 export default (v: View<PostsController>) => {
@@ -29,7 +28,7 @@ ${formatLinks(v, v.formatted_post_path(post, 'json'), v.formatted_post_path(post
     <div class="actions small">${v.link_to('Permalink', [post, c])} ${v.link_to('Edit', v.edit_post_comment_path(post, c))} ${v.link_to('Delete', [post, c], { method: 'delete', confirm: 'Delete this comment?' })}</div>
   </div>`)}
   <h3>Add a comment</h3>
-  ${commentForm(v, v.comment, { action: v.post_comments_path(post), method: 'post', submit: 'Add comment' })}
+  ${v.render({ partial: 'comments/form', locals: { action: v.post_comments_path(post), method: 'post', submit: 'Add comment' } })}
 </section>
 `;
 };

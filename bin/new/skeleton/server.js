@@ -1,0 +1,27 @@
+/**
+ * `npm start`: serves the application on PORT (default 3000) and HOST (default 127.0.0.1).
+ *
+ * NODE_ENV picks the environment: development (the default) explains errors and reloads templates;
+ * production needs SIGNALBOX_SECRET (30+ characters, to sign session cookies) and SIGNALBOX_HOSTS
+ * (the host names it answers to, comma-separated).
+ */
+import { serve } from 'signalbox';
+import { createApplication } from './config/application.js';
+
+const port = Number(process.env.PORT || 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`);
+  process.exit(1);
+}
+
+let app;
+try {
+  app = createApplication();
+} catch (error) {
+  // A configuration the app cannot start with (production without SIGNALBOX_SECRET, say): say why and stop.
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
+
+const server = await serve(app, { port, host: process.env.HOST || '127.0.0.1', handleSignals: true });
+console.log(`{{app_name}} (${app.config.environment}) listening on ${server.url}/ - press Ctrl-C to stop`);

@@ -1,0 +1,45 @@
+/**
+ * What a development error page tells about the request, read from its
+ * run: method and path, the controller and action it reached, its
+ * parameters and session when they were read, and for a routing error the
+ * route table, for an unknown action the actions there are. Reading them
+ * never throws: a request that failed while its body was parsed shows no
+ * parameters rather than a second error. Parameters and session are what
+ * the request itself carried, shown only to the machine that sent it.
+ */
+import { UnknownAction } from '../errors.ts';
+import { routeRows } from '../routing/print.ts';
+import { rescueTemplate, type RescueFacts } from './rescue-pages.ts';
+import type { RequestRun } from './run.ts';
+
+export function rescueFacts(run: RequestRun, error: unknown): RescueFacts {
+  const request = run.request;
+  const route = run.match?.params;
+  const klass = route === undefined ? undefined : run.app.controllers.get(String(route.controller));
+  const template = rescueTemplate(error);
+  return {
+    method: request === null ? run.message.method : attempt(() => request.method.toUpperCase(), run.message.method),
+    path: request?.path ?? pathOf(run.message.url),
+    controller: klass?.name ?? null,
+    action: route === undefined ? null : String(route.action ?? 'index'),
+    params: request === null ? null : attempt(() => request.parameters, null),
+    // Only a session the request read: loading one here could fail for reasons of its own.
+    session: run.session?.loaded === true ? run.session.data : null,
+    ...(template === 'routing_error' ? { routes: routeRows(run.app.routes.routes) } : {}),
+    ...(error instanceof UnknownAction && klass !== undefined ? { actions: [...attempt(() => klass.action_methods(), new Set<string>())].sort() } : {}),
+    root: run.app.root,
+  };
+}
+
+function attempt<T>(read: () => T, otherwise: T): T {
+  try {
+    return read();
+  } catch {
+    return otherwise;
+  }
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}

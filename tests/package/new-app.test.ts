@@ -1,0 +1,182 @@
+/**
+ * A new application, the way a newcomer makes one: `npx signalbox new demo` from the packed
+ * package, `npm install` (the package from its tarball, the rest from the registry), then
+ * `npm test`, `npm start` and `npm run routes` as its README says, on whichever Node runs this
+ * suite (CI runs it on each supported line). Without a reachable registry the suite is Unavailable.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { scratchDir } from '../support/temp.ts';
+import { freshEnv, npm, packed, run } from './support.ts';
+
+const test = suite('an application made by npx signalbox new, from the packed package');
+
+let app = '';
+
+test.before(async () => {
+  const { tarball } = await packed();
+  const work = scratchDir('new-app');
+  const made = await npm(['exec', '--yes', `--package=${tarball}`, '--', 'signalbox', 'new', 'demo'], work);
+  assert.match(made.stdout, 'create  demo/package.json');
+  app = join(work, 'demo');
+  await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
+});
+
+/** A server started with `npm start` in the app, and the URL it printed. */
+interface Started { readonly url: string; readonly child: ChildProcess; stop(): Promise<void>; output(): string }
+
+/** `npm start` (or another script) in its own process group, so that stopping it stops npm and the node under it. */
+function start(env: Readonly<Record<string, string | undefined>>, script = 'start'): Promise<Started> {
+  const child = spawn('npm', ['run', script], { cwd: app, env: freshEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  };
+  return new Promise((ready, fail) => {
+    const timer = setTimeout(() => { void stop(); fail(new Error(`npm start printed no URL in 20 s:\n${output}`)); }, 20_000);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (url) {
+        clearTimeout(timer);
+        ready({ url: url[1]!, child, stop, output: () => output });
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`npm start exited (${code}) before listening:\n${output}`)); });
+  });
+}
+
+test('its own npm test passes', async () => {
+  const ran = await run('npm', ['test'], app);
+  assert.is(ran.code, 0, `${ran.stdout}${ran.stderr}`);
+  assert.match(ran.stdout, /pass 5/);
+  assert.match(ran.stdout, /fail 0/);
+});
+
+test('npm start serves it in development: / answers 200, an unknown path 404, and an edited template shows on the next request', async () => {
+  const server = await start({});
+  try {
+    assert.match(server.output(), '(development)');
+    const home = await fetch(`${server.url}/`);
+    assert.is(home.status, 200);
+    assert.match(await home.text(), '<h1>Notes</h1>');
+    const missing = await fetch(`${server.url}/no/such/page`);
+    assert.is(missing.status, 404);
+    assert.match(await missing.text(), 'No route matches "/no/such/page" with {:method=&gt;:get}', 'explained, to a request from this machine');
+    const template = join(app, 'app/views/notes/index.html.js');
+    const before = readFileSync(template, 'utf8');
+    writeFileSync(template, before.replace('<h1>Notes</h1>', '<h1>Notes, edited</h1>'));
+    try {
+      assert.match(await (await fetch(`${server.url}/`)).text(), '<h1>Notes, edited</h1>');
+    } finally {
+      writeFileSync(template, before);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+test('the development session secret is written once to tmp/, so a session outlives a restart', async () => {
+  const first = await start({});
+  let cookie = '';
+  let token = '';
+  try {
+    const form = await fetch(`${first.url}/notes/new`);
+    cookie = (form.headers.get('set-cookie') ?? '').split(';')[0]!;
+    token = /name="authenticity_token" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+    assert.ok(cookie !== '' && token !== '', 'the form came with a session and its token');
+  } finally {
+    await first.stop();
+  }
+  assert.ok(existsSync(join(app, 'tmp', 'development_secret')));
+  const second = await start({});
+  try {
+    const created = await fetch(`${second.url}/notes`, {
+      method: 'POST', redirect: 'manual',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ authenticity_token: token, 'note[title]': 'After a restart' }).toString(),
+    });
+    assert.is(created.status, 302, 'the token of the session signed before the restart is still good');
+  } finally {
+    await second.stop();
+  }
+});
+
+test('npm run dev restarts the server when a controller changes', async () => {
+  const server = await start({}, 'dev');
+  const controller = join(app, 'app/controllers/notes_controller.js');
+  const before = readFileSync(controller, 'utf8');
+  try {
+    writeFileSync(controller, before.replace("'Note was created.'", "'Noted.'").replace('  new() {}', "  new() {\n    this.response.set_header('X-Edited', 'yes');\n  }"));
+    // PORT=0: the restarted server listens on a port of its own, and says which.
+    const deadline = Date.now() + 20_000;
+    let urls: string[] = [];
+    while (Date.now() < deadline) {
+      urls = [...server.output().matchAll(/listening on (http:\/\/127\.0\.0\.1:\d+)\//g)].map((m) => m[1]!);
+      if (urls.length > 1) break;
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+    assert.ok(urls.length > 1, `restarted:\n${server.output()}`);
+    const res = await fetch(`${urls.at(-1)}/notes/new`);
+    assert.is(res.status, 200);
+    assert.is(res.headers.get('x-edited'), 'yes');
+  } finally {
+    writeFileSync(controller, before);
+    await server.stop();
+  }
+});
+
+test('in production it will not start without SIGNALBOX_SECRET, and says so', async () => {
+  const ran = await run('npm', ['start'], app, { NODE_ENV: 'production', PORT: '0' });
+  assert.is.not(ran.code, 0);
+  assert.match(ran.stderr, 'SIGNALBOX_SECRET');
+});
+
+test('in production an unknown path answers public/404.html', async () => {
+  const server = await start({ NODE_ENV: 'production', SIGNALBOX_SECRET: 'x'.repeat(40), SIGNALBOX_HOSTS: '127.0.0.1' });
+  try {
+    const missing = await fetch(`${server.url}/no/such/page`);
+    assert.is(missing.status, 404);
+    assert.is(await missing.text(), readFileSync(join(app, 'public/404.html'), 'utf8'));
+  } finally {
+    await server.stop();
+  }
+});
+
+test('npm run routes prints its routes, from any directory of it', async () => {
+  const ran = await run('npm', ['run', '--silent', 'routes'], join(app, 'app', 'views'));
+  assert.is(ran.code, 0, ran.stderr);
+  assert.match(ran.stdout, /^\s+notes GET\s+\/notes\s+\{controller: "notes", action: "index"\}$/m);
+  assert.match(ran.stdout, /^\s+root\s+\/\s+\{controller: "notes", action: "index"\}$/m);
+  const types = await run('npm', ['run', '--silent', 'routes:types'], app);
+  assert.is(types.code, 0, types.stderr);
+  assert.is(types.stdout.trim(), 'config/routes.helpers.d.ts: already up to date', 'the declarations it came with are its routes\'');
+});
+
+test('its JSDoc types check with a strict tsc against the installed declarations, route helpers included', async () => {
+  await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', '@types/node@22'], app);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const ran = await run(process.execPath, [tsc, '-p', 'jsconfig.json'], app);
+  assert.is(`${ran.stdout}${ran.stderr}`, '');
+  assert.is(ran.code, 0);
+  const template = join(app, 'app/views/notes/index.html.js');
+  const before = readFileSync(template, 'utf8');
+  writeFileSync(template, before.replace('v.new_note_path()', 'v.new_nte_path()'));
+  try {
+    const misspelt = await run(process.execPath, [tsc, '-p', 'jsconfig.json'], app);
+    assert.is(misspelt.code, 2);
+    assert.match(misspelt.stdout, "Property 'new_nte_path' does not exist");
+  } finally {
+    writeFileSync(template, before);
+  }
+});
+
+test.run();
