@@ -11,12 +11,13 @@
  * ready. They exit on SIGTERM/SIGINT and when stdin closes (the
  * parent went away).
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import type { RequestMessage, ResponseMessage } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { serve } from '../../transport/index.ts';
-import { HTML, HTML_TYPE, JSON_TYPE, PATHS, POST } from './bodies.ts';
+import { HTML_TYPE, JSON_TYPE, PATHS, POST, page } from './bodies.ts';
 import { benchApp } from './signalbox-app.ts';
 
 const MODES = ['signalbox-compiled', 'signalbox-xstate', 'node', 'fastify', 'signalbox-transport'] as const;
@@ -45,11 +46,11 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
     publicDir: null,
     handle(message: RequestMessage): Promise<ResponseMessage> {
       const json = !message.url.endsWith('.html');
-      const body = json ? JSON.stringify(POST) : HTML;
+      const body = json ? JSON.stringify(POST) : page(POST);
       return Promise.resolve({
         status: 200,
         headers: {
-          ETag: json ? '"495e2c6daaf7c77d6a20f7f558a40721"' : '"e1530d77baf579a10fe0a52395c0a3fc"',
+          ETag: `"${createHash('md5').update(body).digest('hex')}"`,
           'Cache-Control': 'private, max-age=0, must-revalidate',
           'Content-Type': json ? JSON_TYPE : HTML_TYPE,
           'X-Runtime': '0.00004',
@@ -70,7 +71,7 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
       res.end(JSON.stringify(POST));
     } else if (req.url === PATHS.html) {
       res.setHeader('Content-Type', HTML_TYPE);
-      res.end(HTML);
+      res.end(page(POST));
     } else {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('Not Found');
@@ -84,7 +85,7 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
   const app = Fastify({ logger: false });
   // Fastify serialises the object with JSON.stringify (no schema), as the others do.
   app.get(PATHS.json, (_req, reply) => { reply.header('Content-Type', JSON_TYPE).send(POST); });
-  app.get(PATHS.html, (_req, reply) => { reply.header('Content-Type', HTML_TYPE).send(HTML); });
+  app.get(PATHS.html, (_req, reply) => { reply.header('Content-Type', HTML_TYPE).send(page(POST)); });
   await app.listen({ port, host: HOST });
   close = () => app.close();
   ready((app.server.address() as { port: number }).port);

@@ -3,17 +3,24 @@
  * bench/fixtures/rails-table.ts (with its `posts` resource) and a
  * PostsController whose show action negotiates JSON or HTML for an in-memory post.
  */
+import { fileURLToPath } from 'node:url';
 import { Controller } from '../../core/index.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { railsTable } from '../fixtures/rails-table.ts';
-import { HTML, POST } from './bodies.ts';
+import { POST, type BenchPost } from './bodies.ts';
+
+/** The bench page's templates (a layout, the page, two partials); compiled beside this file in the bench build. */
+const VIEWS = fileURLToPath(new URL('../fixtures/views', import.meta.url));
 
 export class PostsController extends Controller {
+  post?: BenchPost;
+
   show(): void {
-    const post = this.services.posts.get(Number(this.params.id));
+    const post = (this.post = this.services.posts.get(Number(this.params.id)));
     this.respond_to({
       json: () => this.render({ json: post }),
-      html: () => this.render({ html: HTML }),
+      // posts/show.html in layouts/application.html (there is no layouts/posts.html).
+      html: () => this.render(),
     });
   }
 }
@@ -27,6 +34,7 @@ export function benchApp(engine: Engine): App {
     routes: railsTable(),
     controllers: { posts: PostsController },
     engine,
+    views: VIEWS,
     environment: 'production',
     // No log lines on stdout: the peers log nothing either. pino stays in the pipeline at level silent.
     logger: false,
