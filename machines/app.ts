@@ -15,6 +15,7 @@ import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
+import { forgetTemplates } from '../core/views/render.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { isThenable } from '../core/util.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
@@ -232,7 +233,10 @@ export function createApp(options: CreateAppOptions): App {
    */
   function reloadTemplates(resolver: ViewResolver & { refresh(): Promise<boolean> }): () => Promise<void> {
     return () => resolver.refresh().then(async (changed) => {
-      if (changed) await caching.expireAll();
+      if (!changed) return;
+      // Renders keep the templates and layouts they found until now.
+      forgetTemplates(resolver);
+      await caching.expireAll();
     }, (error: unknown) => {
       log.error({ err: error }, 'templates could not be reloaded');
     });

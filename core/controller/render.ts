@@ -2,8 +2,9 @@
  * What `render` puts in the response for each kind of option. Text-like
  * renders finish at once; template renders return a promise that dispatch
  * awaits after the action (so actions need not `await this.render(...)`).
- * A template is given a `ViewHost` (core/views/host.ts) made here from the
- * controller: what it shares with templates, never its internals.
+ * A template renders with the controller as its `ViewHost` and the
+ * controller class's `ViewClass` (core/views/host.ts), made once per class;
+ * the view context shares the controller's names, never its internals.
  */
 import { BadRequest, MissingTemplate } from '../errors.ts';
 import type { Request } from '../http/request.ts';
@@ -11,12 +12,13 @@ import type { Response } from '../http/response.ts';
 import type { Helpers } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
 import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
-import type { ViewHost } from '../views/host.ts';
+import type { ViewClass } from '../views/host.ts';
 import { renderView } from '../views/render.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import { runOf } from './action-state.ts';
 import { declarationsOf } from './declarations.ts';
 import { toXml } from './xml.ts';
+import { thenOrNow } from '../util.ts';
 
 /** What rendering reads of the controller (a `Controller` is one). */
 export interface Renderer {
@@ -113,55 +115,34 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
   return renderTemplate(c, name, options);
 }
 
-async function renderTemplate(c: Renderer, name: string, options: RenderOptions): Promise<void> {
+function renderTemplate(c: Renderer, name: string, options: RenderOptions): void | Promise<void> {
   const format = options.format ?? runOf(c).format ?? c.request.template_format;
   const views = c.views;
   const wanted = `${name}.${format}`;
-  if (views === null) throw new MissingTemplate([`(no views directory)/${wanted}`]);
-  const rendered = await renderView(views, viewHost(c), wanted, format, options.layout, options.locals ?? {});
-  if (rendered === null) throw new MissingTemplate([views.describe(wanted)]);
-  c.response.content_type ??= c.request.mime.get(format)?.string ?? 'text/html';
-  c.response.body = rendered;
+  if (views === null) return Promise.reject(new MissingTemplate([`(no views directory)/${wanted}`]));
+  let rendered: string | null | Promise<string | null>;
+  try {
+    rendered = renderView(views, viewClass(c.constructor), c, wanted, format, options.layout, options.locals ?? null);
+  } catch (error) {
+    // As when the template is asynchronous: the error reaches the request after the action returns.
+    return Promise.reject(error);
+  }
+  return thenOrNow(rendered, (markup) => {
+    if (markup === null) throw new MissingTemplate([views.describe(wanted)]);
+    c.response.content_type ??= c.request.mime.get(format)?.string ?? 'text/html';
+    c.response.body = markup;
+  });
 }
 
-/**
- * What templates may read of `c`. Its own properties and methods are shared, bound to it, except
- * names starting with `_`, which are internal (the framework's per-request state, and anything an
- * application keeps out of templates the same way, as it keeps such methods from being actions).
- */
-export function viewHost(c: Renderer): ViewHost {
-  const declarations = declarationsOf(c.constructor);
-  const record = c as unknown as Record<string, unknown>;
-  const has = (name: string): boolean => name.charCodeAt(0) !== UNDERSCORE && name in c;
-  return {
-    get controller_name() {
-      return c.controller_name;
-    },
-    get controller_path() {
-      return c.controller_path;
-    },
-    layout: declarations.layout,
-    get params() {
-      return c.params;
-    },
-    get flash() {
-      return c.flash;
-    },
-    get routes() {
-      return c.routes;
-    },
-    tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM,
-    form_authenticity_token: () => c.form_authenticity_token(),
-    ...(c.read_fragment && c.write_fragment ? {
-      fragments: { read: (name) => c.read_fragment!(name), write: (name, content, options) => c.write_fragment!(name, content, options) },
-    } : {}),
-    has,
-    read(name) {
-      if (!has(name)) return undefined;
-      const value = record[name];
-      return typeof value === 'function' ? value.bind(c) : value;
-    },
-  };
-}
+const VIEW_CLASSES = new WeakMap<object, ViewClass>();
 
-const UNDERSCORE = 0x5f;
+/** What every render of a controller class shares with its templates: its layout and its token parameter, read once. */
+export function viewClass(klass: object): ViewClass {
+  let found = VIEW_CLASSES.get(klass);
+  if (found === undefined) {
+    const declarations = declarationsOf(klass as never);
+    found = Object.freeze({ layout: declarations.layout, tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM });
+    VIEW_CLASSES.set(klass, found);
+  }
+  return found;
+}

@@ -1,8 +1,15 @@
 /**
- * Running a template and its layout. The view context reads, in order: the
- * view helpers, the template's locals, what the controller shares with its
- * templates (its own properties, Rails' "assigns", and methods; see
- * host.ts) and the route helpers.
+ * Running a template and its layout, with the view context of
+ * core/views/context.ts.
+ *
+ * Which template and which layout a render uses is looked up once per
+ * resolver, controller class, controller path and name (including "there is
+ * no layout") and kept until the templates reload: in development the app
+ * calls `forgetTemplates` when a template file changed, and a resolver that
+ * refreshes itself before a render is forgotten when its refresh says so.
+ * A template that returns a string renders synchronously, with no promise
+ * in between; only a template (or layout) that returns a promise, or a first
+ * lookup while the directory loads, makes the render a promise.
  *
  * Partials (`v.render({ partial: 'form' })`) are templates too, found by
  * the same resolver under `_`-prefixed names, so they are reloaded with the
@@ -11,59 +18,122 @@
  * directory loaded by the time a template runs.
  */
 import { MissingTemplate, SignalboxError, TemplateError } from '../errors.ts';
-import { isThenable } from '../util.ts';
-import type { ViewHost } from './host.ts';
+import { isThenable, thenOrNow } from '../util.ts';
+import { contextOf, setLocal } from './context.ts';
+import type { ViewClass, ViewHost } from './host.ts';
 import { SafeString, escape, raw } from './html.ts';
-import { viewHelpers, type PartialOptions } from './helpers.ts';
 import type { Template, ViewResolver } from './resolver.ts';
+import type { FoundPartial, PartialOptions, Scope } from './scope.ts';
 
-/** What one render shares with the templates and partials it runs. */
-interface Scope {
-  readonly views: ViewResolver;
-  readonly host: ViewHost;
-  readonly format: string;
-  readonly content: Record<string, SafeString>;
-  helpers: Readonly<Record<string, unknown>>;
+/** A page as found: its template and its layout (null for none). */
+interface Found {
+  readonly template: Template;
+  readonly layout: Template | null;
 }
 
-/** Renders `name` (`posts/show.html`) with its layout; null when the template does not exist. */
-export async function renderView(
+/** What one controller path of one class has found, by page key and, for partials, by format. */
+interface PathFinds {
+  readonly pages: Map<string, Found>;
+  readonly partials: Map<string, Map<string, FoundPartial>>;
+}
+
+/** Resolver -> controller class -> controller path -> what was found. Forgotten per resolver when templates reload. */
+const FOUND = new WeakMap<ViewResolver, WeakMap<ViewClass, Map<string, PathFinds>>>();
+
+/** Forgets every template and layout found through `views`: the next render looks them up again. */
+export function forgetTemplates(views: ViewResolver): void {
+  FOUND.delete(views);
+}
+
+function foundFor(views: ViewResolver, klass: ViewClass, path: string): PathFinds {
+  let classes = FOUND.get(views);
+  if (classes === undefined) FOUND.set(views, (classes = new WeakMap()));
+  let paths = classes.get(klass);
+  if (paths === undefined) classes.set(klass, (paths = new Map()));
+  let found = paths.get(path);
+  if (found === undefined) paths.set(path, (found = { pages: new Map(), partials: new Map() }));
+  return found;
+}
+
+type Rendered = string | null | Promise<string | null>;
+
+/**
+ * Renders `name` (`posts/show.html`) with its layout; null when the template does not exist. A string
+ * when everything it ran was synchronous, else a promise of one.
+ */
+export function renderView(
   views: ViewResolver,
+  klass: ViewClass,
   host: ViewHost,
   name: string,
   format: string,
   layoutOption: string | boolean | undefined,
-  locals: Record<string, unknown>,
-): Promise<string | null> {
-  if (views.refresh !== undefined) await views.refresh();
-  const template = await views.find([name]);
-  if (template === null) return null;
-  const content: Record<string, SafeString> = {};
-  const scope: Scope = { views, host, format, content, helpers: {} };
-  scope.helpers = viewHelpers(host, content, (options) => renderPartial(scope, options)) as unknown as Record<string, unknown>;
-  const view = contextOf(scope, locals);
-  const body = await run(template, view, name);
-  const layout = await findLayout(views, host, format, layoutOption);
-  if (layout === null) return body;
-  content.layout = raw(body);
-  return run(layout, view, `layout for ${name}`);
-}
-
-async function run(template: Template, view: unknown, name: string): Promise<string> {
-  try {
-    const out = await template(view);
-    return out instanceof SafeString ? out.value : String(out);
-  } catch (error) {
-    // Framework errors (a helper's UrlGenerationError, a nested MissingTemplate) keep their own status.
-    if (error instanceof SignalboxError) throw error;
-    throw new TemplateError(name, error);
+  locals: Readonly<Record<string, unknown>> | null,
+): Rendered {
+  if (views.refresh !== undefined) {
+    return views.refresh().then((changed) => {
+      if (changed) forgetTemplates(views);
+      return renderFound(views, klass, host, name, format, layoutOption, locals);
+    });
   }
+  return renderFound(views, klass, host, name, format, layoutOption, locals);
 }
 
-async function findLayout(views: ViewResolver, host: ViewHost, format: string, option: string | boolean | undefined): Promise<Template | null> {
+function renderFound(views: ViewResolver, klass: ViewClass, host: ViewHost, name: string, format: string, layoutOption: string | boolean | undefined, locals: Readonly<Record<string, unknown>> | null): Rendered {
+  const found = foundFor(views, klass, host.controller_path);
+  const key = layoutOption === undefined ? name : `${name}\0${String(layoutOption)}`;
+  const hit = found.pages.get(key);
+  if (hit !== undefined) return run(hit, views, klass, host, name, format, found, locals);
+  // Only pages that exist are kept: a name that finds nothing (an action without a template) costs a lookup each time.
+  return thenOrNow(views.find([name]), (template) => {
+    if (template === null) return null;
+    return thenOrNow(findLayout(views, klass, host, format, layoutOption), (layout) => {
+      const page: Found = { template, layout };
+      found.pages.set(key, page);
+      return run(page, views, klass, host, name, format, found, locals);
+    });
+  });
+}
+
+function run(page: Found, views: ViewResolver, klass: ViewClass, host: ViewHost, name: string, format: string, found: PathFinds, locals: Readonly<Record<string, unknown>> | null): string | Promise<string> {
+  let partials = found.partials.get(format);
+  if (partials === undefined) found.partials.set(format, (partials = new Map()));
+  const scope: Scope = { views, host, klass, format, content: null, partials, renderPartial };
+  const view = contextOf(scope, locals);
+  const body = runTemplate(page.template, view, name);
+  const layout = page.layout;
+  if (layout === null) return body;
+  return thenOrNow(body, (markup) => {
+    (scope.content ??= {}).layout = raw(markup);
+    return runTemplate(layout, view, `layout for ${name}`);
+  });
+}
+
+/** A template's markup; a promise only when the template returned one. */
+function runTemplate(template: Template, view: unknown, name: string): string | Promise<string> {
+  let out: ReturnType<Template>;
+  try {
+    out = template(view);
+  } catch (error) {
+    throw templateError(name, error);
+  }
+  if (isThenable(out)) return Promise.resolve(out).then(markupOf, (error: unknown) => { throw templateError(name, error); });
+  return markupOf(out);
+}
+
+function markupOf(out: string | SafeString): string {
+  return out instanceof SafeString ? out.value : String(out);
+}
+
+function templateError(name: string, error: unknown): SignalboxError {
+  // Framework errors (a helper's UrlGenerationError, a nested MissingTemplate) keep their own status.
+  return error instanceof SignalboxError ? error : new TemplateError(name, error);
+}
+
+function findLayout(views: ViewResolver, klass: ViewClass, host: ViewHost, format: string, option: string | boolean | undefined): Promise<Template | null> | Template | null {
   if (option === false) return null;
   if (typeof option === 'string') return views.find([`layouts/${option}.${format}`]);
-  const declared = host.layout;
+  const declared = klass.layout;
   if (declared === false) return null;
   if (typeof declared === 'string') return views.find([`layouts/${declared}.${format}`]);
   return views.find([`layouts/${host.controller_name}.${format}`, `layouts/application.${format}`]);
@@ -81,25 +151,31 @@ function renderPartial(scope: Scope, options: PartialOptions): SafeString {
   if (options === null || typeof options !== 'object' || typeof options.partial !== 'string' || options.partial === '') {
     throw new TypeError('render in a template takes { partial: name, locals?, object?, collection?, spacer_template? }');
   }
-  const { name, local } = partialPath(scope.host, options.partial);
-  const template = partialTemplate(scope, name);
-  const locals = options.locals ?? {};
+  const partial = partialTemplate(scope, options.partial);
+  const locals = options.locals ?? null;
   if (options.collection === undefined) {
-    const own = 'object' in options ? { ...locals, [local]: options.object } : locals;
-    return runPartial(template, contextOf(scope, own), name);
+    const view = contextOf(scope, locals);
+    if ('object' in options) setLocal(view, partial.local, options.object);
+    return runPartial(partial, view);
   }
-  const spacer = options.spacer_template === undefined ? null : partialPath(scope.host, options.spacer_template).name;
+  const spacer = options.spacer_template === undefined ? null : partialTemplate(scope, options.spacer_template);
   let out = '';
   let index = 0;
   for (const item of options.collection) {
-    if (index > 0 && spacer !== null) out += runPartial(partialTemplate(scope, spacer), contextOf(scope, locals), spacer).value;
-    out += runPartial(template, contextOf(scope, { ...locals, [local]: item, [`${local}_counter`]: index }), name).value;
+    if (index > 0 && spacer !== null) out += runPartial(spacer, contextOf(scope, locals)).value;
+    const view = contextOf(scope, locals);
+    setLocal(view, partial.local, item);
+    setLocal(view, partial.counter, index);
+    out += runPartial(partial, view).value;
     index++;
   }
   return raw(out);
 }
 
-function partialTemplate(scope: Scope, name: string): Template {
+function partialTemplate(scope: Scope, partial: string): FoundPartial {
+  const hit = scope.partials.get(partial);
+  if (hit !== undefined) return hit;
+  const { name, local } = partialPath(scope.host, partial);
   const wanted = `${name}.${scope.format}`;
   const found = scope.views.find([wanted]);
   if (isThenable(found)) {
@@ -107,39 +183,25 @@ function partialTemplate(scope: Scope, name: string): Template {
     throw new TemplateError(wanted, new Error('the view resolver had not loaded this partial when the template asked for it'));
   }
   if (found === null) throw new MissingTemplate([scope.views.describe(wanted)]);
-  return found;
+  const entry: FoundPartial = { template: found, name, local, counter: `${local}_counter` };
+  scope.partials.set(partial, entry);
+  return entry;
 }
 
-function runPartial(template: Template, view: unknown, name: string): SafeString {
+function runPartial(partial: FoundPartial, view: unknown): SafeString {
   let out: ReturnType<Template>;
   try {
-    out = template(view);
+    out = partial.template(view);
   } catch (error) {
-    if (error instanceof SignalboxError) throw error;
-    throw new TemplateError(name, error);
+    throw templateError(partial.name, error);
   }
   if (isThenable(out)) {
     // Swallow the promise's own outcome: the error below is what the request reports.
     out.then(undefined, () => {});
-    throw new TemplateError(name, new TypeError('a partial renders synchronously; this one returned a promise (an async function?)'));
+    throw new TemplateError(partial.name, new TypeError('a partial renders synchronously; this one returned a promise (an async function?)'));
   }
   // As for a template: a plain string is the partial's markup as written.
   return out instanceof SafeString ? out : raw(String(out));
-}
-
-/** The object templates receive: helpers, then locals, then what the controller shares, then route helpers. */
-function contextOf(scope: Pick<Scope, 'host' | 'helpers'>, locals: Record<string, unknown>): Record<string, unknown> {
-  const { host, helpers } = scope;
-  return new Proxy(Object.create(null) as Record<string, unknown>, {
-    get(_t, prop) {
-      if (typeof prop !== 'string') return undefined;
-      if (prop in helpers) return helpers[prop];
-      if (Object.prototype.hasOwnProperty.call(locals, prop)) return locals[prop];
-      if (host.has(prop)) return host.read(prop);
-      return (host.routes as unknown as Record<string, unknown>)[prop];
-    },
-    has: (_t, prop) => typeof prop === 'string' && (prop in helpers || prop in locals || host.has(prop) || prop in host.routes),
-  });
 }
 
 export { escape };

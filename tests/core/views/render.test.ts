@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
 import { Controller, RecordNotFound, html, memoryViews, type Template } from '../../../core/index.ts';
 import { renderView } from '../../../core/views/render.ts';
-import { viewHost } from '../../../core/controller/render.ts';
+import { viewClass } from '../../../core/controller/render.ts';
 import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('renderView runs a template inside its layout');
@@ -132,7 +132,7 @@ partials.run();
 
 test('renderView answers null when the template does not exist', async () => {
   const c = new Controller();
-  assert.is(await renderView(memoryViews({}), viewHost(c), 'none/such.html', 'html', undefined, {}), null);
+  assert.is(await renderView(memoryViews({}), viewClass(Controller), c, 'none/such.html', 'html', undefined, null), null);
 });
 
 test.run();

@@ -1,0 +1,95 @@
+/**
+ * The object templates receive (`v`). It reads, in order: the view helpers,
+ * the template's locals, what the controller shares with its templates (its
+ * own properties, Rails' "assigns", and its methods, bound to it) and the
+ * route helpers.
+ *
+ * Nothing of that is built per render. Every context is a small object over
+ * one prototype, made once: the helpers (core/views/helpers.ts), then a
+ * getter for each name templates have read from a controller or the route
+ * helpers, then a Proxy that meets a name the first time a template reads it
+ * and adds its getter, so that the next read of it, in any render, is an
+ * ordinary property read. A render makes the context object and puts its
+ * locals on it, nothing more.
+ */
+import { HELPERS } from './helpers.ts';
+import type { ViewHost } from './host.ts';
+import { SCOPE, type ContextSlots, type Scope } from './scope.ts';
+
+const UNDERSCORE = 0x5f;
+
+/** The names of the helpers: a local or an assign of one of these names never hides the helper. */
+const HELPER_NAMES: ReadonlySet<string> = new Set(Object.keys(HELPERS));
+
+/**
+ * What a name read from the view means when it is not a helper or a local: the controller's (a method
+ * bound to it), unless it starts with `_` (internal) or the controller has no such name; else a route helper.
+ */
+function shared(host: ViewHost, name: string, internal: boolean): unknown {
+  if (!internal && name in host) {
+    const value = (host as unknown as Record<string, unknown>)[name];
+    return typeof value === 'function' ? value.bind(host) : value;
+  }
+  return (host.routes as unknown as Record<string, unknown>)[name];
+}
+
+/** Names met so far, each a getter on LEARNED; bounded, since only names some host or route set has are added. */
+let learnedCount = 0;
+const MAX_LEARNED = 10_000;
+
+const MISSING = new Proxy(Object.create(null) as object, {
+  get(_target, name, receiver: Partial<ContextSlots>) {
+    if (typeof name !== 'string') return undefined;
+    const scope = receiver[SCOPE];
+    if (scope === undefined) return undefined;
+    const value = shared(scope.host, name, name.charCodeAt(0) === UNDERSCORE);
+    if (value !== undefined) learn(name);
+    return value;
+  },
+});
+
+const LEARNED: object = Object.create(MISSING);
+
+function learn(name: string): void {
+  if (learnedCount >= MAX_LEARNED || Object.prototype.hasOwnProperty.call(LEARNED, name)) return;
+  learnedCount++;
+  const internal = name.charCodeAt(0) === UNDERSCORE;
+  Object.defineProperty(LEARNED, name, {
+    get(this: ContextSlots) {
+      return shared(this[SCOPE].host, name, internal);
+    },
+    // A local of this name belongs to its own context.
+    set(this: object, value: unknown) {
+      Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: false,
+    configurable: true,
+  });
+}
+
+const LAYER: object = Object.create(LEARNED, Object.getOwnPropertyDescriptors(HELPERS));
+
+type Context = ContextSlots & Record<string, unknown>;
+
+// A constructor over the shared prototype: every context has the same shape, so reads of it stay fast.
+const ViewContext = function (this: { [SCOPE]: Scope }, scope: Scope) {
+  this[SCOPE] = scope;
+} as unknown as new (scope: Scope) => Context;
+ViewContext.prototype = LAYER;
+
+/** A view context for one template of `scope`'s render, with `locals` (never shadowing a helper). */
+export function contextOf(scope: Scope, locals: Readonly<Record<string, unknown>> | null): Context {
+  const view = new ViewContext(scope);
+  if (locals !== null) {
+    for (const key of Object.keys(locals)) {
+      if (key === '__proto__' || HELPER_NAMES.has(key)) continue;
+      view[key] = locals[key];
+    }
+  }
+  return view;
+}
+
+/** Sets one local of a context made by `contextOf` (a partial's object, its counter). */
+export function setLocal(view: Context, key: string, value: unknown): void {
+  if (key !== '__proto__' && !HELPER_NAMES.has(key)) view[key] = value;
+}

@@ -1,0 +1,53 @@
+/**
+ * One render's state, as the view context and its helpers reach it: the
+ * context object holds it under a symbol no template can name, so a
+ * template reads the controller only through the names the context shares.
+ */
+import type { SafeString } from './html.ts';
+import type { ViewClass, ViewHost } from './host.ts';
+import type { Template, ViewResolver } from './resolver.ts';
+
+/** What `v.render` takes in a template: Rails' `render :partial`. */
+export interface PartialOptions {
+  /** `form` is `<controller path>/_form.<format>`; `shared/menu` is `shared/_menu.<format>`. */
+  readonly partial: string;
+  /** Values the partial reads as `v.<name>`, besides what every template reads. */
+  readonly locals?: Readonly<Record<string, unknown>>;
+  /** The value of the local named after the partial (`v.form` for `form`). */
+  readonly object?: unknown;
+  /** Renders the partial once per item: the item as the local named after the partial, its index (from 0) as `<name>_counter`. */
+  readonly collection?: Iterable<unknown>;
+  /** A partial rendered between the items of a collection. */
+  readonly spacer_template?: string;
+}
+
+/** Where a view context keeps its render's scope. */
+export const SCOPE: unique symbol = Symbol('signalbox view scope');
+
+/** A partial as found for one name, format and controller path. */
+export interface FoundPartial {
+  readonly template: Template;
+  /** The partial's name (`posts/_form`), for errors. */
+  readonly name: string;
+  /** The local named after the partial (`form`), and its counter in a collection (`form_counter`). */
+  readonly local: string;
+  readonly counter: string;
+}
+
+export interface Scope {
+  readonly views: ViewResolver;
+  readonly host: ViewHost;
+  readonly klass: ViewClass;
+  readonly format: string;
+  /** `content_for` blocks and the page body (`layout`), made on first use. */
+  content: Record<string, SafeString> | null;
+  /** The partials found so far for this controller path and format (kept across renders until templates reload). */
+  readonly partials: Map<string, FoundPartial>;
+  /** Renders a partial (core/views/render.ts). */
+  readonly renderPartial: (scope: Scope, options: PartialOptions) => SafeString;
+}
+
+/** What every view context holds. */
+export interface ContextSlots {
+  readonly [SCOPE]: Scope;
+}
