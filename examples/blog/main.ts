@@ -1,5 +1,5 @@
 /**
- * `npm start`: serves the example blog on PORT (default 3000) and HOST (default 127.0.0.1).
+ * `npm start` (compiled to build/ by scripts/start.js) and `npm run dev` (these sources through tsx): serves the example blog on PORT (default 3000) and HOST (default 127.0.0.1).
  * BLOG_ADMIN_USER and BLOG_ADMIN_PASSWORD guard /admin; in development they default to admin/admin.
  * Production also needs SIGNALBOX_SECRET (30+ characters) to sign session cookies.
  * In development, routes.helpers.d.ts (the route helpers' types) is rewritten whenever routes.ts changes.
@@ -19,15 +19,19 @@
  * every worker starts from the same seeded posts, and what one worker is sent stays in that worker.
  */
 import cluster from 'node:cluster';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { watchRouteTypes } from '../../bin/route-types.ts';
 import { redisCacheStore, redisSessionStore } from '../../core/index.ts';
 import { serve, webConcurrency } from '../../transport/index.ts';
 import { createBlogApp } from './app.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+const environment = process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'test' ? process.env.NODE_ENV : 'development';
+// Compiled (npm start) the modules are .js files; run from the sources (npm run dev) they are .ts through tsx.
+const fromSources = import.meta.url.endsWith('.ts');
+// The first line says how this process runs (workers run this script again and say nothing).
+if (cluster.isPrimary) console.log(`Signalbox blog starting in ${environment} mode, from ${fromSources ? 'the TypeScript sources (tsx)' : 'compiled JavaScript'}, Node ${process.version}, pid ${process.pid}`);
 // Git-ignored. A page cache serves only the pages its own process wrote, so an earlier run's files are
 // never served; they are removed at start only so the directory does not collect pages no run will read.
 const PAGE_CACHE_DIR = join(HERE, 'tmp', 'pages');
@@ -38,7 +42,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-const production = process.env.NODE_ENV === 'production';
+const production = environment === 'production';
 const user = process.env.BLOG_ADMIN_USER || (production ? undefined : 'admin');
 const password = process.env.BLOG_ADMIN_PASSWORD || (production ? undefined : 'admin');
 const admin = user !== undefined && password !== undefined ? { user, password } : undefined;
@@ -75,13 +79,14 @@ try {
   process.exit(1);
 }
 if (server.role !== 'worker') {
-  const environment = process.env.NODE_ENV || 'development';
   console.log(`Signalbox blog (${environment}) listening on ${server.url}/ - press Ctrl-C to stop`);
   if (server.role === 'primary') console.log(`${workers} workers (WEB_CONCURRENCY), pids ${server.workerPids().join(', ')}`);
   console.log(redisUrl === undefined ? 'Cache in memory, sessions in signed cookies (set REDIS_URL to keep both in Redis)' : `Cache and sessions in Redis at ${redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
   if (server.role === 'single' && server.inspector) console.log(`Inspector (development only): ${server.url}${server.inspector.path}`);
-  if (environment === 'development') {
+  if (environment === 'development' && fromSources && existsSync(join(HERE, 'routes.ts'))) {
     // The server keeps the routes it started with; the types follow the file, so the editor knows new helpers at once.
+    // Loaded only here: production never reads the route-types writer.
+    const { watchRouteTypes } = await import('../../bin/route-types.ts');
     const watcher = watchRouteTypes(join(HERE, 'routes.ts'), join(HERE, 'routes.helpers.d.ts'), {
       onWrite: () => console.log('routes.helpers.d.ts: rewritten from routes.ts (restart to serve the new routes)'),
     });

@@ -1,6 +1,6 @@
 /**
  * The example blog deployed as a team would run it: `examples/blog/main.ts`
- * (what `npm start` runs) with WEB_CONCURRENCY=2 and REDIS_URL naming a real
+ * (what `npm start` runs, compiled; here from its sources) with WEB_CONCURRENCY=2 and REDIS_URL naming a real
  * redis-server. Requests are logged from two worker pids; once one GET
  * /posts has filled the action cache, every following GET /posts is a hit
  * whichever worker answers, and Redis holds the entries; a worker killed

@@ -86,6 +86,8 @@ test('npm start serves it in development: / answers 200, an unknown path 404, an
 
 test('the development session secret is written once to tmp/, so a session outlives a restart', async () => {
   const first = await start({});
+  // npm prints its own `> demo@0.1.0 start` banner first; the server's first line says the mode.
+  assert.match(first.output().split('\n').find((line) => line.trim() !== '' && !line.startsWith('>'))!, /^demo starting in development mode/);
   let cookie = '';
   let token = '';
   try {

@@ -14,6 +14,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
+// The first line says which mode this process runs in (createApp reads NODE_ENV the same way).
+const mode = process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'test' ? process.env.NODE_ENV : 'development';
+console.log(`{{app_name}} starting in ${mode} mode (Node ${process.version}, pid ${process.pid})`);
+
 let app;
 try {
   app = createApplication();
