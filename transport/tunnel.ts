@@ -16,13 +16,18 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocketServer, RawData, WebSocket } from 'ws';
 import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { sliceLength, withFileBytes } from './send-file.ts';
 import { checkOptionNames } from './option-names.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
+
+// Loaded with the tunnel's first socket, not with the transport: ws is some 10 MB of a process's memory.
+const requireHere = createRequire(import.meta.url);
+const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 import {
   errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
   type ErrorFrame, type FrameId, type ResponseFrame,
@@ -117,13 +122,15 @@ export function attachTunnel(server: Server, app: App, options: TunnelOptions = 
 /** The tunnel without a server: hand it upgrade requests through `handleUpgrade`. */
 export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServer {
   const settings = settle(options);
-  const wss = new WebSocketServer({
+  // Made with the first upgrade accepted: a server whose clients never open the tunnel never loads ws.
+  let wss: WebSocketServer | null = null;
+  const sockets = (): WebSocketServer => (wss ??= new (webSocketServer())({
     noServer: true,
     clientTracking: false,
     maxPayload: settings.maxPayloadBytes,
     // Compression would let a small frame inflate past every limit here.
     perMessageDeflate: false,
-  });
+  }));
   const live = new Set<TunnelConnection>();
   let closing: Promise<void> | null = null;
 
@@ -137,7 +144,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
       abortHandshake(socket, refusal[0], refusal[1]);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    sockets().handleUpgrade(req, socket, head, (ws) => {
       if (closing !== null) {
         ws.close(1001, 'server shutting down');
         return;
@@ -159,7 +166,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
         return Promise.reject(new ArgumentError(`Not a close code the server may send: ${code}`));
       }
       closing ??= Promise.all([...live].map((c) => c.shutdown(code))).then(() => {
-        wss.close();
+        wss?.close();
       });
       return closing;
     },

@@ -6,12 +6,18 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
+import { createRequire } from 'node:module';
+import type Busboy from 'busboy';
 import { BodyParseError, PayloadTooLarge, SignalboxError } from '../errors.ts';
 import type { UploadFiles } from './upload-files.ts';
 import { resolveParamLimits, type ParamLimits } from './limits.ts';
 import { UploadPart, bytesToText, type Params } from './param-values.ts';
 import { parseRequestParameters } from './request-parameters.ts';
+
+// Loaded with the first multipart body, not with the app.
+const requireHere = createRequire(import.meta.url);
+let busboyModule: typeof Busboy | null = null;
+const busboy = (config: Busboy.BusboyConfig): Busboy.Busboy => (busboyModule ??= requireHere('busboy') as typeof Busboy)(config);
 
 /**
  * Parameters of a multipart body: bytes, or chunks as they arrive (a transport streams uploads
@@ -29,7 +35,7 @@ export function parseMultipart(body: Uint8Array | AsyncIterable<Uint8Array>, con
   if (!/^multipart\/form-data(?:[\s;]|$)/i.test(contentType.trimStart())) {
     return Promise.reject(new BodyParseError('SBX_ERR_MULTIPART_PARSE', `Malformed multipart body: ${JSON.stringify(contentType.slice(0, 100))} is not multipart/form-data`));
   }
-  let parser: busboy.Busboy;
+  let parser: Busboy.Busboy;
   try {
     parser = busboy({
       headers: { 'content-type': contentType },

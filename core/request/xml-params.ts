@@ -6,7 +6,8 @@
  * base64Binary, file, array). YAML and symbol types stay plain strings: they
  * are how Rails-era XML parsing was exploited (CVE-2013-0156).
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXml from 'fast-xml-parser';
 import { BodyParseError, ParamsParseError, PayloadTooLarge } from '../errors.ts';
 import { prescanXml } from './prescan.ts';
 import { resolveParamLimits, type ParamLimits, type ResolvedParamLimits } from './limits.ts';
@@ -19,6 +20,12 @@ type SimpleHash = Map<string, Simple>;
 type OrderedNode = Record<string, unknown>;
 
 const CONTENT = '__content__';
+
+// Loaded with the first XML body, not with the app: most apps never receive one, and the parser is
+// some forty modules (about 10 MB of a process's memory).
+const requireHere = createRequire(import.meta.url);
+let fastXml: typeof FastXml | null = null;
+const xml = (): typeof FastXml => (fastXml ??= requireHere('fast-xml-parser') as typeof FastXml);
 
 /**
  * Parameters of an XML body; an empty body is `{}`. Malformed XML, DOCTYPE declarations
@@ -35,7 +42,7 @@ export function parseXmlParams(body: string, limits?: ParamLimits): Params {
   if (/<!DOCTYPE/i.test(body)) throw xmlError('DOCTYPE declarations are not accepted');
   // Over a count or depth limit: refused where the count is crossed, before validating or building a tree.
   prescanXml(body, resolved);
-  const valid = XMLValidator.validate(body);
+  const valid = xml().XMLValidator.validate(body);
   if (valid !== true) throw xmlError(`${valid.err.msg} (line ${valid.err.line})`);
 
   const roots = parseTree(body, resolved).filter((node) => !('#text' in node));
@@ -48,7 +55,7 @@ export function parseXmlParams(body: string, limits?: ParamLimits): Params {
 }
 
 function parseTree(body: string, limits: ResolvedParamLimits): OrderedNode[] {
-  const parser = new XMLParser({
+  const parser = new (xml().XMLParser)({
     preserveOrder: true,
     ignoreAttributes: false,
     attributeNamePrefix: '',

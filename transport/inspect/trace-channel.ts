@@ -20,12 +20,17 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocketServer, WebSocket } from 'ws';
 import type { App } from '../../machines/app.ts';
 import type { TraceEvent } from '../../machines/trace.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, originAllowed, pathOf, requestEnv } from '../upgrade.ts';
 import { inspectorHostAllowed } from './host-check.ts';
 import { sanitiseTraceEvent, type WireTraceEvent } from './sanitise.ts';
+
+// Loaded when the inspector is made (development only), not with the transport.
+const requireHere = createRequire(import.meta.url);
+const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 
 export const TRACE_PROTOCOL = 1;
 export interface TraceChannelLimits {
@@ -83,7 +88,7 @@ export class TraceChannel {
     this.#machines = options.machines;
     this.#limits = { ...TRACE_CHANNEL_DEFAULTS, ...options.limits };
     // Pages send nothing; a small payload limit bounds what a stray client can make the server read.
-    this.#wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: 4096, perMessageDeflate: false });
+    this.#wss = new (webSocketServer())({ noServer: true, clientTracking: false, maxPayload: 4096, perMessageDeflate: false });
   }
 
   /** Pages connected now. */
