@@ -9,8 +9,14 @@
  * throughput on a core of its own), so an uneven share of the core does not count either. A pair of
  * two identical servers runs first, as the control: its spread is this method's own precision.
  *
+ * Every server is checked before it is measured: each route answers 200 with the expected Content-Type
+ * and a body byte-identical to the one in bench/servers/bodies.ts (for HTML, the page Signalbox renders
+ * from its templates and the peers from a template literal).
+ *
  * Environment: SECONDS (per rep, 5), REPS (per pair and route, 8), WARMUP (s per server and route, 5),
- * CONNECTIONS (per server, 50), SEED (bootstrap, 1), QUICK=1 (2 s reps, 3 of them, 1 s warm-up).
+ * CONNECTIONS (per server, 50), SEED (bootstrap, 1), QUICK=1 (2 s reps, 3 of them, 1 s warm-up),
+ * PAIRS (`a/b,...`, modes of bench/servers/http-server.ts; default: the control, Fastify without and
+ * with logging, bare node:http).
  */
 import type { ChildProcess } from 'node:child_process';
 import { ROUTES } from './servers/bodies.ts';
@@ -31,15 +37,22 @@ const SERVER_CORE = '0';
 const LOAD: LoadSetup = { core: '1', connections: CONNECTIONS, prefix: [] };
 const SCRIPT = 'dist/bench/servers/http-server.js';
 
-const LABELS: Record<string, string> = {
+const NAMES: Record<string, string> = {
   'signalbox-compiled': 'Signalbox, compiled engine (default)', fastify: 'Fastify', node: 'bare node:http',
 };
+/** A mode's label: `:log` means one pino line per request to a file (bench/servers/http-server.ts). */
+const label = (mode: string): string => {
+  const [name = '', suffix] = mode.split(':');
+  return suffix === 'log' ? `${NAMES[name]}, logging each request (pino to a file)` : `${NAMES[name]}, no logging`;
+};
 // The control first: two copies of the same server show how far apart this method reads equals.
-const PAIRS: readonly (readonly [string, string])[] = [
-  ['signalbox-compiled', 'signalbox-compiled'],
-  ['signalbox-compiled', 'fastify'],
-  ['signalbox-compiled', 'node'],
-];
+// Then Fastify without logging and with it (one pino line per request to a file on both sides), and bare node:http.
+const PAIRS: readonly (readonly [string, string])[] = (process.env.PAIRS ?? 'signalbox-compiled/signalbox-compiled,signalbox-compiled/fastify,signalbox-compiled:log/fastify:log,signalbox-compiled/node')
+  .split(',').map((pair) => {
+    const [a, b] = pair.split('/');
+    if (!a || !b || !(a.split(':')[0]! in NAMES) || !(b.split(':')[0]! in NAMES)) throw new Error(`PAIRS lists <mode>/<mode>, not ${JSON.stringify(pair)}`);
+    return [a, b] as const;
+  });
 
 interface Server { readonly mode: string; readonly child: ChildProcess; readonly port: number; readonly command: string }
 interface Rep { readonly a: LoadResult; readonly b: LoadResult }
@@ -53,7 +66,20 @@ interface Row {
 
 async function start(mode: string): Promise<Server> {
   const argv = ['taskset', '-c', SERVER_CORE, process.execPath, SCRIPT, mode, '0'];
-  return { mode, ...await startListening(argv, mode) };
+  const server = { mode, ...await startListening(argv, mode) };
+  await verify(server);
+  return server;
+}
+
+/** Every route answers 200 with the expected Content-Type and byte-identical body, or the bench stops here. */
+async function verify(s: Server): Promise<void> {
+  for (const route of ROUTES) {
+    const res = await fetch(url(s, route.path), { signal: AbortSignal.timeout(5000) });
+    const body = await res.text();
+    if (res.status !== 200 || res.headers.get('content-type') !== route.type || body !== route.body) {
+      throw new Error(`${s.mode} ${route.path}: ${res.status} ${res.headers.get('content-type')} ${JSON.stringify(body.slice(0, 120))} is not the expected 200 ${route.type} body`);
+    }
+  }
 }
 
 const url = (s: Server, path: string) => `http://127.0.0.1:${s.port}${path}`;
@@ -110,12 +136,14 @@ function report(rows: readonly Row[], run: { tree: string; fingerprint: string; 
     const cpuB = median(r.reps.map((x) => x.b.serverCpu));
     const rpsA = median(r.reps.map((x) => perCpuSecond(x.a)));
     const rpsB = median(r.reps.map((x) => perCpuSecond(x.b)));
-    const pair = r.a === r.b ? `${LABELS[r.a]} vs itself (control)` : `${LABELS[r.a]} vs ${LABELS[r.b]}`;
+    const pair = r.a === r.b ? `${label(r.a)} vs itself (control)` : `${label(r.a)} vs ${label(r.b)}`;
     return `| ${r.route} | ${pair} | ${ratio(r.efficiency)} | ${ratio(r.throughput)} | ${fmt(rpsA)} / ${fmt(rpsB)} | ${pct(cpuA)} / ${pct(cpuB)} | ${r.reps.length} |`;
   });
   console.log(lines.join('\n'));
   writeSection('h2h', `
 ## Head to head, both servers at once (\`npm run bench:h2h\`)
+
+Rows: JSON (\`GET /posts/1\`, the post serialised per request) and HTML (\`GET /posts/1.html\`: Signalbox renders \`posts/show.html\` in \`layouts/application.html\` with two partials, route helpers and escaping; the peers render the same page from a template literal with the same escaping; bodies checked byte-identical before measuring), each without logging and with one pino line per request written to a file on both sides.
 
 Both servers of a pair run at the same time, pinned together to core 0, each loaded by its own wrk (\`-t1 -c${CONNECTIONS}\`, both on core 1) for ${SECONDS} s per rep, ${REPS} reps per pair and route after a ${WARMUP} s warm-up of each. Whatever slows the shared host slows both alike, so the ratio of the two is steady where bench:http's one-server-at-a-time figures swing by ±30%. The first figure divides each server's requests by its own CPU time (what it would serve on a core of its own), so an uneven share of core 0 does not count; the plain throughput ratio is beside it. Each is the median over reps with a 90% bootstrap interval. The control pair, two copies of the same server, shows the method's own precision. Servers and routes are bench:http's (\`bench/servers/http-server.ts\`): the same bodies, Signalbox through its whole pipeline.
 

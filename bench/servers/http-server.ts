@@ -8,22 +8,42 @@
  * respond_to → render/ETag → respond with X-Runtime), `node` (bare node:http, a tiny if/else) or
  * `fastify` (one route per path), or `signalbox-transport` (diagnostic: the HTTP transport around a
  * stub app.handle that answers at once with the same response). All listen on 127.0.0.1 only and print `LISTENING <port>` once
- * ready. They exit on SIGTERM/SIGINT and when stdin closes (the
+ * ready. A mode with `:log` (`signalbox-compiled:log`, `fastify:log`, `node:log`) logs one pino line per
+ * request to the file SIGNALBOX_BENCH_LOG names (default bench/.tmp/<mode>-<pid>.log): Signalbox its own
+ * "request completed" line, Fastify its own completion line (its `onResponse` log, with its
+ * "incoming request" line off so both write one line a request), node:http a line of the same fields. They exit on SIGTERM/SIGINT and when stdin closes (the
  * parent went away).
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import type { RequestMessage, ResponseMessage } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { serve } from '../../transport/index.ts';
 import { HTML_TYPE, JSON_TYPE, PATHS, POST, page } from './bodies.ts';
 import { benchApp } from './signalbox-app.ts';
 
+const BENCH_TMP = fileURLToPath(new URL('../.tmp', import.meta.url));
+
 const MODES = ['signalbox-compiled', 'signalbox-xstate', 'node', 'fastify', 'signalbox-transport'] as const;
 type Mode = (typeof MODES)[number];
 
-const mode = process.argv[2] as Mode;
+const [modeName = '', logSuffix] = (process.argv[2] ?? '').split(':');
+const mode = modeName as Mode;
+const logging = logSuffix === 'log';
+if (logSuffix !== undefined && !logging) {
+  console.error(`a mode takes :log or nothing after it, not :${logSuffix}`);
+  process.exit(2);
+}
+const logFile = process.env.SIGNALBOX_BENCH_LOG ?? join(BENCH_TMP, `${modeName}-${process.pid}.log`);
+/** pino to a file, as both sides log when logging is on (asynchronous writes, pino's own default for files is sync). */
+const logger = () => {
+  mkdirSync(dirname(logFile), { recursive: true });
+  return pino({ level: 'info' }, pino.destination({ dest: logFile, sync: false }));
+};
 const port = Number(process.argv[3] ?? 0);
 const HOST = '127.0.0.1';
 if (!MODES.includes(mode)) {
@@ -34,7 +54,7 @@ if (!MODES.includes(mode)) {
 let close: () => Promise<void>;
 
 if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
-  const app = benchApp(mode === 'signalbox-compiled' ? 'compiled' : 'xstate');
+  const app = benchApp(mode === 'signalbox-compiled' ? 'compiled' : 'xstate', logging ? logger() : false);
   const running = await serve(app, { port, host: HOST });
   close = running.close;
   ready(running.port);
@@ -64,7 +84,12 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
   close = running.close;
   ready(running.port);
 } else if (mode === 'node') {
+  const log = logging ? logger() : null;
   const server = createServer((req, res) => {
+    if (log !== null) {
+      const started = performance.now();
+      res.once('finish', () => log.info({ method: req.method, path: req.url, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request completed'));
+    }
     // setHeader + end (not writeHead) so that node:http adds Content-Length instead of chunking.
     if (req.url === PATHS.json) {
       res.setHeader('Content-Type', JSON_TYPE);
@@ -82,7 +107,10 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
   ready((server.address() as { port: number }).port);
 } else {
   const { default: Fastify } = await import('fastify');
-  const app = Fastify({ logger: false });
+  type FastifyBaseLogger = import('fastify').FastifyBaseLogger;
+  // Fastify logs two lines a request by default; one here, its own completion line, as Signalbox writes one.
+  const app = Fastify(logging ? { loggerInstance: logger() as FastifyBaseLogger, disableRequestLogging: true } : { logger: false });
+  if (logging) app.addHook('onResponse', (request, reply, done) => { request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed'); done(); });
   // Fastify serialises the object with JSON.stringify (no schema), as the others do.
   app.get(PATHS.json, (_req, reply) => { reply.header('Content-Type', JSON_TYPE).send(POST); });
   app.get(PATHS.html, (_req, reply) => { reply.header('Content-Type', HTML_TYPE).send(page(POST)); });

@@ -4,6 +4,7 @@
  * PostsController whose show action negotiates JSON or HTML for an in-memory post.
  */
 import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
 import { Controller } from '../../core/index.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { railsTable } from '../fixtures/rails-table.ts';
@@ -28,7 +29,8 @@ export class PostsController extends Controller {
 /** Production refuses to start without a session secret; the bench keeps the default session store with a fixed one. */
 const BENCH_SECRET = 'signalbox-bench-secret-0123456789abcdef0123456789abcdef';
 
-export function benchApp(engine: Engine): App {
+/** The app; `logger` false (the default) keeps pino in the pipeline at level silent, a logger writes its lines. */
+export function benchApp(engine: Engine, logger: Logger | false = false): App {
   process.env.SIGNALBOX_SECRET ??= BENCH_SECRET;
   return createApp({
     routes: railsTable(),
@@ -36,8 +38,8 @@ export function benchApp(engine: Engine): App {
     engine,
     views: VIEWS,
     environment: 'production',
-    // No log lines on stdout: the peers log nothing either. pino stays in the pipeline at level silent.
-    logger: false,
+    // By default no log lines: the peers log nothing either. pino stays in the pipeline at level silent.
+    logger,
     services: { posts: new Map([[POST.id, POST]]) },
   });
 }
