@@ -14,7 +14,7 @@
  */
 import { HELPERS } from './helpers.ts';
 import type { ViewHost } from './host.ts';
-import { SCOPE, type ContextSlots, type Scope } from './scope.ts';
+import { SCOPE, type ContextSlots, type PartialContexts, type Scope } from './scope.ts';
 
 const UNDERSCORE = 0x5f;
 
@@ -69,7 +69,7 @@ function learn(name: string): void {
 
 const LAYER: object = Object.create(LEARNED, Object.getOwnPropertyDescriptors(HELPERS));
 
-type Context = ContextSlots & Record<string, unknown>;
+export type Context = ContextSlots & Record<string, unknown>;
 
 // A constructor over the shared prototype: every context has the same shape, so reads of it stay fast.
 const ViewContext = function (this: { [SCOPE]: Scope }, scope: Scope) {
@@ -92,4 +92,47 @@ export function contextOf(scope: Scope, locals: Readonly<Record<string, unknown>
 /** Sets one local of a context made by `contextOf` (a partial's object, its counter). */
 export function setLocal(view: Context, key: string, value: unknown): void {
   if (key !== '__proto__' && !HELPER_NAMES.has(key)) view[key] = value;
+}
+
+const VALUE = Symbol('signalbox partial value');
+const INDEX = Symbol('signalbox partial index');
+
+/**
+ * The contexts of a partial whose locals are its object (and counter): getters on a prototype made
+ * once per partial, so a collection of a hundred items makes a hundred small objects of one shape,
+ * with no property added to any of them.
+ */
+export function partialContexts(local: string, counter: string): PartialContexts {
+  const one = Object.create(LAYER) as object;
+  defineLocal(one, local, function (this: { [VALUE]: unknown }) { return this[VALUE]; });
+  const item = Object.create(one) as object;
+  defineLocal(item, counter, function (this: { [INDEX]: number }) { return this[INDEX]; });
+  const One = function (this: Record<symbol, unknown>, scope: Scope, value: unknown) {
+    this[SCOPE] = scope;
+    this[VALUE] = value;
+  } as unknown as new (scope: Scope, value: unknown) => Context;
+  One.prototype = one;
+  const Item = function (this: Record<symbol, unknown>, scope: Scope, value: unknown, index: number) {
+    this[SCOPE] = scope;
+    this[VALUE] = value;
+    this[INDEX] = index;
+  } as unknown as new (scope: Scope, value: unknown, index: number) => Context;
+  Item.prototype = item;
+  return {
+    one: (scope, value) => new One(scope, value),
+    item: (scope, value, index) => new Item(scope, value, index),
+  };
+}
+
+function defineLocal(proto: object, name: string, get: () => unknown): void {
+  // A helper keeps its name, as it does against any local.
+  if (name === '__proto__' || HELPER_NAMES.has(name)) return;
+  Object.defineProperty(proto, name, {
+    get,
+    set(this: object, value: unknown) {
+      Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }

@@ -64,11 +64,19 @@ export interface ViewHelpers {
  */
 export type View<Assigns extends object = object> = ViewHelpers & Helpers & Assigns;
 
+const ATTRIBUTE_NAME = /^[A-Za-z_:][\w:.-]*$/;
+/** Attribute names seen to be well formed (bounded: names come from templates, nearly always literals). */
+const GOOD_NAMES = new Set<string>();
+
 function attributes(attrs: Attributes): string {
   let out = '';
-  for (const [name, value] of Object.entries(attrs)) {
+  for (const name of Object.keys(attrs)) {
+    const value = attrs[name];
     if (value === false || value === null || value === undefined) continue;
-    if (!/^[A-Za-z_:][\w:.-]*$/.test(name)) continue;
+    if (!GOOD_NAMES.has(name)) {
+      if (!ATTRIBUTE_NAME.test(name)) continue;
+      if (GOOD_NAMES.size < 1000) GOOD_NAMES.add(name);
+    }
     out += value === true ? ` ${name}` : ` ${name}="${escape(value)}"`;
   }
   return out;

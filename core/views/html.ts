@@ -16,14 +16,53 @@ export class SafeString {
   }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** Escapes text for HTML; safe strings pass through. Arrays are joined, null and undefined are empty. */
 export function escape(value: unknown): string {
+  if (typeof value === 'string') return escapeText(value);
   if (value === null || value === undefined || value === false) return '';
   if (value instanceof SafeString) return value.value;
-  if (Array.isArray(value)) return value.map(escape).join('');
-  return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  if (Array.isArray(value)) {
+    let out = '';
+    for (const item of value) out += escape(item);
+    return out;
+  }
+  return escapeText(String(value));
+}
+
+// A scan by character code: most text has nothing to escape and comes back as it is, with no regular
+// expression, callback or new string; text that has something is built in one pass from there.
+function escapeText(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === AMP || c === LT || c === GT || c === QUOT || c === APOS) return escapeFrom(text, i);
+  }
+  return text;
+}
+
+const AMP = 0x26;
+const LT = 0x3c;
+const GT = 0x3e;
+const QUOT = 0x22;
+const APOS = 0x27;
+
+function escapeFrom(text: string, first: number): string {
+  let out = text.slice(0, first);
+  let last = first;
+  for (let i = first; i < text.length; i++) {
+    let entity: string;
+    switch (text.charCodeAt(i)) {
+      case AMP: entity = '&amp;'; break;
+      case LT: entity = '&lt;'; break;
+      case GT: entity = '&gt;'; break;
+      case QUOT: entity = '&quot;'; break;
+      case APOS: entity = '&#39;'; break;
+      default: continue;
+    }
+    if (i > last) out += text.slice(last, i);
+    out += entity;
+    last = i + 1;
+  }
+  return last < text.length ? out + text.slice(last) : out;
 }
 
 /** Marks trusted markup as safe. Only for markup the application itself produced. */

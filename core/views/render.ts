@@ -19,7 +19,7 @@
  */
 import { MissingTemplate, SignalboxError, TemplateError } from '../errors.ts';
 import { isThenable, thenOrNow } from '../util.ts';
-import { contextOf, setLocal } from './context.ts';
+import { contextOf, partialContexts, setLocal } from './context.ts';
 import type { ViewClass, ViewHost } from './host.ts';
 import { SafeString, escape, raw } from './html.ts';
 import type { Template, ViewResolver } from './resolver.ts';
@@ -154,8 +154,10 @@ function renderPartial(scope: Scope, options: PartialOptions): SafeString {
   const partial = partialTemplate(scope, options.partial);
   const locals = options.locals ?? null;
   if (options.collection === undefined) {
+    if (!('object' in options)) return runPartial(partial, contextOf(scope, locals));
+    if (locals === null) return runPartial(partial, partial.contexts.one(scope, options.object));
     const view = contextOf(scope, locals);
-    if ('object' in options) setLocal(view, partial.local, options.object);
+    setLocal(view, partial.local, options.object);
     return runPartial(partial, view);
   }
   const spacer = options.spacer_template === undefined ? null : partialTemplate(scope, options.spacer_template);
@@ -163,9 +165,13 @@ function renderPartial(scope: Scope, options: PartialOptions): SafeString {
   let index = 0;
   for (const item of options.collection) {
     if (index > 0 && spacer !== null) out += runPartial(spacer, contextOf(scope, locals)).value;
-    const view = contextOf(scope, locals);
-    setLocal(view, partial.local, item);
-    setLocal(view, partial.counter, index);
+    let view;
+    if (locals === null) view = partial.contexts.item(scope, item, index);
+    else {
+      view = contextOf(scope, locals);
+      setLocal(view, partial.local, item);
+      setLocal(view, partial.counter, index);
+    }
     out += runPartial(partial, view).value;
     index++;
   }
@@ -183,7 +189,8 @@ function partialTemplate(scope: Scope, partial: string): FoundPartial {
     throw new TemplateError(wanted, new Error('the view resolver had not loaded this partial when the template asked for it'));
   }
   if (found === null) throw new MissingTemplate([scope.views.describe(wanted)]);
-  const entry: FoundPartial = { template: found, name, local, counter: `${local}_counter` };
+  const counter = `${local}_counter`;
+  const entry: FoundPartial = { template: found, name, local, counter, contexts: partialContexts(local, counter) };
   scope.partials.set(partial, entry);
   return entry;
 }

@@ -32,6 +32,8 @@ export interface FoundPartial {
   /** The local named after the partial (`form`), and its counter in a collection (`form_counter`). */
   readonly local: string;
   readonly counter: string;
+  /** Its contexts when its only locals are its object or item (core/views/context.ts). */
+  readonly contexts: PartialContexts;
 }
 
 export interface Scope {
@@ -51,3 +53,12 @@ export interface Scope {
 export interface ContextSlots {
   readonly [SCOPE]: Scope;
 }
+
+/** Makes the contexts of one partial rendered for an object or over a collection, with no locals besides. */
+export interface PartialContexts {
+  /** `render({ partial, object })`: the object as the local named after the partial. */
+  one(scope: Scope, value: unknown): ContextSlots;
+  /** One item of `render({ partial, collection })`: the item, and its index as `<name>_counter`. */
+  item(scope: Scope, value: unknown, index: number): ContextSlots;
+}
+

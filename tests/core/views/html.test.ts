@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fc from 'fast-check';
 import { SafeString, escape, html, raw } from '../../../core/index.ts';
 
 const test = suite('html escapes interpolations unless they are already safe');
@@ -23,6 +24,14 @@ const CASES: readonly [value: unknown, escaped: string][] = [
 
 test('escape: the five HTML specials; nothing for null, undefined and false; arrays joined; safe strings kept', () => {
   for (const [value, escaped] of CASES) assert.is(escape(value), escaped, String(value));
+});
+
+test('escape replaces exactly the five specials, wherever they are in any text, and leaves the rest as it is', () => {
+  const entity: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  const text = fc.string({ unit: fc.oneof(fc.constantFrom('&', '<', '>', '"', "'", 'a', ' ', 'é'), fc.string({ maxLength: 1, unit: 'binary' })) });
+  fc.assert(fc.property(text, (s) => {
+    assert.is(escape(s), [...s].map((c) => entity[c] ?? c).join(''));
+  }), { numRuns: 500 });
 });
 
 test('the html tag keeps its literal parts and escapes each value', () => {
