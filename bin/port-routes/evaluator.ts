@@ -4,7 +4,8 @@
  *
  * What it evaluates is what a routes file can say without code from elsewhere: the `draw` block (or
  * bare `map.` statements), literals, local variables and constants assigned in the file, `#{}`
- * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, and
+ * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, blocks kept
+ * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`), and
  * the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
  * (a plugin hook, a `require`, a condition, a method defined elsewhere) is not guessed at: the
  * statement is left out and reported with its file and line, and evaluation goes on with the next.
@@ -15,7 +16,7 @@ import type { Block, Node, NodeOf, Part, Program } from './ast.ts';
 import type { Comment } from './lexer.ts';
 import { NotPorted } from './errors.ts';
 import { translateRegexp } from './regexp.ts';
-import { type Data, type DataHash, type HashKey, MapperRef, RubyHash, RubyRegexp, Sym, type Value } from './values.ts';
+import { type Data, type DataHash, type HashKey, MapperRef, RubyHash, RubyProc, RubyRegexp, Sym, type Value } from './values.ts';
 
 /** The routing methods of Signalbox's mapper that a ported call can be. */
 export type MapperMethod = 'resources' | 'resource' | 'namespace' | 'with_options' | 'connect' | 'root' | 'named';
@@ -247,6 +248,8 @@ class Evaluator {
   // ---- calls ----
 
   #call(node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
+    const proc = this.#procLiteral(node, scope);
+    if (proc !== null) return proc;
     if (node.receiver === null) {
       if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
       throw new NotPorted(this.#unknownMethod(node.name));
@@ -260,6 +263,14 @@ class Evaluator {
       return null;
     }
     return this.#builtin(receiver, node, scope, out);
+  }
+
+  /** `lambda do |m| … end`, `proc { … }` or `Proc.new { … }` (Ruby's own, unless the file defines the name): a block as a value. */
+  #procLiteral(node: NodeOf<'call'>, scope: Scope): RubyProc | null {
+    if (node.block === null || node.args.length > 0) return null;
+    const kernel = node.receiver === null && (node.name === 'lambda' || node.name === 'proc') && !this.#defined.has(node.name) && scope.lookup(node.name) === null;
+    const procNew = node.name === 'new' && node.receiver?.type === 'const' && node.receiver.scope === null && node.receiver.name === 'Proc' && scope.lookup('Proc') === null;
+    return kernel || procNew ? new RubyProc(node.block, scope) : null;
   }
 
   #unknownMethod(name: string): string {
@@ -294,9 +305,17 @@ class Evaluator {
       args = args.slice(1);
     }
     if (this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
-    const block = node.block;
-    const blockPass = node.args.some((a) => a.type === 'blockpass');
-    if (blockPass) throw new NotPorted('it passes a block from elsewhere (&block)');
+    // A block is written here, or handed on (`&settings`) from a lambda or proc the file keeps in a variable.
+    let block: Block | null = node.block;
+    let blockScope = scope;
+    const passed = node.args.find((a) => a.type === 'blockpass');
+    if (passed !== undefined && passed.type === 'blockpass') {
+      const handed = passed.value;
+      const value = handed === null ? null : this.#value(handed, scope);
+      if (!(value instanceof RubyProc)) throw new NotPorted('it passes a block from elsewhere (&block)');
+      block = value.block;
+      blockScope = value.closure as Scope;
+    }
     let method: MapperMethod;
     let callArgs: Value[] = args;
     if (BLOCK_METHODS.has(name)) {
@@ -325,7 +344,7 @@ class Evaluator {
     if (block !== null) {
       const param = block.params[0];
       const child = new MapperRef(param?.name ?? null, map);
-      const inner = new Scope(scope);
+      const inner = new Scope(blockScope);
       if (param?.name) inner.define(param.name, child);
       for (const p of block.params.slice(1)) if (p.name) inner.define(p.name, null);
       const declarations: Declaration[] = [];
@@ -336,7 +355,7 @@ class Evaluator {
       }
       body = { param: param?.name ? child : null, body: declarations, endLine: block.endLine };
     }
-    const endLine = this.#lineAt(block === null ? node.end : block.start);
+    const endLine = this.#lineAt(block === null || passed !== undefined ? node.end : block.start);
     this.#charge(node.end - node.start);
     const statement = summarize(this.#file.text, node);
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
@@ -410,6 +429,7 @@ class Evaluator {
         return last;
       }
       case 'assign': return this.#assign(node, scope);
+      case 'lambda': return new RubyProc(node.block, scope);
       case 'call': {
         const out: Declaration[] = [];
         const value = this.#call(node, scope, out);
@@ -548,6 +568,9 @@ class Evaluator {
     const block = node.block;
     if (node.args.some((a) => a.type === 'blockpass')) throw new NotPorted('it passes a block from elsewhere (&block)');
     const args = this.#arguments(node.args, scope);
+    if (receiver instanceof RubyProc && (name === 'call' || name === '()' || name === 'yield' || name === '[]') && block === null) {
+      return this.#yield(receiver.block, args, receiver.closure as Scope, out);
+    }
     const noBlock = () => {
       if (block !== null) throw new NotPorted(`the port does not evaluate ${name} with a block`);
     };
@@ -722,6 +745,7 @@ class Evaluator {
       return { kind: 'regexp', source: js.source, flags: js.flags };
     }
     if (v instanceof MapperRef) throw new NotPorted('it passes the routing map itself as a value');
+    if (v instanceof RubyProc) throw new NotPorted('it uses a block (a lambda or proc) as a value, where routes take data');
     if (Array.isArray(v)) return v.map((x) => this.#data(x, depth + 1));
     const entries = new Map<string, Data>();
     for (const [k, x] of v.entries) {
