@@ -116,11 +116,23 @@ class Scope {
   }
 }
 
-/** Evaluates parsed routes files in order, as one draw. */
-export function evaluate(files: readonly ParsedFile[]): Evaluation {
-  const size = files.reduce((n, f) => n + f.text.length, 0);
-  return new Evaluator(250_000 + 100 * size).run(files);
+export interface EvaluateOptions {
+  /**
+   * The Rails environment to port for (`--env production`): decides `RAILS_ENV`, `Rails.env`,
+   * `Rails.env.production?` and `ENV['RAILS_ENV']`. Without it, a statement that depends on the
+   * environment is reported, not guessed at.
+   */
+  readonly env?: string | null;
 }
+
+/** Evaluates parsed routes files in order, as one draw. */
+export function evaluate(files: readonly ParsedFile[], options: EvaluateOptions = {}): Evaluation {
+  const size = files.reduce((n, f) => n + f.text.length, 0);
+  return new Evaluator(250_000 + 100 * size, options.env ?? null).run(files);
+}
+
+/** The environment variables that name the Rails environment. */
+const ENV_VARIABLES: ReadonlySet<string> = new Set(['RAILS_ENV', 'RACK_ENV']);
 
 class Evaluator {
   #budget: number;
@@ -135,8 +147,17 @@ class Evaluator {
   /** Where each line of the current file starts, to find a statement's last line. */
   #lineStarts: number[] = [0];
 
-  constructor(budget: number) {
+  readonly #env: string | null;
+
+  constructor(budget: number, env: string | null) {
     this.#budget = budget;
+    this.#env = env;
+  }
+
+  /** The environment being ported for; a statement that needs it without `--env` is reported. */
+  #environment(what: string): string {
+    if (this.#env === null) throw new NotPorted(`it depends on the Rails environment (${what}); port with --env NAME to decide it`);
+    return this.#env;
   }
 
   run(files: readonly ParsedFile[]): Evaluation {
@@ -212,9 +233,12 @@ class Evaluator {
       case 'paren':
         this.#statements(node.body, scope, out);
         return;
-      case 'if':
-        if (node.modifier) throw new NotPorted(`it runs only ${node.keyword} ${this.#text(node.cond)}, a condition the port does not decide`);
-        throw new NotPorted('it is a conditional, which the port does not decide');
+      case 'if': {
+        // Ruby's if/unless/elsif (and the modifiers): the branch the condition picks, when the file itself decides it.
+        const holds = truthy(this.#value(node.cond, scope)) !== (node.keyword === 'unless');
+        this.#statements(holds ? node.then : node.else ?? [], scope, out);
+        return;
+      }
       case 'def':
         throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
       case 'class': case 'module':
@@ -250,6 +274,11 @@ class Evaluator {
   #call(node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
     const proc = this.#procLiteral(node, scope);
     if (proc !== null) return proc;
+    if (isRailsEnv(node, scope)) return this.#environment('Rails.env');
+    // ActiveSupport's StringInquirer: `Rails.env.production?`.
+    if (node.receiver !== null && isRailsEnv(node.receiver, scope) && /^[a-z_][a-z0-9_]*\?$/.test(node.name) && node.args.length === 0 && node.block === null) {
+      return this.#environment(`Rails.env.${node.name}`) === node.name.slice(0, -1);
+    }
     if (node.receiver === null) {
       if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
       throw new NotPorted(this.#unknownMethod(node.name));
@@ -420,6 +449,7 @@ class Evaluator {
         if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
         if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
         const found = scope.lookup(node.name);
+        if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
         if (found === null) throw new NotPorted(`it uses ${node.name}, a constant defined elsewhere`);
         return found.value;
       }
@@ -430,6 +460,15 @@ class Evaluator {
       }
       case 'assign': return this.#assign(node, scope);
       case 'lambda': return new RubyProc(node.block, scope);
+      case 'not': return !truthy(this.#value(node.value, scope));
+      case 'and': {
+        const left = this.#value(node.left, scope);
+        return truthy(left) ? this.#value(node.right, scope) : left;
+      }
+      case 'or': {
+        const left = this.#value(node.left, scope);
+        return truthy(left) ? left : this.#value(node.right, scope);
+      }
       case 'call': {
         const out: Declaration[] = [];
         const value = this.#call(node, scope, out);
@@ -437,11 +476,19 @@ class Evaluator {
         return value;
       }
       case 'index': {
+        if (node.receiver.type === 'const' && node.receiver.scope === null && node.receiver.name === 'ENV' && scope.lookup('ENV') === null) {
+          const [variable] = this.#arguments(node.args, scope);
+          if (node.args.length === 1 && typeof variable === 'string' && ENV_VARIABLES.has(variable)) return this.#environment(`ENV['${variable}']`);
+          throw new NotPorted(`it reads ${this.#text(node)}, an environment variable the port does not know`);
+        }
         const receiver = this.#value(node.receiver, scope);
         return this.#index(receiver, this.#arguments(node.args, scope));
       }
       case 'binary': {
         const left = this.#value(node.left, scope);
+        // && and || short-circuit, as `and`/`or` do: the right side is evaluated only when it decides.
+        if (node.op === '&&') return truthy(left) ? this.#value(node.right, scope) : left;
+        if (node.op === '||') return truthy(left) ? left : this.#value(node.right, scope);
         return this.#operator(node.op, left, this.#value(node.right, scope));
       }
       case 'unary': {
@@ -521,6 +568,7 @@ class Evaluator {
   }
 
   #operator(op: string, left: Value, right: Value): Value {
+    if ((op === '==' || op === '!=') && isPlain(left) && isPlain(right)) return (left === right) === (op === '==');
     if (op === '+') {
       if (typeof left === 'string' && typeof right === 'string') {
         this.#charge(left.length + right.length);
@@ -678,6 +726,12 @@ class Evaluator {
       case 'last': if (args.length === 0) return list[list.length - 1] ?? null; break;
       case '[]': return this.#index(list, args);
       case 'compact': return list.filter((v) => v !== null);
+      case 'include?': case 'member?':
+        if (args.length === 1 && isPlain(args[0])) {
+          this.#charge(list.length);
+          return list.some((v) => v === args[0]);
+        }
+        break;
       case 'flatten': {
         const flat: Value[] = [];
         const walk = (xs: Value[], depth: number) => {
@@ -765,6 +819,22 @@ function toS(v: Value): string {
   if (v instanceof Sym) return v.name;
   if (v instanceof RubyRegexp) return v.toS();
   throw new NotPorted('it interpolates a value whose text differs between Ruby versions (a list, hash or map)');
+}
+
+/** Ruby's truth: everything but nil and false. */
+function truthy(v: Value): boolean {
+  return v !== null && v !== false;
+}
+
+/** A value Ruby compares by its contents the way JavaScript's === does (symbols are interned). */
+function isPlain(v: Value): v is null | boolean | number | string | Sym {
+  return v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' || v instanceof Sym;
+}
+
+/** `Rails.env` (Rails' own, unless the file gives `Rails` a meaning). */
+function isRailsEnv(node: Node, scope: Scope): boolean {
+  return node.type === 'call' && node.name === 'env' && node.args.length === 0 && node.block === null && node.receiver?.type === 'const'
+    && node.receiver.scope === null && node.receiver.name === 'Rails' && scope.lookup('Rails') === null;
 }
 
 const REGEXP_OPTIONS: Readonly<Record<string, number>> = { IGNORECASE: 1, EXTENDED: 2, MULTILINE: 4 };
