@@ -80,8 +80,16 @@ class BudgetExceeded extends NotPorted {
   }
 }
 
+class TooDeep extends NotPorted {
+  constructor() {
+    super('an expression nests too deeply');
+  }
+}
+
 /** How deeply a value may nest (a hash in a hash ...) before it is refused rather than recursed into. */
 const MAX_VALUE_DEPTH = 64;
+/** How deeply an expression may nest (operands of operands ...) before it is refused rather than recursed into. */
+const MAX_EXPRESSION_DEPTH = 200;
 
 /** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
 class Scope {
@@ -148,6 +156,10 @@ class Evaluator {
   #lineStarts: number[] = [0];
 
   readonly #env: string | null;
+  /** How deeply #value is nested now. */
+  #depth = 0;
+  /** Expressions found to nest too deeply (and the nodes around them). */
+  readonly #tooDeep = new WeakSet<Node>();
 
   constructor(budget: number, env: string | null) {
     this.#budget = budget;
@@ -409,6 +421,22 @@ class Evaluator {
 
   #value(node: Node, scope: Scope): Value {
     this.#charge(1);
+    // Conditions are evaluated now, and a condition can be as long as the file: walk a bounded depth of it, so
+    // an expression nested thousands deep is refused at once (and in every pass of a loop) instead of overflowing the stack.
+    // Each node on the way is remembered, so a loop that meets it again refuses it without the walk.
+    if (this.#depth >= MAX_EXPRESSION_DEPTH || this.#tooDeep.has(node)) throw new TooDeep();
+    this.#depth++;
+    try {
+      return this.#valueOf(node, scope);
+    } catch (error) {
+      if (error instanceof TooDeep) this.#tooDeep.add(node);
+      throw error;
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #valueOf(node: Node, scope: Scope): Value {
     switch (node.type) {
       case 'nil': return null;
       case 'true': return true;

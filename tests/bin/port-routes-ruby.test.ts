@@ -307,14 +307,14 @@ const OMITTED: Omitted[] = [
     draw: [['connect', ':controller']],
   },
   {
-    name: 'trailing if and unless modifiers, and if blocks',
-    ruby: "map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'\nmap.connect 'x', :controller => 'x' unless ENV['NO_X']\nif true\n  map.connect 'y', :controller => 'y'\nend\nmap.connect ':controller'\n",
+    name: 'trailing if and unless modifiers and if blocks on what the file cannot decide (the environment, without --env)',
+    ruby: "map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'\nmap.connect 'x', :controller => 'x' unless ENV['NO_X']\nif defined?(Admin)\n  map.connect 'y', :controller => 'y'\nend\nif true\n  map.connect 'z', :controller => 'z'\nend\nLOCAL = false\nmap.connect 'w', :controller => 'w' unless !LOCAL\nmap.connect ':controller'\n",
     reports: [
       "config/routes.rb:1: not ported: map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'",
       "config/routes.rb:2: not ported: map.connect 'x', :controller => 'x' unless ENV['NO_X']",
-      'config/routes.rb:3: not ported: if true … end',
+      'config/routes.rb:3: not ported: if defined?(Admin) … end',
     ],
-    draw: [['connect', ':controller']],
+    draw: [['connect', 'z', { controller: 'z' }], ['connect', ':controller']],
   },
   {
     name: 'a method defined in the file, and the calls of it',
