@@ -67,7 +67,14 @@ function learn(name: string): void {
   });
 }
 
+const VALUE = Symbol('signalbox partial value');
+const INDEX = Symbol('signalbox partial index');
+
 const LAYER: object = Object.create(LEARNED, Object.getOwnPropertyDescriptors(HELPERS));
+// The slots every context sets in its constructor, as writable properties of a plain object above the
+// Proxy: a store finds them here and adds its own, where a store that reached the Proxy would leave
+// V8's fast path for a runtime call at every new context.
+for (const slot of [SCOPE, VALUE, INDEX]) Object.defineProperty(LAYER, slot, { value: undefined, writable: true, enumerable: false, configurable: false });
 
 export type Context = ContextSlots & Record<string, unknown>;
 
@@ -93,9 +100,6 @@ export function contextOf(scope: Scope, locals: Readonly<Record<string, unknown>
 export function setLocal(view: Context, key: string, value: unknown): void {
   if (key !== '__proto__' && !HELPER_NAMES.has(key)) view[key] = value;
 }
-
-const VALUE = Symbol('signalbox partial value');
-const INDEX = Symbol('signalbox partial index');
 
 /**
  * The contexts of a partial whose locals are its object (and counter): getters on a prototype made
