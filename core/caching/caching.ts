@@ -229,10 +229,16 @@ export class Caching {
     return this.#track(Promise.all([removed, relayed]).then(([count]) => count));
   }
 
-  /** A promise readers wait for (without failing with it: a failed expiry is the caller's to see). */
+  /**
+   * A promise readers wait for (without failing with it: a failed expiry is the caller's to see). It is
+   * logged here too, since an action may start an expiry without waiting for it, as Rails' synchronous
+   * `expire_action` invites: such a failure would otherwise pass unseen.
+   */
   #track<T>(promise: Promise<T>): Promise<T> {
     const tracked = promise.finally(() => this.#expiring.delete(guarded));
-    const guarded = tracked.catch(() => undefined);
+    const guarded = tracked.catch((error: unknown) => {
+      this.#log.error({ err: error, store: this.store.name }, 'cache expiry failed');
+    });
     this.#expiring.add(guarded);
     return tracked;
   }
