@@ -12,7 +12,7 @@
  *
  * Correctness and memory, not speed: run it under `nice`, on a quiet machine for the latencies.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -22,19 +22,24 @@ const SERVER = fileURLToPath(new URL('./servers/reliability-server.ts', import.m
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MB = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
-interface Running { child: ChildProcess; port: number; rss(): Promise<number>; exit: Promise<{ code: number | null; at: number }> }
+interface Memory { rss: number; heapUsed: number; heapTotal: number }
+interface Running { child: ChildProcess; port: number; rss(): Promise<number>; gc(): Promise<Memory>; exit: Promise<{ code: number | null; at: number }> }
 
-function start(env: Record<string, string> = {}): Promise<Running> {
-  const child = fork(SERVER, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+function start(env: Record<string, string> = {}, nodeOptions: string[] = []): Promise<Running> {
+  const child = fork(SERVER, [], { execArgv: ['--import', 'tsx', ...nodeOptions], env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const exit = new Promise<{ code: number | null; at: number }>((r) => child.once('exit', (code) => r({ code, at: performance.now() })));
   // One question at a time, so each answer goes to its own asker.
-  let asked: Promise<number> = Promise.resolve(0);
-  const rss = () => (asked = asked.then(() => new Promise<number>((resolve) => {
-    child.once('message', (m) => resolve((m as { rss: number }).rss));
-    child.send('rss');
-  })));
+  let asked: Promise<unknown> = Promise.resolve();
+  const ask = (question: 'rss' | 'gc'): Promise<Memory> => {
+    const answer = asked.then(() => new Promise<Memory>((resolve) => {
+      child.once('message', (m) => resolve(m as Memory));
+      child.send(question);
+    }));
+    asked = answer;
+    return answer;
+  };
   return new Promise((resolve) => {
-    child.stdout!.once('data', (d: Buffer) => resolve({ child, port: (JSON.parse(String(d)) as { port: number }).port, rss, exit }));
+    child.stdout!.once('data', (d: Buffer) => resolve({ child, port: (JSON.parse(String(d)) as { port: number }).port, rss: () => ask('rss').then((m) => m.rss), gc: () => ask('gc'), exit }));
   });
 }
 
@@ -142,30 +147,79 @@ async function readers(): Promise<string> {
 50 connections each pipeline 20 \`GET /posts\` and read their answers a byte per 100 ms. After 3 s: RSS ${MB(before)} → ${MB(rss)} MiB; a normal request took ${during.toFixed(1)} ms.`;
 }
 
+/**
+ * Bytes the kernel holds on the connection(s) to `port`, from `ss` (null without it): `requests`,
+ * still on their way to the server (its Recv-Q, and the client's Send-Q), and `answers`, on their
+ * way back (the server's Send-Q, and the client's Recv-Q).
+ */
+function kernelQueues(port: number): { requests: number; answers: number } | null {
+  try {
+    const out = execFileSync('ss', ['-tnH', 'state', 'established', `( sport = :${port} or dport = :${port} )`], { encoding: 'utf8' });
+    const queued = { requests: 0, answers: 0 };
+    for (const line of out.trim().split('\n').filter(Boolean)) {
+      const [recvQ, sendQ, local] = line.trim().split(/\s+/);
+      const serverSide = local.endsWith(`:${port}`);
+      queued.requests += Number(serverSide ? recvQ : sendQ);
+      queued.answers += Number(serverSide ? sendQ : recvQ);
+    }
+    return queued;
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes of one whole answer to `request` (sent with Connection: close), head included. */
+function answerBytes(port: number, request: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    const socket = connect(port, '127.0.0.1', () => socket.end(request.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')));
+    socket.on('data', (d: Buffer) => { bytes += d.length; });
+    socket.on('close', () => resolve(bytes - 'Connection: close\r\n'.length));
+    socket.on('error', reject);
+  });
+}
+
+const WARM_REQUESTS = 20_000;
+
 async function pipelining(): Promise<string> {
-  const server = await start();
-  const idle = await server.rss();
+  const server = await start({}, ['--expose-gc']);
+  const cold = await server.gc();
+  // Idle means ready to serve: the code a request runs is compiled and the heap has grown to serve it.
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  let warmed = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (warmed++ < WARM_REQUESTS) await get(server.port, '/posts', agent);
+  }));
+  agent.destroy();
+  await sleep(500);
+  const idle = await server.gc();
   const flood = connect(server.port, '127.0.0.1');
   flood.on('error', () => {});
   flood.pause();
   await new Promise((r) => flood.once('connect', r));
+  const REQUEST = 'GET /posts HTTP/1.1\r\nHost: x\r\n\r\n';
   let written = 0;
   const write = (): void => {
     while (written < 50_000) {
       written++;
-      if (!flood.write('GET /posts HTTP/1.1\r\nHost: x\r\n\r\n')) return void flood.once('drain', write);
+      if (!flood.write(REQUEST)) return void flood.once('drain', write);
     }
   };
   write();
   await sleep(3_000);
-  const rss = await server.rss();
+  const floodedRss = await server.rss();
+  const flooded = await server.gc();
   const other = await latency(server.port);
+  // What the kernel still holds for the flood: the server's receive queue and the client's send queue.
+  const queued = kernelQueues(server.port);
+  const answerSize = await answerBytes(server.port, REQUEST);
+  const sent = written * REQUEST.length - flood.writableLength;
   flood.destroy();
   server.child.kill('SIGTERM');
   await server.exit;
   return `### Unread pipelining
 
-One connection writes 50,000 pipelined \`GET /posts\` and reads nothing (${fmt(written)} written before the kernel stopped taking more). After 3 s: RSS ${MB(idle)} MiB idle → ${MB(rss)} MiB; another client's \`GET /posts\` took ${other.toFixed(1)} ms.`;
+One connection writes 50,000 pipelined \`GET /posts\` (${fmt(written * REQUEST.length)} bytes) and reads nothing. RSS: ${MB(cold.rss)} MiB just started; **${MB(idle.rss)} MiB idle** (after a full garbage collection, as every figure here but one) after serving ${fmt(WARM_REQUESTS)} ordinary requests on 8 keep-alive connections (what any server grows by once its requests' code is compiled and its heap has grown to serve them); **${MB(flooded.rss)} MiB** 3 s into the flood (**+${MB(flooded.rss - idle.rss)} MiB**; ${MB(floodedRss)} MiB before that collection). V8's heap: ${MB(idle.heapUsed)} MiB in use (of ${MB(idle.heapTotal)} MiB reserved) idle, ${MB(flooded.heapUsed)} (of ${MB(flooded.heapTotal)}) during the flood: **+${MB(flooded.heapUsed - idle.heapUsed)} MiB held** for the flood's requests. ${queued === null ? '' : `Of the ${fmt(sent)} bytes of requests sent, ${fmt(queued.requests)} were still in the kernel's socket queues (kernel memory, not the process's): the server had taken ${fmt(sent - queued.requests)} bytes (${fmt(Math.floor((sent - queued.requests) / REQUEST.length))} requests) off the socket, and answered ${fmt(Math.round(queued.answers / answerSize))} of them (${fmt(queued.answers)} bytes of answers of ${fmt(answerSize)} bytes each, queued in the kernel toward the client that does not read) before its writes backed up and the connection was no longer read. `}Another client's \`GET /posts\` took ${other.toFixed(1)} ms.`;
 }
 
 async function shutdown(): Promise<string> {
