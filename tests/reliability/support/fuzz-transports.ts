@@ -63,8 +63,8 @@ export interface WireOutcome {
 /**
  * Writes `bytes` on a new connection and reads the first status line. A request that is still incomplete
  * (a body shorter than it said) is ended after a moment, as a client that has sent all it will; ending at
- * once would make the server drop requests it has not answered yet. The clock starts once connected, so
- * a slow accept on a busy machine is not charged to the request.
+ * once would make the server drop requests it has not answered yet. The clock starts once the connection is
+ * established, so a slow connect on a busy machine is not charged to the request.
  */
 export function sendRaw(port: number, bytes: string, limitMs = HANG_MS): Promise<WireOutcome> {
   return new Promise((resolve) => {
