@@ -24,7 +24,7 @@ import type { Helpers } from '../routing/index.ts';
 import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
-  declarationsOf, splitFilterArgs, actionScope,
+  declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER,
   type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
   type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
@@ -87,13 +87,21 @@ export class Controller {
     addFilters(this, 'around', args, false);
   }
 
-  /** Removes inherited filters by method name. */
-  static skip_filter<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
-    skipFilters(this, names);
+  /**
+   * Removes inherited filters by method name, for every action or, with `{ only }` or `{ except }`,
+   * for those actions. `verify_authenticity_token` names the check `protect_from_forgery` installs.
+   * @example static { this.skip_before_filter('verify_authenticity_token', { only: ['create'] }) }
+   */
+  static skip_filter<C>(this: Declaring<C>, ...args: FilterArguments<MethodName<C> | typeof FORGERY_FILTER>): void {
+    skipFilters(this, args);
   }
 
-  static skip_before_filter<C>(this: Declaring<C>, ...names: MethodName<C>[]): void {
-    skipFilters(this, names);
+  static skip_before_filter<C>(this: Declaring<C>, ...args: FilterArguments<MethodName<C> | typeof FORGERY_FILTER>): void {
+    skipFilters(this, args);
+  }
+
+  static skip_after_filter<C>(this: Declaring<C>, ...args: FilterArguments<MethodName<C>>): void {
+    skipFilters(this, args);
   }
 
   /**
@@ -437,9 +445,17 @@ function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], p
   for (const t of targets) if (typeof t === 'string') d.hidden.add(t);
 }
 
-function skipFilters(klass: object, names: readonly string[]): void {
+function skipFilters(klass: object, args: readonly unknown[]): void {
+  const { targets, scope } = splitFilterArgs(args);
   const d = declarationsOf(klass);
-  for (let i = d.filters.length - 1; i >= 0; i--) if (typeof d.filters[i].target === 'string' && names.includes(d.filters[i].target as string)) d.filters.splice(i, 1);
+  if (targets.includes(FORGERY_FILTER) && d.forgery !== null) d.forgery = skipping(d.forgery, scope);
+  for (let i = d.filters.length - 1; i >= 0; i--) {
+    const filter = d.filters[i];
+    if (typeof filter.target !== 'string' || !targets.includes(filter.target)) continue;
+    const kept = skipping(filter, scope);
+    if (kept === null) d.filters.splice(i, 1);
+    else d.filters[i] = kept;
+  }
 }
 
 /** Whether `target` is the parameters hash itself or one nested in it (the client wrote it). */

@@ -8,7 +8,15 @@
 import { ArgumentError } from '../errors.ts';
 import type { ActionCacheOptions, CacheDeclaration, PageCacheOptions } from '../caching/declarations.ts';
 
-export type ActionScope = { readonly only?: readonly string[]; readonly except?: readonly string[] };
+export type ActionScope = {
+  readonly only?: readonly string[];
+  readonly except?: readonly string[];
+  /** Scopes a `skip_filter` took the declaration out of (Rails' `skip_before_filter :x, :only => ...`). */
+  readonly skipped?: readonly ActionScope[];
+};
+
+/** The name Rails gives the filter `protect_from_forgery` installs: `skip_before_filter` takes it. */
+export const FORGERY_FILTER = 'verify_authenticity_token';
 
 /**
  * The names of `T`'s methods: what a filter, a rescue handler or a cache condition may name, so that
@@ -142,9 +150,14 @@ export function actionScope(options: { only?: unknown; except?: unknown } | unde
 
 /** Whether a scoped declaration applies to this action. */
 export function appliesTo(scope: ActionScope, action: string): boolean {
-  if (scope.only) return scope.only.includes(action);
-  if (scope.except) return !scope.except.includes(action);
-  return true;
+  if (scope.only ? !scope.only.includes(action) : scope.except ? scope.except.includes(action) : false) return false;
+  return scope.skipped === undefined || !scope.skipped.some((skip) => appliesTo(skip, action));
+}
+
+/** `declaration` with `skip` taken out of it: for every action when the skip has no scope (null), else where the skip applies. */
+export function skipping<T extends ActionScope>(declaration: T, skip: ActionScope): T | null {
+  if (skip.only === undefined && skip.except === undefined) return null;
+  return { ...declaration, skipped: [...(declaration.skipped ?? []), skip] };
 }
 
 /** Splits `(...targets, options?)` as Rails' filter declarations take them. */

@@ -20,7 +20,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Rails' names the package uses, by where Rails has them (Rails 2.1 unless a version is given). */
 const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   'ActionController::Base class declarations': [
-    'before_filter', 'after_filter', 'around_filter', 'prepend_before_filter', 'skip_filter', 'skip_before_filter', 'rescue_from',
+    'before_filter', 'after_filter', 'around_filter', 'prepend_before_filter', 'skip_filter', 'skip_before_filter', 'skip_after_filter', 'rescue_from',
     'protect_from_forgery', 'hide_action', 'action_methods', 'caches_page', 'caches_action',
   ],
   'ActionController::Base instance methods': [

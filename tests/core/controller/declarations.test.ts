@@ -105,6 +105,22 @@ test('skip_filter removes named filters of any kind; function filters cannot be 
   assert.equal(kinds(A), ['before:fn']);
 });
 
+test('skip_filter with only or except keeps the filter for the other actions', () => {
+  class Parent extends Controller {
+    static { this.before_filter('a', 'b'); }
+    a(): void {}
+    b(): void {}
+  }
+  class Child extends Parent {
+    static { this.skip_before_filter('a', { only: ['index'] }); }
+  }
+  const [a, b] = declarationsOf(Child).filters;
+  assert.is(appliesTo(a, 'index'), false);
+  assert.is(appliesTo(a, 'show'), true);
+  assert.is(appliesTo(b, 'index'), true);
+  assert.is(appliesTo(declarationsOf(Parent).filters[0], 'index'), true, 'the parent keeps it everywhere');
+});
+
 test('filter method names, and rescue handler names, are hidden from the actions', () => {
   class A extends Controller {
     static {

@@ -134,6 +134,26 @@ test('only and except limit protection to some actions', async () => {
   rejected(await call(except, 'POST /posts'));
 });
 
+test("skip_before_filter('verify_authenticity_token') lifts the check a parent installed, for some actions or all", async () => {
+  class Protected extends Controller {
+    static { this.protect_from_forgery(); }
+    create(): void { this.render({ text: 'created' }); }
+    api(): void { this.render({ text: 'api' }); }
+  }
+  class Webhooks extends Protected {
+    static { this.skip_before_filter('verify_authenticity_token', { only: ['api'] }); }
+  }
+  class Open extends Protected {
+    static { this.skip_before_filter('verify_authenticity_token'); }
+  }
+  const draw = (map: Parameters<NonNullable<AppOptions['draw']>>[0]) => map.connect(':controller/:action');
+  const app = appWith({ protected: Protected, webhooks: Webhooks, open: Open }, { draw, publicDir: pub.path, config: { allow_forgery_protection: true } });
+  assert.is((await call(app, 'POST /webhooks/api')).body, 'api', 'skipped for the listed action');
+  rejected(await call(app, 'POST /webhooks/create'));
+  assert.is((await call(app, 'POST /open/create')).body, 'created', 'skipped for every action');
+  rejected(await call(app, 'POST /protected/api'), 'the parent keeps its check');
+});
+
 test('allow_forgery_protection: false (the test default) turns protection off for the app', async () => {
   const app = protectedApp({}, { config: { allow_forgery_protection: false } });
   assert.is((await call(app, 'POST /posts')).body, 'created');
