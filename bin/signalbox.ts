@@ -6,7 +6,7 @@
  *                                      print (or write, or keep writing) the declarations of its route helpers
  *   signalbox machines [--format mermaid|dot|json] [--machine id] [--update-readme]
  *                                      print every exported machine as a diagram, or refresh the README's
- *   signalbox port-routes [--js | --json] FILE...
+ *   signalbox port-routes [--js | --json] [--env NAME] FILE...
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
  *   signalbox new DIR                  write a new application into DIR
  */
@@ -29,7 +29,7 @@ const USAGE = `usage: signalbox routes [--json] [file]
        signalbox machines [--format mermaid|dot|json] [--machine <id>] [--update-readme]
   prints each machine Signalbox exports (default format: mermaid); --update-readme rewrites the
   diagrams between the <!-- machines:<id>:start/end --> markers of the project's README.md
-       signalbox port-routes [--js | --json] FILE...
+       signalbox port-routes [--js | --json] [--env NAME] FILE...
   ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module
        signalbox new DIR
   writes a new application into DIR (routes, controllers, views, public pages, a test, package.json)`;

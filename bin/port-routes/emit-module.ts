@@ -12,6 +12,8 @@ export interface ModuleOptions {
   readonly language: 'ts' | 'js';
   /** The files in the order they were read, for the header. */
   readonly files: readonly string[];
+  /** The Rails environment the conditions were decided for, if one was given. */
+  readonly env?: string | null;
 }
 
 const RESERVED: ReadonlySet<string> = new Set([
@@ -54,7 +56,7 @@ class ModuleWriter {
     const rootName = identifier(root.name ?? 'map');
     this.#names.set(root, rootName);
     const header = [
-      `// Ported from ${oneLine(files.join(', '))} by \`signalbox port-routes\`.`,
+      `// Ported from ${oneLine(files.join(', '))} by \`signalbox port-routes\`${this.#options.env ? ` for the ${oneLine(this.#options.env)} environment` : ''}.`,
       language === 'ts' ? "import { draw, type RouteSet } from 'signalbox';" : "import { draw } from 'signalbox';",
       '',
       `export const routes${language === 'ts' ? ': RouteSet' : ''} = draw((${rootName}) => {`,

@@ -4,7 +4,8 @@
  *
  * What it evaluates is what a routes file can say without code from elsewhere: the `draw` block (or
  * bare `map.` statements), literals, local variables and constants assigned in the file, `#{}`
- * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, and
+ * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, blocks kept
+ * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`), and
  * the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
  * (a plugin hook, a `require`, a condition, a method defined elsewhere) is not guessed at: the
  * statement is left out and reported with its file and line, and evaluation goes on with the next.
@@ -15,7 +16,7 @@ import type { Block, Node, NodeOf, Part, Program } from './ast.ts';
 import type { Comment } from './lexer.ts';
 import { NotPorted } from './errors.ts';
 import { translateRegexp } from './regexp.ts';
-import { type Data, type DataHash, type HashKey, MapperRef, RubyHash, RubyRegexp, Sym, type Value } from './values.ts';
+import { type Data, type DataHash, type HashKey, MapperRef, RubyHash, RubyProc, RubyRegexp, Sym, type Value } from './values.ts';
 
 /** The routing methods of Signalbox's mapper that a ported call can be. */
 export type MapperMethod = 'resources' | 'resource' | 'namespace' | 'with_options' | 'connect' | 'root' | 'named';
@@ -79,8 +80,16 @@ class BudgetExceeded extends NotPorted {
   }
 }
 
+class TooDeep extends NotPorted {
+  constructor() {
+    super('an expression nests too deeply');
+  }
+}
+
 /** How deeply a value may nest (a hash in a hash ...) before it is refused rather than recursed into. */
 const MAX_VALUE_DEPTH = 64;
+/** How deeply an expression may nest (operands of operands ...) before it is refused rather than recursed into. */
+const MAX_EXPRESSION_DEPTH = 200;
 
 /** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
 class Scope {
@@ -115,11 +124,23 @@ class Scope {
   }
 }
 
-/** Evaluates parsed routes files in order, as one draw. */
-export function evaluate(files: readonly ParsedFile[]): Evaluation {
-  const size = files.reduce((n, f) => n + f.text.length, 0);
-  return new Evaluator(250_000 + 100 * size).run(files);
+export interface EvaluateOptions {
+  /**
+   * The Rails environment to port for (`--env production`): decides `RAILS_ENV`, `Rails.env`,
+   * `Rails.env.production?` and `ENV['RAILS_ENV']`. Without it, a statement that depends on the
+   * environment is reported, not guessed at.
+   */
+  readonly env?: string | null;
 }
+
+/** Evaluates parsed routes files in order, as one draw. */
+export function evaluate(files: readonly ParsedFile[], options: EvaluateOptions = {}): Evaluation {
+  const size = files.reduce((n, f) => n + f.text.length, 0);
+  return new Evaluator(250_000 + 100 * size, options.env ?? null).run(files);
+}
+
+/** The environment variables that name the Rails environment. */
+const ENV_VARIABLES: ReadonlySet<string> = new Set(['RAILS_ENV', 'RACK_ENV']);
 
 class Evaluator {
   #budget: number;
@@ -134,8 +155,21 @@ class Evaluator {
   /** Where each line of the current file starts, to find a statement's last line. */
   #lineStarts: number[] = [0];
 
-  constructor(budget: number) {
+  readonly #env: string | null;
+  /** How deeply #value is nested now. */
+  #depth = 0;
+  /** Expressions found to nest too deeply (and the nodes around them). */
+  readonly #tooDeep = new WeakSet<Node>();
+
+  constructor(budget: number, env: string | null) {
     this.#budget = budget;
+    this.#env = env;
+  }
+
+  /** The environment being ported for; a statement that needs it without `--env` is reported. */
+  #environment(what: string): string {
+    if (this.#env === null) throw new NotPorted(`it depends on the Rails environment (${what}); port with --env NAME to decide it`);
+    return this.#env;
   }
 
   run(files: readonly ParsedFile[]): Evaluation {
@@ -211,9 +245,12 @@ class Evaluator {
       case 'paren':
         this.#statements(node.body, scope, out);
         return;
-      case 'if':
-        if (node.modifier) throw new NotPorted(`it runs only ${node.keyword} ${this.#text(node.cond)}, a condition the port does not decide`);
-        throw new NotPorted('it is a conditional, which the port does not decide');
+      case 'if': {
+        // Ruby's if/unless/elsif (and the modifiers): the branch the condition picks, when the file itself decides it.
+        const holds = truthy(this.#value(node.cond, scope)) !== (node.keyword === 'unless');
+        this.#statements(holds ? node.then : node.else ?? [], scope, out);
+        return;
+      }
       case 'def':
         throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
       case 'class': case 'module':
@@ -247,6 +284,13 @@ class Evaluator {
   // ---- calls ----
 
   #call(node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
+    const proc = this.#procLiteral(node, scope);
+    if (proc !== null) return proc;
+    if (isRailsEnv(node, scope)) return this.#environment('Rails.env');
+    // ActiveSupport's StringInquirer: `Rails.env.production?`.
+    if (node.receiver !== null && isRailsEnv(node.receiver, scope) && /^[a-z_][a-z0-9_]*\?$/.test(node.name) && node.args.length === 0 && node.block === null) {
+      return this.#environment(`Rails.env.${node.name}`) === node.name.slice(0, -1);
+    }
     if (node.receiver === null) {
       if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
       throw new NotPorted(this.#unknownMethod(node.name));
@@ -260,6 +304,14 @@ class Evaluator {
       return null;
     }
     return this.#builtin(receiver, node, scope, out);
+  }
+
+  /** `lambda do |m| … end`, `proc { … }` or `Proc.new { … }` (Ruby's own, unless the file defines the name): a block as a value. */
+  #procLiteral(node: NodeOf<'call'>, scope: Scope): RubyProc | null {
+    if (node.block === null || node.args.length > 0) return null;
+    const kernel = node.receiver === null && (node.name === 'lambda' || node.name === 'proc') && !this.#defined.has(node.name) && scope.lookup(node.name) === null;
+    const procNew = node.name === 'new' && node.receiver?.type === 'const' && node.receiver.scope === null && node.receiver.name === 'Proc' && scope.lookup('Proc') === null;
+    return kernel || procNew ? new RubyProc(node.block, scope) : null;
   }
 
   #unknownMethod(name: string): string {
@@ -294,9 +346,17 @@ class Evaluator {
       args = args.slice(1);
     }
     if (this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
-    const block = node.block;
-    const blockPass = node.args.some((a) => a.type === 'blockpass');
-    if (blockPass) throw new NotPorted('it passes a block from elsewhere (&block)');
+    // A block is written here, or handed on (`&settings`) from a lambda or proc the file keeps in a variable.
+    let block: Block | null = node.block;
+    let blockScope = scope;
+    const passed = node.args.find((a) => a.type === 'blockpass');
+    if (passed !== undefined && passed.type === 'blockpass') {
+      const handed = passed.value;
+      const value = handed === null ? null : this.#value(handed, scope);
+      if (!(value instanceof RubyProc)) throw new NotPorted('it passes a block from elsewhere (&block)');
+      block = value.block;
+      blockScope = value.closure as Scope;
+    }
     let method: MapperMethod;
     let callArgs: Value[] = args;
     if (BLOCK_METHODS.has(name)) {
@@ -325,7 +385,7 @@ class Evaluator {
     if (block !== null) {
       const param = block.params[0];
       const child = new MapperRef(param?.name ?? null, map);
-      const inner = new Scope(scope);
+      const inner = new Scope(blockScope);
       if (param?.name) inner.define(param.name, child);
       for (const p of block.params.slice(1)) if (p.name) inner.define(p.name, null);
       const declarations: Declaration[] = [];
@@ -336,7 +396,7 @@ class Evaluator {
       }
       body = { param: param?.name ? child : null, body: declarations, endLine: block.endLine };
     }
-    const endLine = this.#lineAt(block === null ? node.end : block.start);
+    const endLine = this.#lineAt(block === null || passed !== undefined ? node.end : block.start);
     this.#charge(node.end - node.start);
     const statement = summarize(this.#file.text, node);
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
@@ -361,6 +421,22 @@ class Evaluator {
 
   #value(node: Node, scope: Scope): Value {
     this.#charge(1);
+    // Conditions are evaluated now, and a condition can be as long as the file: walk a bounded depth of it, so
+    // an expression nested thousands deep is refused at once (and in every pass of a loop) instead of overflowing the stack.
+    // Each node on the way is remembered, so a loop that meets it again refuses it without the walk.
+    if (this.#depth >= MAX_EXPRESSION_DEPTH || this.#tooDeep.has(node)) throw new TooDeep();
+    this.#depth++;
+    try {
+      return this.#valueOf(node, scope);
+    } catch (error) {
+      if (error instanceof TooDeep) this.#tooDeep.add(node);
+      throw error;
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #valueOf(node: Node, scope: Scope): Value {
     switch (node.type) {
       case 'nil': return null;
       case 'true': return true;
@@ -401,6 +477,7 @@ class Evaluator {
         if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
         if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
         const found = scope.lookup(node.name);
+        if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
         if (found === null) throw new NotPorted(`it uses ${node.name}, a constant defined elsewhere`);
         return found.value;
       }
@@ -410,6 +487,16 @@ class Evaluator {
         return last;
       }
       case 'assign': return this.#assign(node, scope);
+      case 'lambda': return new RubyProc(node.block, scope);
+      case 'not': return !truthy(this.#value(node.value, scope));
+      case 'and': {
+        const left = this.#value(node.left, scope);
+        return truthy(left) ? this.#value(node.right, scope) : left;
+      }
+      case 'or': {
+        const left = this.#value(node.left, scope);
+        return truthy(left) ? left : this.#value(node.right, scope);
+      }
       case 'call': {
         const out: Declaration[] = [];
         const value = this.#call(node, scope, out);
@@ -417,11 +504,19 @@ class Evaluator {
         return value;
       }
       case 'index': {
+        if (node.receiver.type === 'const' && node.receiver.scope === null && node.receiver.name === 'ENV' && scope.lookup('ENV') === null) {
+          const [variable] = this.#arguments(node.args, scope);
+          if (node.args.length === 1 && typeof variable === 'string' && ENV_VARIABLES.has(variable)) return this.#environment(`ENV['${variable}']`);
+          throw new NotPorted(`it reads ${this.#text(node)}, an environment variable the port does not know`);
+        }
         const receiver = this.#value(node.receiver, scope);
         return this.#index(receiver, this.#arguments(node.args, scope));
       }
       case 'binary': {
         const left = this.#value(node.left, scope);
+        // && and || short-circuit, as `and`/`or` do: the right side is evaluated only when it decides.
+        if (node.op === '&&') return truthy(left) ? this.#value(node.right, scope) : left;
+        if (node.op === '||') return truthy(left) ? left : this.#value(node.right, scope);
         return this.#operator(node.op, left, this.#value(node.right, scope));
       }
       case 'unary': {
@@ -501,6 +596,7 @@ class Evaluator {
   }
 
   #operator(op: string, left: Value, right: Value): Value {
+    if ((op === '==' || op === '!=') && isPlain(left) && isPlain(right)) return (left === right) === (op === '==');
     if (op === '+') {
       if (typeof left === 'string' && typeof right === 'string') {
         this.#charge(left.length + right.length);
@@ -548,6 +644,9 @@ class Evaluator {
     const block = node.block;
     if (node.args.some((a) => a.type === 'blockpass')) throw new NotPorted('it passes a block from elsewhere (&block)');
     const args = this.#arguments(node.args, scope);
+    if (receiver instanceof RubyProc && (name === 'call' || name === '()' || name === 'yield' || name === '[]') && block === null) {
+      return this.#yield(receiver.block, args, receiver.closure as Scope, out);
+    }
     const noBlock = () => {
       if (block !== null) throw new NotPorted(`the port does not evaluate ${name} with a block`);
     };
@@ -655,6 +754,12 @@ class Evaluator {
       case 'last': if (args.length === 0) return list[list.length - 1] ?? null; break;
       case '[]': return this.#index(list, args);
       case 'compact': return list.filter((v) => v !== null);
+      case 'include?': case 'member?':
+        if (args.length === 1 && isPlain(args[0])) {
+          this.#charge(list.length);
+          return list.some((v) => v === args[0]);
+        }
+        break;
       case 'flatten': {
         const flat: Value[] = [];
         const walk = (xs: Value[], depth: number) => {
@@ -722,6 +827,7 @@ class Evaluator {
       return { kind: 'regexp', source: js.source, flags: js.flags };
     }
     if (v instanceof MapperRef) throw new NotPorted('it passes the routing map itself as a value');
+    if (v instanceof RubyProc) throw new NotPorted('it uses a block (a lambda or proc) as a value, where routes take data');
     if (Array.isArray(v)) return v.map((x) => this.#data(x, depth + 1));
     const entries = new Map<string, Data>();
     for (const [k, x] of v.entries) {
@@ -741,6 +847,22 @@ function toS(v: Value): string {
   if (v instanceof Sym) return v.name;
   if (v instanceof RubyRegexp) return v.toS();
   throw new NotPorted('it interpolates a value whose text differs between Ruby versions (a list, hash or map)');
+}
+
+/** Ruby's truth: everything but nil and false. */
+function truthy(v: Value): boolean {
+  return v !== null && v !== false;
+}
+
+/** A value Ruby compares by its contents the way JavaScript's === does (symbols are interned). */
+function isPlain(v: Value): v is null | boolean | number | string | Sym {
+  return v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' || v instanceof Sym;
+}
+
+/** `Rails.env` (Rails' own, unless the file gives `Rails` a meaning). */
+function isRailsEnv(node: Node, scope: Scope): boolean {
+  return node.type === 'call' && node.name === 'env' && node.args.length === 0 && node.block === null && node.receiver?.type === 'const'
+    && node.receiver.scope === null && node.receiver.name === 'Rails' && scope.lookup('Rails') === null;
 }
 
 const REGEXP_OPTIONS: Readonly<Record<string, number>> = { IGNORECASE: 1, EXTENDED: 2, MULTILINE: 4 };

@@ -30,13 +30,19 @@ export interface PortResult {
   readonly read: number;
 }
 
-export const USAGE = `usage: signalbox port-routes [--js | --json] FILE...
+export const USAGE = `usage: signalbox port-routes [--js | --json] [--env NAME] FILE...
   prints a Signalbox routes module (TypeScript; --js for JavaScript) ported from Rails config/routes.rb
   files, read in order as one draw (- reads standard input); --json prints the same declarations in the
-  draw format of the acceptance corpus. Statements that cannot be ported are reported on stderr and left out.`;
+  draw format of the acceptance corpus. --env NAME ports for that Rails environment, deciding conditions on
+  RAILS_ENV and Rails.env. Statements that cannot be ported are reported on stderr and left out.`;
+
+export interface PortOptions {
+  /** The Rails environment to port for: decides `if Rails.env.production?`, `RAILS_ENV == 'test'` and the like. */
+  readonly env?: string | null;
+}
 
 /** Ports sources already in memory. */
-export function port(sources: readonly Source[], format: PortFormat): PortResult {
+export function port(sources: readonly Source[], format: PortFormat, options: PortOptions = {}): PortResult {
   const reports: string[] = [];
   const parsed: ParsedFile[] = [];
   for (const source of sources) {
@@ -50,7 +56,7 @@ export function port(sources: readonly Source[], format: PortFormat): PortResult
     }
   }
   if (parsed.length === 0) return { output: '', reports, read: 0 };
-  const evaluation = evaluate(parsed);
+  const evaluation = evaluate(parsed, { env: options.env ?? null });
   const omissions: Omission[] = [...evaluation.omissions];
   let output: string;
   if (format === 'json') {
@@ -58,7 +64,7 @@ export function port(sources: readonly Source[], format: PortFormat): PortResult
     omissions.push(...draw.omissions);
     output = draw.json;
   } else {
-    output = emitModule(evaluation, { language: format, files: parsed.map((f) => f.name) });
+    output = emitModule(evaluation, { language: format, files: parsed.map((f) => f.name), env: options.env ?? null });
   }
   const order = new Map(parsed.map((f, i) => [f.name, i]));
   omissions.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.line - b.line);
@@ -71,8 +77,15 @@ export function portRoutesCommand(args: readonly string[]): { code: number; stdo
   let format: PortFormat = 'ts';
   const files: string[] = [];
   let formatFlag: string | null = null;
-  for (const arg of args) {
-    if (arg === '--js' || arg === '--json' || arg === '--ts') {
+  let env: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--env' || arg.startsWith('--env=')) {
+      const value = arg === '--env' ? args[++i] : arg.slice('--env='.length);
+      if (value === undefined || !/^[a-z][a-z0-9_]*$/.test(value)) return { code: 2, stdout: '', stderr: `--env needs an environment name (such as production)\n${USAGE}\n` };
+      if (env !== null && env !== value) return { code: 2, stdout: '', stderr: `--env is given twice\n${USAGE}\n` };
+      env = value;
+    } else if (arg === '--js' || arg === '--json' || arg === '--ts') {
       if (formatFlag !== null && formatFlag !== arg) return { code: 2, stdout: '', stderr: `${formatFlag} and ${arg} cannot be combined\n${USAGE}\n` };
       formatFlag = arg;
       format = arg === '--js' ? 'js' : arg === '--json' ? 'json' : 'ts';
@@ -95,7 +108,7 @@ export function portRoutesCommand(args: readonly string[]): { code: number; stdo
       unreadable.push(`${file}: cannot read: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
     }
   }
-  const result = port(sources, format);
+  const result = port(sources, format, { env });
   const stderr = [...unreadable, ...result.reports].map((l) => `${l}\n`).join('');
   return { code: result.read === 0 ? 1 : 0, stdout: result.output, stderr };
 }

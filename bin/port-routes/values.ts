@@ -4,6 +4,7 @@
  * they are printed; `Data` is what survives into the ported module: symbols are strings, regexps are
  * translated to JavaScript's dialect, hashes are ordered string-keyed entries.
  */
+import type { Block } from './ast.ts';
 
 /** A Ruby symbol; interned, so `Sym.of('a') === Sym.of('a')` and hashes can key on it. */
 export class Sym {
@@ -52,7 +53,15 @@ export class MapperRef {
   }
 }
 
-export type Value = null | boolean | number | string | Sym | RubyRegexp | RubyHash | MapperRef | Value[];
+/**
+ * A block kept as a value: `lambda do |map| … end`, `proc { … }`, `Proc.new { … }` or `->(map) { … }`. A routes
+ * file hands it to several mapper calls as `&settings`, so its body is run once per use, in the scope it closes over.
+ */
+export class RubyProc {
+  constructor(readonly block: Block, readonly closure: unknown) {}
+}
+
+export type Value = null | boolean | number | string | Sym | RubyRegexp | RubyHash | MapperRef | RubyProc | Value[];
 
 /** A regexp translated to JavaScript: `flags` holds `i` and/or `x` (kept for Signalbox to read, with its comments). */
 export interface DataRegexp {
@@ -84,6 +93,7 @@ export function inspect(v: Value): string {
   if (v instanceof RubyRegexp) return `/${v.source}/${v.flags}`;
   if (v instanceof MapperRef) return v.name ?? 'map';
   if (v instanceof RubyHash) return '{…}';
+  if (v instanceof RubyProc) return '#<Proc>';
   if (Array.isArray(v)) return '[…]';
   return String(v);
 }

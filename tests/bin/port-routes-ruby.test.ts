@@ -197,6 +197,19 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'a lambda kept in a variable is handed to several mapper calls with &, each use a block of its own',
+    ruby: "pages = lambda do |p|\n  p.about 'about', :action => 'about'\n  p.resources :faqs\nend\nmap.with_options :controller => 'site', &pages\nmap.with_options(:controller => 'site', :path_prefix => 'm', :name_prefix => 'm_', &pages)\n",
+    draw: [
+      ['with_options', { controller: 'site' }, { $block: [['about', 'about', { action: 'about' }], ['resources', 'faqs']] }],
+      ['with_options', { controller: 'site', path_prefix: 'm', name_prefix: 'm_' }, { $block: [['about', 'about', { action: 'about' }], ['resources', 'faqs']] }],
+    ],
+  },
+  {
+    name: 'proc, Proc.new and -> blocks, handed on with & or called with the map, see the variables around them',
+    ruby: "ctl = 'feeds'\nadmin = proc { |a| a.resources :users }\nextra = Proc.new { |m| m.connect 'x', :controller => 'x' }\nfeeds = ->(f) { f.connect 'feed', :controller => ctl }\nmap.namespace :admin, &admin\nextra.call(map)\nfeeds.call map\n",
+    draw: [['namespace', 'admin', { $block: [['resources', 'users']] }], ['connect', 'x', { controller: 'x' }], ['connect', 'feed', { controller: 'feeds' }]],
+  },
+  {
     name: 'namespaces nest; several resource names in one call',
     ruby: "map.namespace :admin do |admin|\n  admin.namespace(:reports) { |reports| reports.resources :sales, :returns }\nend\n",
     draw: [['namespace', 'admin', { $block: [['namespace', 'reports', { $block: [['resources', 'sales', 'returns']] }]] }]],
@@ -294,14 +307,14 @@ const OMITTED: Omitted[] = [
     draw: [['connect', ':controller']],
   },
   {
-    name: 'trailing if and unless modifiers, and if blocks',
-    ruby: "map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'\nmap.connect 'x', :controller => 'x' unless ENV['NO_X']\nif true\n  map.connect 'y', :controller => 'y'\nend\nmap.connect ':controller'\n",
+    name: 'trailing if and unless modifiers and if blocks on what the file cannot decide (the environment, without --env)',
+    ruby: "map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'\nmap.connect 'x', :controller => 'x' unless ENV['NO_X']\nif defined?(Admin)\n  map.connect 'y', :controller => 'y'\nend\nif true\n  map.connect 'z', :controller => 'z'\nend\nLOCAL = false\nmap.connect 'w', :controller => 'w' unless !LOCAL\nmap.connect ':controller'\n",
     reports: [
       "config/routes.rb:1: not ported: map.connect 'debug/:action', :controller => 'debug' if RAILS_ENV == 'development'",
       "config/routes.rb:2: not ported: map.connect 'x', :controller => 'x' unless ENV['NO_X']",
-      'config/routes.rb:3: not ported: if true … end',
+      'config/routes.rb:3: not ported: if defined?(Admin) … end',
     ],
-    draw: [['connect', ':controller']],
+    draw: [['connect', 'z', { controller: 'z' }], ['connect', ':controller']],
   },
   {
     name: 'a method defined in the file, and the calls of it',
@@ -354,6 +367,12 @@ const OMITTED: Omitted[] = [
     ruby: "ActionController::Routing::Routes.draw do |map|\n  page = 1\nend\nmap.connect ':controller', :page => page\n",
     reports: ["config/routes.rb:4: not ported: map.connect ':controller', :page => page"],
     draw: [],
+  },
+  {
+    name: 'a block handed on from elsewhere (&) that is no lambda or proc of the file',
+    ruby: "map.with_options :controller => 'x', &Admin::ROUTES\nsettings = 'text'\nmap.namespace :admin, &settings\nmap.connect 'kept'\n",
+    reports: ["config/routes.rb:1: not ported: map.with_options :controller => 'x', &Admin::ROUTES", 'config/routes.rb:3: not ported: map.namespace :admin, &settings'],
+    draw: [['connect', 'kept']],
   },
   {
     name: 'a map used after its block has ended',

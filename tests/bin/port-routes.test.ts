@@ -198,8 +198,8 @@ test('- reads a routes file from standard input', () => {
 test('usage errors exit 2 and say how the command is used', async () => {
   const [, , bare] = await cli;
   assert.is(bare.code, 2);
-  assert.match(bare.stderr, /usage: signalbox port-routes \[--js \| --json\] FILE\.\.\./);
-  for (const args of [['--js', '--json', LONG_LIVED], ['--yaml', LONG_LIVED]]) {
+  assert.match(bare.stderr, /usage: signalbox port-routes \[--js \| --json\] \[--env NAME\] FILE\.\.\./);
+  for (const args of [['--js', '--json', LONG_LIVED], ['--yaml', LONG_LIVED], ['--env', LONG_LIVED], ['--env=', LONG_LIVED], ['--env', 'test', '--env', 'production', LONG_LIVED]]) {
     const r = command(...args);
     assert.is(r.code, 2, args.join(' '));
     assert.is(r.stdout, '');
@@ -226,6 +226,56 @@ test('plugin hooks, conditions, requires and methods defined elsewhere are each 
   const { routes } = await importPorted(stdout);
   assert.equal(routes.routes.map((r) => r.path).filter((p) => !p.startsWith('/pages')), ['/:controller/:action/:id']);
   assertRouting(routes, 'GET /pages/1', { controller: 'pages', action: 'show', id: '1' });
+});
+
+test('--env decides the conditions on the Rails environment; the rest of the report stands', async () => {
+  for (const [env, debug, test] of [['development', true, true], ['production', false, false], ['test', false, true]] as const) {
+    const { code, stdout, stderr } = command('--env', env, HOOKS);
+    assert.is(code, 0);
+    const reported = stderr.split('\n').filter((l) => l.startsWith(`${HOOKS}:`)).map((l) => Number(l.slice(HOOKS.length + 1).split(':')[0]));
+    assert.equal(reported, [1, 6, 7, 10, 17, 20, 22, 23], env);
+    assert.match(stdout, new RegExp(`for the ${env} environment`));
+    const { routes } = await importPorted(stdout);
+    const paths = routes.routes.map((r) => r.path);
+    assert.is(paths.includes('/debug/:action'), debug, `${env}: debug routes`);
+    assert.is(paths.includes('/test/:action'), test, `${env}: test routes`);
+  }
+});
+
+test('Rails.env, its predicates, ENV and lists of environments decide if, unless, elsif and else', () => {
+  const dir = scratchDir('port-routes-env');
+  const file = join(dir, 'routes.rb');
+  writeFileSync(file, [
+    'ActionController::Routing::Routes.draw do |map|',
+    '  if Rails.env.production?',
+    "    map.connect 'live', :controller => 'live'",
+    "  elsif Rails.env == 'staging' || ENV['RAILS_ENV'] == 'demo'",
+    "    map.connect 'preview', :controller => 'preview'",
+    '  else',
+    "    map.connect 'debug', :controller => 'debug'",
+    '  end',
+    "  map.connect 'tools', :controller => 'tools' if %w(development test).include?(RAILS_ENV)",
+    "  map.connect 'always', :controller => 'always' unless defined?(Rails) && false",
+    '  unless !Rails.env.production? then map.connect "stats", :controller => "stats" end',
+    'end',
+    '',
+  ].join('\n'));
+  const ported = (env: string) => {
+    const r = command('--json', '--env', env, file);
+    assert.is(r.code, 0);
+    // defined?(Rails) asks about code outside the file: undecided whatever the environment.
+    assert.equal(r.stderr.split('\n').filter((l) => l.startsWith(file)).map((l) => Number(l.slice(file.length + 1).split(':')[0])), [10]);
+    return (JSON.parse(r.stdout) as [string, string][]).map((c) => c[1]);
+  };
+  assert.equal(ported('production'), ['live', 'stats']);
+  assert.equal(ported('staging'), ['preview']);
+  assert.equal(ported('demo'), ['preview']);
+  assert.equal(ported('test'), ['debug', 'tools']);
+  // Without --env, each condition on the environment is reported with its line, and says how to decide it.
+  const r = command('--json', file);
+  const lines = r.stderr.split('\n');
+  assert.equal(lines.filter((l) => l.startsWith(file)).map((l) => Number(l.slice(file.length + 1).split(':')[0])), [2, 9, 10, 11]);
+  assert.ok(lines.some((l) => /depends on the Rails environment \(Rails\.env\.production\?\); port with --env NAME/.test(l)));
 });
 
 test('calls with parentheses, brace blocks, key: hashes, %w[] lists, loops and x-flag regexps route as written', async () => {
