@@ -113,7 +113,9 @@ export class Caching {
 
   /**
    * Runs an expiry another process made: renders under way here store nothing, and the entries
-   * (or page) go from this process's view too.
+   * (or page) go from this process's view too. A shared store (file, Redis) is left alone: the
+   * process that expired has removed the entries there, and removing them here as well would race it
+   * (its count of removed entries could then read 0).
    */
   applyRelayed(expiry: RelayedExpiry): MaybePromise<void> {
     this.#generation++;
@@ -121,6 +123,7 @@ export class Caching {
       this.pages?.expire(expiry.path);
       return;
     }
+    if (this.store.local !== true) return;
     const removed = this.store.delete_matched(new RegExp(expiry.source, expiry.flags));
     if (isThenable(removed)) return this.#track(Promise.resolve(removed)).then(() => undefined);
   }
