@@ -469,9 +469,12 @@ function readBody(req: Readable, max: number): Promise<Buffer | null> {
 function write(res: ServerResponse, response: ResponseMessage, closes: boolean): void {
   // Setting it is what makes Node close the connection after this answer.
   if (closes) res.setHeader('Connection', 'close');
-  if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
-  else res.writeHead(response.status, response.headers);
-  // A large public file comes from disk; for HEAD, Node sends no body anyway.
-  if (response.file !== undefined && res.req.method !== 'HEAD') sendFile(res, response.file);
-  else res.end(response.body);
+  const writeHead = (): void => {
+    if (response.reason !== undefined) res.writeHead(response.status, response.reason, response.headers);
+    else res.writeHead(response.status, response.headers);
+  };
+  // A large public file comes from disk, its head written once it is open; for HEAD, Node sends no body anyway.
+  if (response.file !== undefined && res.req.method !== 'HEAD') return sendFile(res, response.file, writeHead);
+  writeHead();
+  res.end(response.body);
 }

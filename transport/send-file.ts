@@ -3,32 +3,71 @@
  * large to hold in memory): streamed into an HTTP response with the
  * stream's backpressure, so memory stays at a few chunks whatever the
  * file's size; or read whole, without blocking, for the tunnel, whose
- * frames carry whole bodies. The headers already promised a length; if the
- * file turns out shorter (it shrank since its stat) or cannot be read, the
- * HTTP connection is closed rather than left waiting for bytes that will
- * never come, and the tunnel's read fails.
+ * frames carry whole bodies. A file gone before it could be opened is
+ * answered 404 instead. Once the head has promised a length, a file that
+ * turns out shorter (it shrank since its stat) or cannot be read closes the
+ * HTTP connection rather than leave it waiting for bytes that will never
+ * come, and fails the tunnel's read.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import type { FileSlice, ResponseMessage } from '../core/http/message.ts';
 
-/** Streams `slice` into `res` (whose head is written) and ends it. @example sendFile(res, { path, start: 0, end: size - 1 }) */
-export function sendFile(res: ServerResponse, slice: FileSlice): void {
+/**
+ * Streams `slice` into `res` and ends it. `writeHead` writes the answer's head, and is called only once
+ * the file is open: a file gone since it was found (deleted between the look-up's stat and this read)
+ * is then answered 404, and one that cannot be opened 500, each closing the connection, rather than a
+ * 200 head followed by nothing. Without `writeHead`, the head is the caller's, written already.
+ * @example sendFile(res, { path, start: 0, end: size - 1 }, () => res.writeHead(200, headers))
+ */
+export function sendFile(res: ServerResponse, slice: FileSlice, writeHead: () => void = () => {}): void {
   const expected = slice.end - slice.start + 1;
   let sent = 0;
+  let opened = false;
   const source = createReadStream(slice.path, { start: slice.start, end: slice.end });
-  source.on('data', (chunk) => {
-    sent += chunk.length;
+  source.once('open', () => {
+    opened = true;
+    try {
+      writeHead();
+    } catch {
+      // A head Node refuses (the pipeline checks headers, so only a bug gets here): that request's 500.
+      source.destroy();
+      return instead(res, 500);
+    }
+    source.on('data', (chunk) => {
+      sent += chunk.length;
+    });
+    source.pipe(res, { end: false });
   });
-  source.pipe(res, { end: false });
   source.once('end', () => {
     if (sent === expected) res.end();
     else res.destroy();
   });
-  source.once('error', () => res.destroy());
+  source.once('error', (error: NodeJS.ErrnoException) => {
+    if (opened || res.headersSent || res.destroyed) return void res.destroy();
+    instead(res, isGone(error) ? 404 : 500);
+  });
   // A client that leaves stops the reading.
   res.once('close', () => source.destroy());
+}
+
+/** A file gone since it was found: deleted, or a directory on its path replaced. */
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** The answer in place of a file that could not be opened, on a connection that closes after it. */
+function instead(res: ServerResponse, status: 404 | 500): void {
+  const answer = missingFile(status);
+  res.writeHead(status, { ...answer.headers, Connection: 'close' });
+  res.end(answer.body);
+}
+
+function missingFile(status: 404 | 500): ResponseMessage {
+  const body = status === 404 ? 'Not Found' : 'Internal Server Error';
+  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(body.length) }, body };
 }
 
 /** The bytes of a file slice, read without blocking; a file that has since shrunk is an error, not a short body. */
@@ -54,9 +93,17 @@ export function sliceLength(slice: FileSlice): number {
   return slice.end - slice.start + 1;
 }
 
-/** For messages that carry their whole body (the tunnel's frames): the answer with its file slice read in. */
+/**
+ * For messages that carry their whole body (the tunnel's frames): the answer with its file slice read
+ * in; a 404 in its place when the file has gone since it was found. Any other failure rejects.
+ */
 export async function withFileBytes(response: ResponseMessage): Promise<ResponseMessage> {
   if (response.file === undefined) return response;
   const { file: _file, ...rest } = response;
-  return { ...rest, body: await readSlice(response.file) };
+  try {
+    return { ...rest, body: await readSlice(response.file) };
+  } catch (error) {
+    if (isGone(error)) return missingFile(404);
+    throw error;
+  }
 }

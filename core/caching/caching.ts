@@ -113,7 +113,9 @@ export class Caching {
 
   /**
    * Runs an expiry another process made: renders under way here store nothing, and the entries
-   * (or page) go from this process's view too.
+   * (or page) go from this process's view too. A shared store (file, Redis) is left alone: the
+   * process that expired has removed the entries there, and removing them here as well would race it
+   * (its count of removed entries could then read 0).
    */
   applyRelayed(expiry: RelayedExpiry): MaybePromise<void> {
     this.#generation++;
@@ -121,6 +123,7 @@ export class Caching {
       this.pages?.expire(expiry.path);
       return;
     }
+    if (this.store.local !== true) return;
     const removed = this.store.delete_matched(new RegExp(expiry.source, expiry.flags));
     if (isThenable(removed)) return this.#track(Promise.resolve(removed)).then(() => undefined);
   }
@@ -229,10 +232,16 @@ export class Caching {
     return this.#track(Promise.all([removed, relayed]).then(([count]) => count));
   }
 
-  /** A promise readers wait for (without failing with it: a failed expiry is the caller's to see). */
+  /**
+   * A promise readers wait for (without failing with it: a failed expiry is the caller's to see). It is
+   * logged here too, since an action may start an expiry without waiting for it, as Rails' synchronous
+   * `expire_action` invites: such a failure would otherwise pass unseen.
+   */
   #track<T>(promise: Promise<T>): Promise<T> {
     const tracked = promise.finally(() => this.#expiring.delete(guarded));
-    const guarded = tracked.catch(() => undefined);
+    const guarded = tracked.catch((error: unknown) => {
+      this.#log.error({ err: error, store: this.store.name }, 'cache expiry failed');
+    });
     this.#expiring.add(guarded);
     return tracked;
   }

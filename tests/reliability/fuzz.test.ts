@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { createBlogApp } from '../../examples/blog/app.ts';
 import { serve, type RunningServer } from '../../transport/index.ts';
 import { judge, PARSERS, prototypeSnapshot } from './support/fuzz-targets.ts';
-import { HANG_MS, rawRequest, sendRaw, TunnelProbe, tunnelFrame } from './support/fuzz-transports.ts';
+import { FUZZ_SERVER_TIMEOUTS, rawRequest, sendRaw, SLOW_MS, TunnelProbe, tunnelFrame } from './support/fuzz-transports.ts';
 
 const test = suite('random input is refused cleanly, never a crash');
 const RUNS = Number(process.env.SIGNALBOX_FUZZ_RUNS ?? 300);
@@ -24,7 +24,7 @@ for (const target of PARSERS) {
     await fc.assert(fc.asyncProperty(target.input, async (input) => {
       const { outcome, error, ms } = await judge(target, input);
       assert.ok(outcome !== 'crash', `${JSON.stringify(input)} crashed the parser: ${String((error as Error)?.stack ?? error)}`);
-      assert.ok(ms < HANG_MS, `${JSON.stringify(input)} took ${ms} ms`);
+      assert.ok(ms < SLOW_MS, `${JSON.stringify(input)} took ${ms} ms`);
       assert.is(prototypeSnapshot(), before, `${JSON.stringify(input)} changed a prototype`);
     }), { numRuns: RUNS });
   });
@@ -32,7 +32,7 @@ for (const target of PARSERS) {
 
 let server: RunningServer;
 test.before(async () => {
-  server = await serve(createBlogApp({ environment: 'test', logger: false }), { port: 0, host: '127.0.0.1' });
+  server = await serve(createBlogApp({ environment: 'test', logger: false }), { port: 0, host: '127.0.0.1', ...FUZZ_SERVER_TIMEOUTS });
 });
 test.after(async () => {
   await server.close();
