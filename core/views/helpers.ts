@@ -7,7 +7,7 @@
 import pluralizeWord from 'pluralize';
 import type { Helpers, UrlOptions } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
-import { SCOPE, type ContextSlots, type PartialOptions } from './scope.ts';
+import { SCOPE, type ContextSlots, type PartialOptions, type Scope } from './scope.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 import { isThenable } from '../util.ts';
 
@@ -89,17 +89,28 @@ function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
 
 type Ctx = ContextSlots;
 
-function urlFor(self: Ctx, target: unknown, options: UrlOptions = {}): string {
+/**
+ * The render a helper was called for. Helpers are shared by every render and find theirs through the
+ * view they are called on, so a detached call (`const { link_to } = v`) has none: say how to call it
+ * rather than fail on `undefined`.
+ */
+function scopeOf(self: Ctx | undefined, helper: string): Scope {
+  const scope = self?.[SCOPE];
+  if (scope === undefined) throw new TypeError(`${helper}() was called without its view: call it on the view, as v.${helper}(…), since helpers find their render through it`);
+  return scope;
+}
+
+function urlFor(self: Ctx, helper: string, target: unknown, options: UrlOptions = {}): string {
+  const routes = scopeOf(self, helper).host.routes;
   if (typeof target === 'string') return target;
-  const routes = self[SCOPE].host.routes;
   if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.getPrototypeOf(target) === Object.prototype) {
     return routes.url_for({ only_path: true, ...(target as Record<string, unknown>) }, options);
   }
   return routes.polymorphic_path(target, options);
 }
 
-function tokenTag(self: Ctx): SafeString {
-  const { host, klass } = self[SCOPE];
+function tokenTag(self: Ctx, helper: string): SafeString {
+  const { host, klass } = scopeOf(self, helper);
   return tag('input', { type: 'hidden', name: klass.tokenParam, value: host.form_authenticity_token() });
 }
 
@@ -107,16 +118,16 @@ function methodTag(method: string): SafeString {
   return method === 'get' || method === 'post' ? EMPTY : tag('input', { type: 'hidden', name: '_method', value: method });
 }
 
-function formOpen(self: Ctx, url: string, method: string, attrs: Attributes = {}): SafeString {
+function formOpen(self: Ctx, helper: string, url: string, method: string, attrs: Attributes = {}): SafeString {
   const verb = method.toLowerCase();
   const open = tag('form', { action: url, method: verb === 'get' ? 'get' : 'post', ...attrs }).value;
-  return raw(open + methodTag(verb).value + (verb === 'get' ? '' : tokenTag(self).value));
+  return raw(open + methodTag(verb).value + (verb === 'get' ? '' : tokenTag(self, helper).value));
 }
 
-function buttonTo(self: Ctx, text: unknown, target: unknown, options: Attributes = {}): SafeString {
+function buttonTo(self: Ctx, helper: string, text: unknown, target: unknown, options: Attributes = {}): SafeString {
   const { method = 'post', confirm, ...rest } = options;
   const onsubmit = confirm ? `return confirm(${JSON.stringify(String(confirm))});` : undefined;
-  return raw(`${formOpen(self, urlFor(self, target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text).value}</form>`);
+  return raw(`${formOpen(self, helper, urlFor(self, helper, target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text).value}</form>`);
 }
 
 const EMPTY = new SafeString('');
@@ -127,7 +138,7 @@ const EMPTY = new SafeString('');
  */
 export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   render(this: Ctx, options: PartialOptions): SafeString {
-    const scope = this[SCOPE];
+    const scope = scopeOf(this, 'render');
     return scope.renderPartial(scope, options);
   },
   h: escape,
@@ -135,35 +146,35 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   html,
   raw,
   url_for(this: Ctx, target: unknown, options?: UrlOptions): string {
-    return urlFor(this, target, options);
+    return urlFor(this, 'url_for', target, options);
   },
   // Read when a template reads them: a page that shows no flash never loads the session.
   get flash(): Flash {
-    return (this as unknown as Ctx)[SCOPE].host.flash;
+    return scopeOf(this as unknown as Ctx, 'flash').host.flash;
   },
   get params(): Readonly<Record<string, unknown>> {
-    return (this as unknown as Ctx)[SCOPE].host.params;
+    return scopeOf(this as unknown as Ctx, 'params').host.params;
   },
   /** A link; with `method` other than GET it becomes a one-button form, so it works without JavaScript. */
   link_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
-    if (options === undefined) return tag('a', { href: urlFor(this, target) }, text);
+    if (options === undefined) return tag('a', { href: urlFor(this, 'link_to', target) }, text);
     const { method, ...rest } = options;
-    if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(this, text, target, { method, ...rest });
-    return tag('a', { href: urlFor(this, target), ...rest }, text);
+    if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(this, 'link_to', text, target, { method, ...rest });
+    return tag('a', { href: urlFor(this, 'link_to', target), ...rest }, text);
   },
   button_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
-    return buttonTo(this, text, target, options);
+    return buttonTo(this, 'button_to', text, target, options);
   },
   /** Opens a form: POST for anything but GET, with `_method` and the authenticity token. Close it with `</form>`. */
   form_tag(this: Ctx, target: unknown, options: Attributes = {}): SafeString {
     const { method = 'post', multipart, ...rest } = options;
-    return formOpen(this, urlFor(this, target), String(method), { ...rest, enctype: multipart ? 'multipart/form-data' : undefined });
+    return formOpen(this, 'form_tag', urlFor(this, 'form_tag', target), String(method), { ...rest, enctype: multipart ? 'multipart/form-data' : undefined });
   },
   token_tag(this: Ctx): SafeString {
-    return tokenTag(this);
+    return tokenTag(this, 'token_tag');
   },
   form_authenticity_token(this: Ctx): string {
-    return this[SCOPE].host.form_authenticity_token();
+    return scopeOf(this, 'form_authenticity_token').host.form_authenticity_token();
   },
   hidden_field_tag: (name: string, value: unknown = '', attrs: Attributes = {}) => tag('input', { type: 'hidden', name, value, ...attrs }),
   text_field_tag: (name: string, value: unknown = '', attrs: Attributes = {}) => tag('input', { type: 'text', name, id: fieldId(name), value, ...attrs }),
@@ -174,14 +185,14 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   submit_tag: (value: unknown = 'Save changes', attrs: Attributes = {}) => tag('input', { type: 'submit', name: 'commit', value, ...attrs }),
   /** Stores markup for the layout: `content_for('title', 'Posts')`, read with `yield('title')`. */
   content_for(this: Ctx, name: string, markup: unknown): SafeString {
-    const scope = this[SCOPE];
+    const scope = scopeOf(this, 'content_for');
     const content = (scope.content ??= {});
     content[name] = raw((content[name]?.value ?? '') + escape(markup));
     return EMPTY;
   },
   /** The page body in a layout, or a `content_for` block by name. */
   yield(this: Ctx, name = 'layout'): SafeString {
-    return this[SCOPE].content?.[name] ?? EMPTY;
+    return scopeOf(this, 'yield').content?.[name] ?? EMPTY;
   },
   /**
    * Fragment caching (Rails' `cache`): the markup cached under `name`, or what `block` renders,
@@ -190,7 +201,7 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
    */
   cache(this: Ctx, name: string | Readonly<Record<string, unknown>>, block: () => unknown, options: { readonly expires_in?: number } = {}): SafeString | Promise<SafeString> {
     if (typeof block !== 'function') throw new TypeError('cache(name, block) renders its block on a miss: pass a function');
-    const host = this[SCOPE].host;
+    const host = scopeOf(this, 'cache').host;
     const stored = host.read_fragment !== undefined && host.write_fragment !== undefined;
     const render = (): SafeString | Promise<SafeString> => {
       const out = block();

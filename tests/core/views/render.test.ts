@@ -57,6 +57,15 @@ test('a template that throws is a TemplateError (500) naming the template, with 
   assert.match(res.body, 'Caused by TypeError');
 });
 
+test('a helper called detached from its view says how to call it', async () => {
+  const res = await call(viewing({ 'pages/go.html': (v) => { const { link_to } = v; return String(link_to('Home', '/')); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'link_to() was called without its view: call it on the view, as v.link_to(…)');
+  // Helpers that need no render work either way.
+  const plain = await call(viewing({ 'pages/go.html': (v) => { const { h, pluralize } = v; return `${h('<b>')} ${pluralize(2, 'post')}`; } }), 'GET /pages/go');
+  assert.is(plain.body, '&lt;b&gt; 2 posts');
+});
+
 test('a layout that throws is a TemplateError too', async () => {
   const res = await call(viewing({ 'pages/go.html': () => 'ok', 'layouts/application.html': () => { throw new Error('bad layout'); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
