@@ -9,23 +9,14 @@
  */
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { compile } from 'path-to-regexp';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { railsTable, requestMix, NESTED } from './fixtures/rails-table.ts';
 import { machine, median, writeSection } from './support/results.ts';
 import { pairedRatio, type PairedEstimate } from './support/paired.ts';
+import { rng } from './support/plan.ts';
+import { version } from './support/provenance.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 101);
 const REPEAT = 3; // passes over the 2,000-request mix per round
-
-/** A fixed-seed generator for the bootstrap, so a rerun on the same figures gives the same interval. */
-function seeded(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 2 ** 32;
-  };
-}
 
 interface Compared {
   readonly a: number;
@@ -47,7 +38,7 @@ function compare(a: () => void, b: () => void, perRound: number, rounds = ROUNDS
       as.push(nsPer(perRound, a));
     }
   }
-  return { a: median(as), b: median(bs), paired: pairedRatio(as, bs, seeded(7)) };
+  return { a: median(as), b: median(bs), paired: pairedRatio(as, bs, rng(7)) };
 }
 
 const ratioText = (p: PairedEstimate) => `${p.ratio.toFixed(2)} (${p.low.toFixed(2)}–${p.high.toFixed(2)})`;
@@ -128,14 +119,6 @@ const gen = helperRun.a;
 const genPtrMs = helperRun.b;
 const build = median(buildTimes);
 const buildFmwMs = median(buildTimesFmw);
-const require = createRequire(import.meta.url);
-const version = (name: string) => {
-  // Some packages do not export their package.json; read it beside the resolved entry point.
-  const entry = require.resolve(name);
-  const root = entry.slice(0, entry.lastIndexOf(`node_modules/${name}/`) + `node_modules/${name}/`.length);
-  return (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
-};
-
 console.log(`routes: ${routes.routes.length}, requests: ${mix.length} (${hits} hits; find-my-way ${fmwHits})`);
 console.log(`lookup signalbox: ${lookup.toFixed(0)} ns, find-my-way: ${lookupFmw.toFixed(0)} ns`);
 console.log(`helper ${helperName}_path: ${gen.toFixed(0)} ns, path-to-regexp compile(): ${genPtrMs.toFixed(0)} ns`);
