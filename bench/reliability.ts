@@ -116,7 +116,7 @@ async function soak(): Promise<string> {
   const verdict = `**${pass ? 'PASS' : 'FAIL'}**: ${fmt(finished)} of ${fmt(total)} requests answered within the 30-minute bound, ${errors} errors, last RSS sample ${drift === null ? 'not comparable (too few samples)' : `${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)}% against the one at ${fmt(reference![0])}`} (target: 0 errors, within ${SOAK_RSS_DRIFT * 100}%).`;
   console.log(verdict);
   if (!pass) process.exitCode = 1;
-  return `### Soak: ${fmt(finished)} requests${total < 1_000_000 ? ` (a smoke run; the target is stated for 1,000,000: \`SOAK_REQUESTS\`)` : ''}
+  return `## Reliability: soak of ${fmt(finished)} requests${total < 1_000_000 ? ` (a smoke run; the target is stated for 1,000,000: \`SOAK_REQUESTS\`)` : ''}
 
 32 keep-alive clients, requests cycling over \`GET /posts\` (200), \`GET /posts/1\` (200), \`GET /nowhere\` (404) and \`POST /posts\` without a token (422); ${seconds.toFixed(0)} s. Answers: ${[...statuses].sort(([a], [b]) => a - b).map(([st, n]) => `${st}: ${fmt(n)}`).join(', ')}; **errors: ${errors}** (a failed request, or any status but those three). RSS sampled every ${fmt(every)} answered requests:
 
@@ -146,7 +146,7 @@ async function slowloris(): Promise<string> {
   server.child.kill('SIGTERM');
   await server.exit;
   closedAt.sort((a, b) => a - b);
-  return `### Slowloris
+  return `## Reliability: slowloris
 
 200 connections each send a request line and then one header line a second, never finishing. Closed by the server within ${(closedAt[Math.floor(closedAt.length * 0.99)] / 1000).toFixed(1)} s (p99; header timeout 10 s, checked every second) with 408; a normal request meanwhile took ${during.toFixed(1)} ms.`;
 }
@@ -168,7 +168,7 @@ async function readers(): Promise<string> {
   for (const s of sockets) s.destroy();
   server.child.kill('SIGTERM');
   await server.exit;
-  return `### Slow readers
+  return `## Reliability: slow readers
 
 50 connections each pipeline 20 \`GET /posts\` and read their answers a byte per 100 ms. After 3 s: RSS ${MB(before)} → ${MB(rss)} MiB; a normal request took ${during.toFixed(1)} ms.`;
 }
@@ -243,7 +243,7 @@ async function pipelining(): Promise<string> {
   flood.destroy();
   server.child.kill('SIGTERM');
   await server.exit;
-  return `### Unread pipelining
+  return `## Reliability: unread pipelining
 
 One connection writes 50,000 pipelined \`GET /posts\` (${fmt(written * REQUEST.length)} bytes) and reads nothing. RSS: ${MB(cold.rss)} MiB just started; **${MB(idle.rss)} MiB idle** (after a full garbage collection, as every figure here but one) after serving ${fmt(WARM_REQUESTS)} ordinary requests on 8 keep-alive connections (what any server grows by once its requests' code is compiled and its heap has grown to serve them); **${MB(flooded.rss)} MiB** 3 s into the flood (**+${MB(flooded.rss - idle.rss)} MiB**; ${MB(floodedRss)} MiB before that collection). V8's heap: ${MB(idle.heapUsed)} MiB in use (of ${MB(idle.heapTotal)} MiB reserved) idle, ${MB(flooded.heapUsed)} (of ${MB(flooded.heapTotal)}) during the flood: **+${MB(flooded.heapUsed - idle.heapUsed)} MiB held** for the flood's requests. ${queued === null ? '' : `Of the ${fmt(sent)} bytes of requests sent, ${fmt(queued.requests)} were still in the kernel's socket queues (kernel memory, not the process's): the server had taken ${fmt(sent - queued.requests)} bytes (${fmt(Math.floor((sent - queued.requests) / REQUEST.length))} requests) off the socket, and answered ${fmt(Math.round(queued.answers / answerSize))} of them (${fmt(queued.answers)} bytes of answers of ${fmt(answerSize)} bytes each, queued in the kernel toward the client that does not read) before its writes backed up and the connection was no longer read. `}Another client's \`GET /posts\` took ${other.toFixed(1)} ms.`;
 }
@@ -276,7 +276,7 @@ async function shutdown(): Promise<string> {
   stop = true;
   await Promise.all(clients);
   const lost = sent - answered - (outcomes.get('ECONNREFUSED') ?? 0);
-  return `### Shutdown under load
+  return `## Reliability: shutdown under load
 
 16 keep-alive clients loop \`GET /posts\`; SIGTERM after 3 s. ${fmt(answered)} answered; requests lost (sent, neither answered nor refused a connection): **${lost}**; errors by code: ${outcomes.size === 0 ? 'none' : [...outcomes].map(([c, n]) => `${c} ${n}`).join(', ')} (ECONNREFUSED is the new connection a client opens after its \`Connection: close\` answer); **ECONNRESET: ${outcomes.get('ECONNRESET') ?? 0}**. Exit code ${code}, ${((at - signalled) / 1000).toFixed(2)} s after the signal.`;
 }

@@ -12,10 +12,10 @@
  * Environment: ROUNDS (7).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { positive } from './support/plan.ts';
-import { sleep } from './support/processes.ts';
+import { processTree, sleep } from './support/processes.ts';
 import { ownVersion, ROOT, sourcesFingerprint, treeState, version } from './support/provenance.ts';
 import { fmt, machine, median, writeSection } from './support/results.ts';
 
@@ -62,36 +62,6 @@ process.on('SIGUSR2', () => writeFileSync(${JSON.stringify(TMP)} + '/memory-' + 
   if (built.status !== 0) throw new Error('node scripts/start.js --build-only failed');
 }
 
-/** The processes under `pid` (pid and command line), from /proc. */
-function tree(pid: number): { pid: number; command: string }[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const out: { pid: number; command: string }[] = [];
-  const walk = (p: number): void => {
-    for (const child of children.get(p) ?? []) {
-      let command = '';
-      try {
-        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-      } catch {
-        continue;
-      }
-      out.push({ pid: child, command });
-      walk(child);
-    }
-  };
-  walk(pid);
-  return out;
-}
-
 const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function startOnce(app: App): Promise<Sample> {
@@ -116,7 +86,7 @@ async function startOnce(app: App): Promise<Sample> {
       }
       await sleep(0.01);
     }
-    const processes = tree(child.pid!);
+    const processes = processTree(child.pid!);
     const nodes = processes.filter((p) => /(^|\/)node\s/.test(`${p.command} `) && !/(^|\/)npm(-cli\.js)?(\s|$)/.test(p.command));
     const server = nodes.at(-1);
     if (server === undefined) throw new Error(`${app.key}: no node process under npm: ${JSON.stringify(processes)}`);

@@ -1,7 +1,7 @@
 /**
  * Requests per second over ONE tunnel socket with IN_FLIGHT (50) requests in flight, against HTTP
  * keep-alive with as many connections, on the same Signalbox app in the same run. Run with
- * `npm run bench:tunnel`; writes the `tunnel` section of bench/RESULTS.md. Target (issue 5): the
+ * `npm run bench:tunnel`; writes the `tunnel` section of bench/RESULTS.md. Target: the
  * tunnel at least 2.5× the HTTP figure with the server saturated, since it skips HTTP parsing and
  * per-connection work. Several loader processes (PROCESSES, 3) share the tunnel's requests in flight,
  * each on its own socket, so that the client is not what limits the figure; the server's CPU per
@@ -151,7 +151,7 @@ async function runTunnel(mode: LoaderMode, server: Server, path: string, seconds
   return {
     // Each loader reports its own percentiles: the median of their p50s and the worst p99 stand for the run.
     rps: reports.reduce((sum, r) => sum + r.rps, 0), p50: median(reports.map((r) => r.p50)), p99: Math.max(...reports.map((r) => r.p99)),
-    requests: reports.reduce((sum, r) => sum + r.requests, 0), latency: [],
+    requests: reports.reduce((sum, r) => sum + r.requests, 0),
     errors: bad.length ? `non-200 answers: ${bad.map(([st, n]) => `${n} × ${st}`).join(', ')}` : null,
     serverCpu, loadCpu, foreign, command: loaders.map((l) => l.argv.join(' ')).join(' & '),
   };
@@ -306,7 +306,7 @@ ${machine()}; ${gen.version}; ws ${version('ws')}, signalbox ${ownVersion()} (${
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
-Target (issue 5), with the ${headline === 'client' ? "project's client" : 'raw `ws` loader'} as the tunnel's figure${headline !== LOADERS[0] ? ` (the ${LOADERS[0]} loader saturated its core)` : ''}:
+Target, with the ${headline === 'client' ? "project's client" : 'raw `ws` loader'} as the tunnel's figure${headline !== LOADERS[0] ? ` (the ${LOADERS[0]} loader saturated its core)` : ''}:
 
 | route | tunnel req/s | HTTP req/s | tunnel ÷ HTTP | target | met? |
 |---|---:|---:|---:|---|---|

@@ -61,9 +61,15 @@ export const HTML_TYPE = 'text/html; charset=utf-8';
 
 export const PATHS = { json: '/posts/1', html: '/posts/1.html' } as const;
 
-/** The routes the HTTP and tunnel benches measure, with what each must answer. */
+/** The routes the head-to-head and tunnel benches measure, with what each must answer. */
 export interface RouteSpec { readonly key: 'json' | 'html'; readonly label: string; readonly path: string; readonly type: string; readonly body: string }
 export const ROUTES: readonly RouteSpec[] = [
   { key: 'json', label: 'GET /posts/1 (JSON)', path: PATHS.json, type: JSON_TYPE, body: JSON.stringify(POST) },
   { key: 'html', label: 'GET /posts/1.html (view: layout, two partials, route helpers, escaping)', path: PATHS.html, type: HTML_TYPE, body: HTML },
 ];
+
+/**
+ * An example blog page (bench/servers/blog-server.ts) with its authenticity tokens blanked: each
+ * visitor's forms carry their own, and apart from them two servers must send the same bytes.
+ */
+export const withoutTokens = (body: string): string => body.replace(/name="authenticity_token" value="[^"]*"/g, 'name="authenticity_token" value="…"');

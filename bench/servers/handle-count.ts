@@ -1,5 +1,5 @@
 /**
- * `app.handle` on one route of `bench/http.ts`, a fixed number of times, sequentially, and nothing
+ * `app.handle` on one route of the head-to-head bench (`bench/servers/bodies.ts`), a fixed number of times, sequentially, and nothing
  * else: the loop to count instructions over, which (unlike time) a busy shared host does not move.
  * The framework's cost per request is the difference between two counts divided by the difference
  * in requests, which cancels start-up, module loading and warm-up:

@@ -1,4 +1,4 @@
-/** Planning a benchmark run: numeric options from the environment, and a seeded shuffle for run orders. */
+/** Planning a benchmark run: numeric options from the environment, and a seeded random source (bootstrap resampling). */
 
 /** A positive number from the environment variable `name`, or `fallback` when it is unset or empty. */
 export function positive(name: string, fallback: number): number {
@@ -9,7 +9,7 @@ export function positive(name: string, fallback: number): number {
   return n;
 }
 
-/** mulberry32: small, seeded, good enough to shuffle run orders reproducibly. */
+/** mulberry32: small, seeded, good enough to resample reproducibly. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -19,13 +19,4 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-export function shuffle<T>(items: readonly T[], random: () => number): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }

@@ -3,6 +3,7 @@
  * SIGTERM), every wait bounded. Importing this module installs the exit and signal handlers.
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ROOT } from './provenance.ts';
 
 const children = new Set<ChildProcess>();
@@ -87,4 +88,34 @@ export async function startListening(argv: readonly string[], label: string, env
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.pid && child.exitCode === null) try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
   await waitExit(child, 5000);
+}
+
+/** The processes under `pid`, parents before their children, with their command lines, from /proc. */
+export function processTree(pid: number): { pid: number; command: string }[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out: { pid: number; command: string }[] = [];
+  const walk = (p: number): void => {
+    for (const child of children.get(p) ?? []) {
+      let command = '';
+      try {
+        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      } catch {
+        continue;
+      }
+      out.push({ pid: child, command });
+      walk(child);
+    }
+  };
+  walk(pid);
+  return out;
 }

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
-const RESULTS = join(BENCH_DIR, 'RESULTS.md');
+/** bench/RESULTS.md, or the file BENCH_RESULTS names (a smoke run's figures belong elsewhere). */
+const RESULTS = process.env.BENCH_RESULTS || join(BENCH_DIR, 'RESULTS.md');
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

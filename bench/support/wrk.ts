@@ -4,14 +4,9 @@
  * meanwhile by the server, by the load generator and by everything else on the machine.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { cpuSeconds, machineBusySeconds } from './noise.ts';
 import { exitCode, sh, spawnTracked } from './processes.ts';
-import type { Quantiles } from './slices.ts';
-
-/** wrk's script that prints the run's latency distribution (quantiles.lua). */
-const QUANTILES_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'quantiles.lua');
 
 export interface LoadGen { readonly kind: 'wrk' | 'autocannon'; readonly version: string; readonly note: string }
 
@@ -51,8 +46,6 @@ export function ensureLoadGenerator(core: string): LoadGen {
 
 export interface LoadResult {
   rps: number; p50: number; p99: number; requests: number; errors: string | null;
-  /** The latency distribution, for adding slices of a run together (empty when a loader reports only its percentiles). */
-  latency: Quantiles;
   /** Share of a core used by the server and by the load generator during the run. */
   serverCpu: number; loadCpu: number;
   /** CPU used on the machine by anything else during the run, in cores (0–2). */
@@ -75,10 +68,7 @@ function parseWrk(out: string): Parsed {
   const total = /(\d+) requests in/.exec(out);
   if (!rps || !p99 || !p50 || !total) throw new Error(`cannot parse wrk output:\n${out}`);
   const problems = [/Non-2xx or 3xx responses: \d+/.exec(out)?.[0], /Socket errors: [^\n]+/.exec(out)?.[0]].filter(Boolean);
-  // 1,001 points in microseconds: the fastest, each tenth of a percent, the slowest.
-  const points = /^QUANTILES ([\d. ]+)$/m.exec(out)?.[1].trim().split(' ').map(Number) ?? [];
-  const latency: [number, number][] = points.map((us, i) => [i / (points.length - 1), us / 1000]);
-  return { rps: Number(rps[1]), p50: wrkTime(p50[1]), p99: wrkTime(p99[1]), requests: Number(total[1]), latency, errors: problems.length ? problems.join('; ') : null };
+  return { rps: Number(rps[1]), p50: wrkTime(p50[1]), p99: wrkTime(p99[1]), requests: Number(total[1]), errors: problems.length ? problems.join('; ') : null };
 }
 
 function parseAutocannon(out: string): Parsed {
@@ -86,28 +76,26 @@ function parseAutocannon(out: string): Parsed {
     requests: { average: number; total: number }; latency: Record<string, number> & { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number;
   };
   const problems = [r.non2xx ? `non-2xx: ${r.non2xx}` : '', r.errors ? `errors: ${r.errors}` : '', r.timeouts ? `timeouts: ${r.timeouts}` : ''].filter(Boolean);
-  // autocannon reports a dozen percentiles (p2_5 is 2.5%); with min and max they sketch the distribution.
-  const latency: [number, number][] = [[0, r.latency.min]];
-  for (const [key, value] of Object.entries(r.latency)) {
-    const m = /^p(\d+)(?:_(\d+))?$/.exec(key);
-    if (m) latency.push([Number(`${m[1]}.${m[2] ?? '0'}`) / 100, value]);
-  }
-  latency.push([1, r.latency.max]);
-  latency.sort((a, b) => a[0] - b[0]);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, latency, errors: problems.length ? problems.join('; ') : null };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, errors: problems.length ? problems.join('; ') : null };
 }
 
 export function loadCommand(gen: LoadGen, url: string, seconds: number, setup: LoadSetup): string[] {
-  if (gen.kind === 'wrk') return [...setup.prefix, 'taskset', '-c', setup.core, 'wrk', '-t1', `-c${setup.connections}`, `-d${seconds}s`, '--latency', '-s', QUANTILES_SCRIPT, url];
+  if (gen.kind === 'wrk') return [...setup.prefix, 'taskset', '-c', setup.core, 'wrk', '-t1', `-c${setup.connections}`, `-d${seconds}s`, '--latency', url];
   const require = createRequire(import.meta.url);
   const bin = join(require.resolve('autocannon/package.json'), '..', 'autocannon.js');
   return [...setup.prefix, 'taskset', '-c', setup.core, process.execPath, bin, '-c', String(setup.connections), '-d', String(seconds), '-j', url];
 }
 
-export async function runLoad(gen: LoadGen, url: string, seconds: number, serverPid: number, setup: LoadSetup): Promise<LoadResult> {
+/**
+ * One run of the load generator against `url`; `server` is the server's pid, or the pids whose CPU
+ * counts as the server's (a server and the redis-server only it talks to).
+ */
+export async function runLoad(gen: LoadGen, url: string, seconds: number, server: number | readonly number[], setup: LoadSetup): Promise<LoadResult> {
+  const pids = typeof server === 'number' ? [server] : server;
+  const serverSeconds = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid).own, 0);
   const argv = loadCommand(gen, url, seconds, setup);
   const before = cpuSeconds('self');
-  const serverBefore = cpuSeconds(serverPid).own;
+  const serverBefore = serverSeconds();
   const busyBefore = machineBusySeconds();
   const t0 = performance.now();
   const child = spawnTracked(argv, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -117,12 +105,12 @@ export async function runLoad(gen: LoadGen, url: string, seconds: number, server
   const code = await exitCode(child, (seconds + 30) * 1000);
   const wall = (performance.now() - t0) / 1000;
   const busy = machineBusySeconds() - busyBefore;
-  const server = cpuSeconds(serverPid).own - serverBefore;
+  const serverCpu = serverSeconds() - serverBefore;
   const after = cpuSeconds('self');
   const load = after.children - before.children;
   // Interrupt time is left out on both sides; what remains is other tenants' work (and a little kernel noise).
-  const foreign = Math.max(0, busy - server - load - (after.own - before.own)) / wall;
+  const foreign = Math.max(0, busy - serverCpu - load - (after.own - before.own)) / wall;
   if (code !== 0) throw new Error(`${argv.join(' ')} exited with ${code}:\n${out}`);
   const parsed = gen.kind === 'wrk' ? parseWrk(out) : parseAutocannon(out);
-  return { ...parsed, loadCpu: load / wall, serverCpu: server / wall, foreign, command: argv.join(' ') };
+  return { ...parsed, loadCpu: load / wall, serverCpu: serverCpu / wall, foreign, command: argv.join(' ') };
 }

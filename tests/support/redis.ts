@@ -19,6 +19,8 @@ export interface RedisServer {
   readonly port: number;
   /** `redis://127.0.0.1:<port>/0` */
   readonly url: string;
+  /** The server's process id while it runs (a benchmark pins it to a core and counts its CPU). */
+  readonly pid: number | null;
   /** Kills the server at once (SIGKILL): clients see their connection drop. */
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: nothing is persisted). */
@@ -81,6 +83,9 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     port,
     url: `redis://127.0.0.1:${port}/0`,
+    get pid() {
+      return (child as ChildProcess | null)?.pid ?? null;
+    },
     kill: () => halt('SIGKILL'),
     restart: launch,
     async stop() {

@@ -23,7 +23,7 @@ export const INSPECT_DEFAULT_PATH = '/__inspect';
  * only.
  */
 export function inspectSettings(app: App, option: boolean | InspectOptions | undefined): InspectSettings | null {
-  // `?.`: stand-in apps (the HTTP bench's stub) carry no config, and are not in development.
+  // `?.`: stand-in apps (test doubles of App) carry no config, and are not in development.
   const on = option === undefined ? app.config?.environment === 'development' : option !== false;
   if (!on) return null;
   const path = (typeof option === 'object' && option !== null ? option.path : undefined) ?? INSPECT_DEFAULT_PATH;
