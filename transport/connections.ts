@@ -38,8 +38,8 @@ class Connection {
   readonly waiting: (() => void)[] = [];
   /** Whether this side stopped reading the socket (too many requests waiting). */
   holding = false;
-  /** Bytes arrived since the last request was answered that did not make a whole request (yet). */
-  partial = false;
+  /** The socket's byte count when its last request arrived: bytes read beyond it make no whole request (yet). */
+  bytesAtRequest = 0;
   /** When the last request was answered (or the connection opened). */
   idleSince = performance.now();
   /** The longest pause seen between an answer and the client's next request on this connection. */
@@ -84,7 +84,7 @@ export class Connections {
     if (connection === undefined) return start();
     if (connection.unanswered === 0 && connection.answered) connection.longestPause = Math.max(connection.longestPause, performance.now() - connection.idleSince);
     connection.unanswered++;
-    connection.partial = false;
+    connection.bytesAtRequest = req.socket.bytesRead;
     const run = (): void => {
       connection.running.add(res);
       res.once('close', () => {
@@ -135,10 +135,8 @@ export class Connections {
   #open(socket: Socket): void {
     const connection = new Connection(socket);
     this.#all.set(socket, connection);
-    // Runs after Node's own listener has parsed the chunk: with nothing owed, these bytes made no whole request.
-    socket.on('data', () => {
-      if (connection.unanswered === 0) connection.partial = true;
-    });
+    // No 'data' listener: one would take the socket's reads away from Node's parser, which otherwise
+    // consumes them without a JavaScript call per chunk. Half a request shows in the byte count instead.
     // Node resumes a socket it paused for its own reasons (its write buffer drained); a hold of ours outlasts that.
     socket.on('resume', () => {
       if (connection.holding) socket.pause();
@@ -156,7 +154,6 @@ export class Connections {
     if (connection.unanswered === 0) {
       connection.idleSince = performance.now();
       connection.answered = true;
-      connection.partial = false;
       if (this.#draining) this.#letGo(connection);
     }
   }
@@ -177,7 +174,7 @@ export class Connections {
 
   /** A draining connection with nothing owed: closed now, after its grace, or by the timeouts if half a request is in. */
   #letGo(connection: Connection): void {
-    if (connection.partial || connection.socket.destroyed) return;
+    if (connection.socket.destroyed || connection.socket.bytesRead > connection.bytesAtRequest) return;
     const grace = connection.answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * connection.longestPause)) : 0;
     const left = grace - (performance.now() - connection.idleSince);
     if (left <= 0) {
