@@ -151,7 +151,6 @@ ${row(APPS[1]!, fy!)}
 
 Signalbox ÷ Fastify: start ${ratio((s) => s.ms)}×, RSS ${ratio((s) => s.rssMb)}× (targets ≤ 1.2× and ≤ 1.1×). Process tree under npm, Signalbox: ${sb![0]!.tree}; Fastify: ${fy![0]!.tree}.
 `);
-  console.log('wrote the start section of bench/RESULTS.md');
 }
 
 main().then(() => process.exit(0), (error: unknown) => {

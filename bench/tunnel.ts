@@ -323,7 +323,6 @@ Commands (run: \`${env ? `${env} ` : ''}npm run bench:tunnel\`, which first runs
 ${LOADERS.map((m) => `- tunnel load (${m}), per run, ${PROCESSES} at once: \`${shown(loaderCommand(m, '<port>', PATHS.json, DURATION))}\``).join('\n')}
 - path \`${PATHS.json}\` or \`${PATHS.html}\`; order in every round: ${cells.map((c) => `${c.route.key}/${c.transport}`).join(' → ')}
 `);
-  console.log('\nwrote the tunnel section of bench/RESULTS.md');
 }
 
 main().then(() => { killAll(); }, (error: unknown) => {

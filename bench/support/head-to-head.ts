@@ -240,5 +240,4 @@ ${lines.join('\n')}
 ${plan.notes ? `\n${plan.notes.trim()}\n` : ''}${run.summaries.length ? `\n${run.summaries.join('\n\n')}\n` : ''}
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:${plan.name}\`): ${run.commands.map((c) => `\`${c}\``).join(', ')}; load per server and rep: \`${load}\`${run.together ? ', both at once' : ''}.
 `);
-  console.log(`wrote the ${plan.name} section of ${process.env.BENCH_RESULTS ?? 'bench/RESULTS.md'}`);
 }

@@ -36,12 +36,14 @@ export function waitExit(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-/** Resolves with `child`'s exit code, killing it (SIGKILL) once `ms` have passed. */
+/**
+ * Resolves with `child`'s exit code once its output has all been read (its 'close', which can come
+ * after 'exit'), killing it (SIGKILL) once `ms` have passed. Call it right after spawning.
+ */
 export function exitCode(child: ChildProcess, ms: number): Promise<number | null> {
   return new Promise<number | null>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
     const timer = setTimeout(() => { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }, ms);
-    child.once('exit', (c) => { clearTimeout(timer); done(c); });
+    child.once('close', (c) => { clearTimeout(timer); done(c); });
   });
 }
 

@@ -32,6 +32,7 @@ export function writeSection(name: string, markdown: string): void {
   const b = text.indexOf(end);
   text = a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + end.length) : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(RESULTS, text);
+  console.log(`wrote the ${name} section of ${RESULTS}`);
 }
 
 /** Numbers for tables: thousands separated, milliseconds with sensible digits, shares of a core. */
