@@ -24,6 +24,7 @@
  * (alternating benches only), BENCH_RESULTS (another file to write the section to).
  */
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { envLine } from './noise.ts';
 import { pairedRatio, type PairedEstimate } from './paired.ts';
 import { positive, rng } from './plan.ts';
@@ -93,6 +94,8 @@ export interface Plan<K extends string> {
 }
 
 interface Rep { readonly a: LoadResult; readonly b: LoadResult }
+/** What a pair's servers hold once every route's load is over: steady memory after the requests they served. */
+interface Memory { readonly a: string; readonly b: string; readonly requests: readonly [number, number]; readonly rss: readonly [number, number] }
 interface Row {
   readonly a: string; readonly b: string; readonly route: RouteSpec; readonly reps: readonly Rep[];
   /** Requests per second of each server's own CPU, A over B, rep by rep. */
@@ -127,6 +130,7 @@ export async function compare<K extends string>(plan: Plan<K>): Promise<void> {
   const random = rng(SEED);
   const pairs = pairsOf(plan);
   const rows: Row[] = [];
+  const memory: Memory[] = [];
   const commands = new Set<string>();
   const summaries: string[] = [];
 
@@ -147,7 +151,12 @@ export async function compare<K extends string>(plan: Plan<K>): Promise<void> {
   const url = (s: Running<K>, route: RouteSpec) => `http://127.0.0.1:${s.port}${route.path}`;
   // The server, its workers if it has any, and what the plan counts with it.
   const pids = (s: Running<K>) => [s.child.pid!, ...processTree(s.child.pid!).map((p) => p.pid), ...(plan.servers[s.key].alsoCounts ?? [])];
-  const measure = (s: Running<K>, route: RouteSpec, seconds: number) => runLoad(gen, url(s, route), seconds, pids(s), load);
+  const served = new Map<Running<K>, number>();
+  const measure = async (s: Running<K>, route: RouteSpec, seconds: number) => {
+    const result = await runLoad(gen, url(s, route), seconds, pids(s), load);
+    served.set(s, (served.get(s) ?? 0) + result.requests);
+    return result;
+  };
 
   for (const [keyA, keyB] of pairs) {
     const a = await start(keyA);
@@ -180,6 +189,9 @@ export async function compare<K extends string>(plan: Plan<K>): Promise<void> {
           throughput: pairedRatio(reps.map((r) => r.a.rps), reps.map((r) => r.b.rps), random),
         });
       }
+      // After a second of rest, as a server sits between bursts in production (no forced collection).
+      await new Promise((done) => setTimeout(done, 1000));
+      memory.push({ a: keyA, b: keyB, requests: [served.get(a) ?? 0, served.get(b) ?? 0], rss: [residentBytes(pids(a)), residentBytes(pids(b))] });
     } finally {
       await stop(a);
       await stop(b);
@@ -187,7 +199,7 @@ export async function compare<K extends string>(plan: Plan<K>): Promise<void> {
   }
   const after = sourcesFingerprint();
   const changed = after !== fingerprint ? `; **they changed during the run**, to ${after}: servers kept the build they started with` : '';
-  report(plan, rows, {
+  report(plan, rows, memory, {
     gen, load, together, summaries,
     provenance: `${[...(plan.versions ?? []), `signalbox ${ownVersion()}`].join(', ')} (${tree}; sources fingerprint ${fingerprint}, sha1 of core/, machines/, transport/${changed})`,
     commands: [...(plan.commands ?? []), ...commands],
@@ -212,14 +224,30 @@ async function check<K extends string>(plan: Plan<K>, servers: readonly Running<
 
 const PAIR_ENV = ['SECONDS', 'REPS', 'WARMUP', 'CONNECTIONS', 'SEED', 'PAIRS', 'LOADGEN'];
 
-function report<K extends string>(plan: Plan<K>, rows: readonly Row[], run: { gen: LoadGen; load: LoadSetup; together: boolean; provenance: string; commands: readonly string[]; summaries: readonly string[] }): void {
+/** Resident memory of these processes, summed (bytes), from /proc. */
+function residentBytes(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (kb) total += Number(kb[1]) * 1024;
+    } catch {
+      // A process gone since the tree was read holds nothing.
+    }
+  }
+  return total;
+}
+
+function report<K extends string>(plan: Plan<K>, rows: readonly Row[], memory: readonly Memory[], run: { gen: LoadGen; load: LoadSetup; together: boolean; provenance: string; commands: readonly string[]; summaries: readonly string[] }): void {
   const label = (key: string) => plan.servers[key as K].label;
   const lines = rows.map((r) => {
     const m = (side: 'a' | 'b', f: (x: LoadResult) => number) => median(r.reps.map((x) => f(x[side])));
     const pair = r.a === r.b ? `${label(r.a)} vs itself (control)` : `${label(r.a)} vs ${label(r.b)}`;
     return `| ${r.route.label} | ${pair} | ${interval(r.efficiency)} | ${interval(r.throughput)} | ${fmt(m('a', perCpuSecond))} / ${fmt(m('b', perCpuSecond))} | ${fmt(m('a', (x) => x.rps))} / ${fmt(m('b', (x) => x.rps))} | ${pct(m('a', (x) => x.serverCpu))} / ${pct(m('b', (x) => x.serverCpu))} | ${r.reps.length} |`;
   });
-  console.log(lines.join('\n'));
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  const memoryLines = memory.map((m) => `| ${m.a === m.b ? `${label(m.a)} vs itself (control)` : `${label(m.a)} vs ${label(m.b)}`} | ${fmt(m.requests[0])} / ${fmt(m.requests[1])} | ${mib(m.rss[0])} / ${mib(m.rss[1])} | ${m.rss[1] > 0 ? `${(m.rss[0] / m.rss[1]).toFixed(2)}×` : '–'} |`);
+  console.log([...lines, ...memoryLines].join('\n'));
   const method = run.together
     ? `Both servers of a pair run at the same time, pinned together to core ${SERVER_CORE}, each loaded by its own wrk (\`-t1 -c${CONNECTIONS}\`, both on core ${run.load.core}) for ${SECONDS} s per rep, ${REPS} reps per pair and route after a ${WARMUP} s warm-up of each. Whatever slows the shared host slows both alike. The first figure divides each server's requests by its own CPU time (what it would serve on a core of its own), so an uneven share of core ${SERVER_CORE} does not count; the plain throughput ratio is beside it.`
     : `The servers need every core, so they are not pinned, nor is the load generator (${run.gen.version}, \`-c${CONNECTIONS}\`): **it shares the machine's cores with the server**. Each rep runs A then B for ${SECONDS} s each, the order flipping every rep (${REPS} reps per pair and route, after a ${WARMUP} s warm-up of each), so both runs of a rep see nearly the same host. Throughput is the figure here; per CPU-second counts the server and its workers.`;
@@ -237,6 +265,12 @@ ${machine()}; ${run.gen.version}; ${run.provenance}.
 | route | pair (A vs B) | A / B per CPU-second (90% interval) | A / B req/s (90% interval) | req per CPU-second, A / B (medians) | req/s, A / B (medians) | CPU, A / B | reps |
 |---|---|---:|---:|---:|---:|---:|---:|
 ${lines.join('\n')}
+
+Steady memory: each server's resident set (with its workers and what the plan counts with it) a second after its pair's last rep, after every request it served in the run (warm-ups included).
+
+| pair (A vs B) | requests served, A / B | RSS (MiB), A / B | A / B |
+|---|---:|---:|---:|
+${memoryLines.join('\n')}
 ${plan.notes ? `\n${plan.notes.trim()}\n` : ''}${run.summaries.length ? `\n${run.summaries.join('\n\n')}\n` : ''}
 Commands (run: \`${env ? `${env} ` : ''}npm run bench:${plan.name}\`): ${run.commands.map((c) => `\`${c}\``).join(', ')}; load per server and rep: \`${load}\`${run.together ? ', both at once' : ''}.
 `);
