@@ -12,7 +12,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { serialize } from 'cookie';
 import { ArgumentError, CookieOverflow } from '../errors.ts';
 import type { Request } from '../http/request.ts';
-import type { SessionData, SyncSessionStore } from './store.ts';
+import { sessionFromJson, type SessionData, type SyncSessionStore } from './store.ts';
 
 /** Browsers keep cookies up to 4 KB; a longer session is refused rather than truncated. */
 export const COOKIE_LIMIT = 4096;
@@ -113,16 +113,7 @@ export function cookieSessionStore(options: CookieStoreOptions): CookieStore {
       payload = cgiUnescape(payload);
       if (!verified(payload, mac, secret)) return null;
     }
-    try {
-      const data: unknown = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
-      if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-      // Rebuilt key by key, so a `__proto__` key in the JSON stays an ordinary (ignored) key.
-      const out: SessionData = {};
-      for (const [k, v] of Object.entries(data)) if (k !== '__proto__') out[k] = v;
-      return out;
-    } catch {
-      return null;
-    }
+    return sessionFromJson(Buffer.from(payload, 'base64').toString('utf8'));
   };
 
   const attributes = () => ({

@@ -30,7 +30,7 @@ import { ArgumentError, SessionStoreUnavailable } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { RedisConnection, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
-import type { SessionCommit, SessionData, SessionStore } from './store.ts';
+import { sessionFromJson, type SessionCommit, type SessionData, type SessionStore } from './store.ts';
 
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   /** The cookie carrying the session id (Rails' session key). Default `_session_id`. */
@@ -103,7 +103,7 @@ export class RedisSessionStore implements SessionStore {
       return {};
     }
     return this.#run((client) => client.getex(this.#redisKey(id), 'PX', this.ttl * 1000)).then((text) => {
-      const data = text === null ? null : parse(text);
+      const data = text === null ? null : sessionFromJson(text);
       this.#seen.set(request, { id: data === null ? null : id, present: true });
       return data ?? {};
     });
@@ -161,20 +161,6 @@ export class RedisSessionStore implements SessionStore {
 /** A Redis session store (ioredis must be installed). */
 export function redisSessionStore(options: RedisSessionStoreOptions = {}): RedisSessionStore {
   return new RedisSessionStore(options);
-}
-
-/** A stored session, or null when the record is not one (written by something else): read as no session. */
-function parse(text: string): SessionData | null {
-  try {
-    const data: unknown = JSON.parse(text);
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-    // Rebuilt key by key, so a `__proto__` key stays an ordinary (ignored) key.
-    const out: SessionData = {};
-    for (const [k, v] of Object.entries(data)) if (k !== '__proto__') out[k] = v;
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 function positive(name: string, given: number | undefined, fallback: number): number {

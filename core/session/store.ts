@@ -20,6 +20,23 @@ import type { Response } from '../http/response.ts';
 
 export type SessionData = Record<string, unknown>;
 
+/**
+ * Session data from stored JSON text, or null when the text is not a session (not JSON, or not an
+ * object): a store reads that as no session. Rebuilt key by key, so a `__proto__` key stays an
+ * ordinary (ignored) key.
+ */
+export function sessionFromJson(text: string): SessionData | null {
+  try {
+    const data: unknown = JSON.parse(text);
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+    const out: SessionData = {};
+    for (const [k, v] of Object.entries(data)) if (k !== '__proto__') out[k] = v;
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 export interface SessionCommit {
   /** The data differs from what was loaded. */
   readonly changed: boolean;
