@@ -20,7 +20,6 @@
 import cluster from 'node:cluster';
 import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
@@ -36,6 +35,7 @@ import { Connections } from './connections.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 import { servePrimary, type RunningCluster } from './workers.ts';
 import { joinCluster } from './worker.ts';
+import { handleStopSignals } from './stop-signals.ts';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -255,7 +255,9 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     });
     return closing;
   };
-  const signals = handleSignals(app, options.handleSignals === true, close, connections);
+  const signals = handleStopSignals(options.handleSignals === true, app.log, close, (signal) => {
+    app.log.warn({ signal, requestsCut: connections.unanswered }, 'second signal: exiting now');
+  });
 
   return new Promise((resolveServe, reject) => {
     server.once('error', reject);
@@ -295,34 +297,6 @@ function unknownMethodLine(packet: Buffer | undefined): boolean {
   // Bounded: a request line longer than this is refused as a bad request anyway.
   const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) [!-~]{1,8192} HTTP\/\d\.\d\r?\n/.exec(packet.toString('latin1', 0, 8300));
   return line !== null && !METHODS.includes(line[1]);
-}
-
-/**
- * SIGTERM and SIGINT (when `on`): the first drains and exits 0 once closed (or cut at the shutdown timeout);
- * a second exits at once, with the status a process killed by that signal has (143, 130).
- */
-function handleSignals(app: App, on: boolean, close: () => Promise<void>, connections: Connections): { off(): void } {
-  if (!on) return { off() {} };
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      app.log.warn({ signal, requestsCut: connections.unanswered }, 'second signal: exiting now');
-      process.exit(128 + (osConstants.signals[signal] ?? 0));
-    }
-    stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    void close().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  return {
-    off() {
-      // After a signal they stay for the drain: a second signal still means now.
-      if (stopping) return;
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-    },
-  };
 }
 
 interface Handling {

@@ -26,7 +26,7 @@
  *   back once all have applied it (at most 2 s later).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { constants as osConstants } from 'node:os';
+import { handleStopSignals } from './stop-signals.ts';
 import pino, { type Logger } from 'pino';
 import { ArgumentError } from '../core/errors.ts';
 import { clusterMessage, WORKER_ENV, type ClusterMessage } from './cluster-messages.ts';
@@ -208,7 +208,10 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     return closing;
   };
 
-  const signals = primarySignals(settings.handleSignals, log, close, live);
+  const signals = handleStopSignals(settings.handleSignals, log, close, (signal) => {
+    log.warn({ signal }, 'second signal: killing the workers and exiting now');
+    for (const worker of live()) worker.process.kill('SIGKILL');
+  });
 
   let onListening: (worker: Worker, address: { port: number }) => void = () => {};
   if (process.env.NODE_CLUSTER_SCHED_POLICY === undefined) cluster.schedulingPolicy = cluster.SCHED_NONE;
@@ -244,27 +247,3 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   });
 }
 
-/** SIGTERM/SIGINT to the primary: the first drains every worker and exits 0; a second kills them and exits at once. */
-function primarySignals(on: boolean, log: Logger, close: () => Promise<void>, live: () => Worker[]): { off(): void } {
-  if (!on) return { off() {} };
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      log.warn({ signal }, 'second signal: killing the workers and exiting now');
-      for (const worker of live()) worker.process.kill('SIGKILL');
-      process.exit(128 + (osConstants.signals[signal] ?? 0));
-    }
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    void close().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  return {
-    off() {
-      if (stopping) return;
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-    },
-  };
-}
