@@ -5,6 +5,7 @@
  * the plain `N passed, M failed, K skipped`.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
@@ -15,11 +16,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 interface Outcome { code: number | null; stdout: string; stderr: string; closing: string }
 
 /** Runs the runner over one fixture file with a clean environment plus `env`. */
-function runFixture(name: string, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<Outcome> {
+function runFixture(name: string, env: Record<string, string> = {}, flags: readonly string[] = [], dir = 'tests/harness/fixtures'): Promise<Outcome> {
   const inherited = { ...process.env };
   // The parent's coverage collection, CI flag and runner settings must not leak into the child.
   for (const key of ['CI', 'NODE_V8_COVERAGE', 'SIGNALBOX_TEST_TIMEOUT_MS', 'SIGNALBOX_TEST_LINGER_MS', 'FORCE_COLOR']) delete inherited[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/harness/run.ts', ...flags, 'tests/harness/fixtures', `^${name}\\.ts$`], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/harness/run.ts', ...flags, dir, `^${name}\\.ts$`], {
     cwd: ROOT,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -183,13 +184,35 @@ absent('with CI=true it fails', async () => {
   assert.is(run.closing, '1 passed, 3 failed, 0 skipped');
 });
 
+/**
+ * A suite with a focused test, written when the test runs into the untracked tests/artifacts/: kept in
+ * the tree, it would be the very left-over focus the runner refuses in CI.
+ */
+function focusedFixture(): string {
+  const dir = 'tests/artifacts/harness-focused';
+  mkdirSync(resolve(ROOT, dir), { recursive: true });
+  const focus = 'only';
+  writeFileSync(resolve(ROOT, dir, 'only.ts'), [
+    "import { suite } from 'uvu';",
+    "import * as assert from 'uvu/assert';",
+    "const test = suite('focused');",
+    "test('left out', () => { assert.ok(true); });",
+    `test.${focus}('the one being worked on', () => { assert.ok(true); });`,
+    "test('also left out', () => { assert.ok(true); });",
+    'test.run();',
+    '',
+  ].join('\n'));
+  return dir;
+}
+
 absent('a .only left in a suite skips the rest locally and fails in CI', async () => {
-  const local = await runFixture('only');
+  const dir = focusedFixture();
+  const local = await runFixture('only', {}, [], dir);
   assert.is(local.code, 0);
   assert.is(local.closing, '1 passed, 0 failed, 2 skipped');
-  const ci = await runFixture('only', { CI: 'true' });
+  const ci = await runFixture('only', { CI: 'true' }, [], dir);
   assert.is(ci.code, 1);
-  assert.match(ci.stdout, '"focused" (tests/harness/fixtures/only.ts) uses .only (CI=true)');
+  assert.match(ci.stdout, '"focused" (tests/artifacts/harness-focused/only.ts) uses .only (CI=true)');
   assert.is(ci.closing, '1 passed, 2 failed, 0 skipped');
 });
 
