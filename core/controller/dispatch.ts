@@ -92,9 +92,17 @@ function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action:
   if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(run.wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
+  return beforeFrom(c, filtersFor(declarations.filters, action), 0, body, cache);
+}
+
+const NO_FILTERS: readonly Filter[] = Object.freeze([]);
+
+/** The filters that apply to `action`, in order (read per request: a class may declare more later). */
+function filtersFor(declared: readonly Filter[], action: string): readonly Filter[] {
+  if (declared.length === 0) return NO_FILTERS;
   const filters: Filter[] = [];
-  for (const f of declarations.filters) if (appliesTo(f, action)) filters.push(f);
-  return beforeFrom(c, filters, 0, body, cache);
+  for (const f of declared) if (appliesTo(f, action)) filters.push(f);
+  return filters;
 }
 
 /** Before filters from `i` on; one that renders or redirects halts the chain. */

@@ -56,9 +56,19 @@ export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | 
   for (const name of Object.keys(headers)) {
     const value = headers[name];
     if (value === undefined || value === null) continue;
-    const key = name.toLowerCase();
+    // Node hands over names already lower-cased: only others need a copy.
+    const key = isLowerCase(name) ? name : name.toLowerCase();
     const text = typeof value === 'string' ? value : value.join(key === 'cookie' ? '; ' : ', ');
     out[key] = key in out ? `${out[key]}${key === 'cookie' ? '; ' : ', '}${text}` : text;
   }
   return out;
+}
+
+/** True when `name` has no upper-case ASCII letter and nothing outside ASCII (which `toLowerCase` might change). */
+function isLowerCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c > 127) return false;
+  }
+  return true;
 }
