@@ -25,6 +25,8 @@ interface Transition {
   readonly guard: GuardFn | null;
   readonly guardName: string | null;
   readonly target: number;
+  /** The target itself, set once every state is built: the walk follows it without an index lookup. */
+  to: State;
   readonly actions: readonly ActionFn[];
   readonly eventType: string;
 }
@@ -48,6 +50,9 @@ interface State {
     readonly onError: readonly Transition[];
   } | null;
 }
+
+/** What a transition points at until its target is built. */
+const PENDING_STATE: State = Object.freeze({ name: '', entry: [], exit: [], final: true, always: null, invoke: null });
 
 export class MachineCompileError extends Error {
   constructor(machine: string, where: string, feature: string) {
@@ -83,63 +88,75 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
   run(input: TInput, tracer: Tracer | null = null, traceId = ''): TOutput | Promise<TOutput> {
     // One arguments object per run, its event replaced at each step: a run is sequential, and nothing keeps it.
     const args: Args = { context: this.#context({ input }), event: { type: 'xstate.init', input } };
-    return this.#walk(args, this.initial, tracer !== null && tracer.active ? tracer : null, traceId, true);
+    const active = tracer !== null && tracer.active ? tracer : null;
+    const initial = this.states[this.initial];
+    this.#enter(initial, args, active, traceId);
+    return this.#walk(args, initial, active, traceId);
   }
 
-  #walk(args: Args, index: number, tracer: Tracer | null, traceId: string, entering: boolean): TOutput | Promise<TOutput> {
-    const states = this.states;
-    let state = states[index];
-    if (entering) this.#enter(state, args, tracer, traceId);
+  /** Walks from `state`, already entered, to the final state or the first stage that answers with a promise. */
+  #walk(args: Args, state: State, tracer: Tracer | null, traceId: string): TOutput | Promise<TOutput> {
     for (;;) {
       if (state.final) return this.#output(args);
-      if (state.always !== null) {
-        state = states[this.#take(state, pick(state.always, args), args, tracer, traceId)];
-        continue;
-      }
-      const invoke = state.invoke!;
-      let result: unknown;
-      let next: readonly Transition[];
-      try {
-        result = invoke.creator({ input: invoke.input(args) });
-        if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
-          const from = state;
-          return Promise.resolve(result).then(
-            (output) => this.#settle(args, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
-            (error) => this.#settle(args, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
-          );
+      let t: Transition;
+      if (state.always !== null) t = pick(state.always, args);
+      else {
+        const invoke = state.invoke!;
+        let result: unknown;
+        let thenable = false;
+        try {
+          result = invoke.creator({ input: invoke.input(args) });
+          thenable = result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function';
+        } catch (error) {
+          // A synchronous throw is the actor failing, as XState would report it.
+          result = new ActorThrew(error);
         }
-        // A synchronous answer: the walk goes on in this loop, without a frame or a promise per stage.
-        args.event = result === undefined ? invoke.doneEmpty : { type: invoke.doneType, output: result, actorId: invoke.id };
-        next = invoke.onDone;
-      } catch (error) {
-        // A synchronous throw is the actor failing, as XState would report it.
-        args.event = { type: invoke.errorType, error, actorId: invoke.id };
-        next = invoke.onError;
+        if (thenable) return this.#await(args, state, invoke, result as PromiseLike<unknown>, tracer, traceId);
+        if (result instanceof ActorThrew) {
+          args.event = { type: invoke.errorType, error: result.error, actorId: invoke.id };
+          t = pick(invoke.onError, args);
+        } else {
+          // A synchronous answer: the walk goes on in this loop, without a frame or a promise per stage.
+          args.event = result === undefined ? invoke.doneEmpty : { type: invoke.doneType, output: result, actorId: invoke.id };
+          t = pick(invoke.onDone, args);
+        }
       }
-      state = states[this.#take(state, pick(next, args), args, tracer, traceId)];
+      state = this.#take(state, t, args, tracer, traceId);
     }
+  }
+
+  #await(args: Args, from: State, invoke: NonNullable<State['invoke']>, result: PromiseLike<unknown>, tracer: Tracer | null, traceId: string): Promise<TOutput> {
+    return Promise.resolve(result).then(
+      (output) => this.#settle(args, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
+      (error) => this.#settle(args, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
+    );
   }
 
   #settle(args: Args, from: State, event: unknown, transitions: readonly Transition[], tracer: Tracer | null, traceId: string): TOutput | Promise<TOutput> {
     args.event = event;
-    return this.#walk(args, this.#take(from, pick(transitions, args), args, tracer, traceId), tracer, traceId, false);
+    return this.#walk(args, this.#take(from, pick(transitions, args), args, tracer, traceId), tracer, traceId);
   }
 
-  /** Takes `t` out of `from`, entering its target; returns the target's index. */
-  #take(from: State, t: Transition, args: Args, tracer: Tracer | null, traceId: string): number {
+  /** Takes `t` out of `from`, entering its target; returns the target. */
+  #take(from: State, t: Transition, args: Args, tracer: Tracer | null, traceId: string): State {
     // Most states and transitions have no exit or transition actions: they cost a length check.
     if (from.exit.length !== 0) runActions(from.exit, args);
     if (t.actions.length !== 0) runActions(t.actions, args);
-    const to = this.states[t.target];
+    const to = t.to;
     if (tracer !== null) tracer.emit({ kind: 'transition', id: traceId, from: from.name, to: to.name, event: eventLabel(t.eventType), guard: t.guardName, t: performance.now() });
     this.#enter(to, args, tracer, traceId);
-    return t.target;
+    return to;
   }
 
   #enter(state: State, args: Args, tracer: Tracer | null, traceId: string): void {
     if (state.entry.length !== 0) runActions(state.entry, args);
     if (tracer !== null) tracer.emit({ kind: 'state', id: traceId, state: state.name, t: performance.now() });
   }
+}
+
+/** What a synchronous throw of an actor becomes inside the walk, so the error path leaves the `try` at once. */
+class ActorThrew {
+  constructor(readonly error: unknown) {}
 }
 
 // Indexed loops: these run for every state of every request, and need no iterator.
@@ -191,7 +208,7 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
         if (typeof g !== 'function') fail(here, `guard ${JSON.stringify(t.guard.name)}, which setup() does not supply`);
         guard = g as GuardFn;
       }
-      return { guard, guardName: t.guard?.name ?? null, target: names.indexOf(t.targets[0]), actions: actions(here, t.actions), eventType: t.eventType };
+      return { guard, guardName: t.guard?.name ?? null, target: names.indexOf(t.targets[0]), to: PENDING_STATE, actions: actions(here, t.actions), eventType: t.eventType };
     });
     if (out.length === 0 || out[out.length - 1].guard !== null) fail(where, 'a transition list whose last entry has a guard (the table needs a default)');
     return out;
@@ -239,6 +256,10 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
     if (always !== null && invoke !== null) fail(where, 'both always and invoke');
     return { name: s.key, entry: actions(`${where} entry`, s.entry), exit: actions(`${where} exit`, s.exit), final, always, invoke };
   });
+  for (const state of states) {
+    const lists = [state.always, state.invoke?.onDone, state.invoke?.onError];
+    for (const list of lists) if (list) for (const t of list) t.to = states[t.target];
+  }
   const config = machine.config as { context?: unknown; output?: unknown };
   const initial = table.states.findIndex((s) => s.initial && s.parent === null);
   if (typeof config.context !== 'function') fail('the root', 'a context that is not a function of the input');
