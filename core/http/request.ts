@@ -60,6 +60,8 @@ export class Request {
   #query: Params | null = null;
   #parameters: Params | null = null;
   #method: string | null = null;
+  /** The method as received, lower-cased. */
+  readonly #lowerMethod: string;
   #accepts: readonly MimeType[] | null = null;
   #format: MimeType | null | undefined = undefined;
   /** The format an action set (`request.format = 'xml'`): kept as the `format` parameter through any re-merge. */
@@ -71,8 +73,15 @@ export class Request {
     this.#settings = settings;
     this.headers = normaliseHeaders(message.headers);
     const method = String(message.method);
-    this.rawMethod = LOWER_METHODS.has(method) ? method : method.toUpperCase();
-    if (!LOWER_METHODS.has(this.rawMethod)) throw new UnknownHttpMethod(this.rawMethod, IMPLEMENTED);
+    // One lookup for the usual upper-case spelling; another only for a method sent in another case.
+    let lower = LOWER_METHODS.get(method);
+    this.rawMethod = method;
+    if (lower === undefined) {
+      this.rawMethod = method.toUpperCase();
+      lower = LOWER_METHODS.get(this.rawMethod);
+      if (lower === undefined) throw new UnknownHttpMethod(this.rawMethod, IMPLEMENTED);
+    }
+    this.#lowerMethod = lower;
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
     // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
@@ -152,7 +161,7 @@ export class Request {
 
   // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
-    const raw = LOWER_METHODS.get(this.rawMethod)!;
+    const raw = this.#lowerMethod;
     if (raw === 'head') return 'get';
     if (raw === 'post') {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;

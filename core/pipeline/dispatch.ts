@@ -23,8 +23,9 @@ import { thenOrNow } from '../util.ts';
 export function dispatchAction(run: RequestRun): void | Promise<void> {
   const request = run.request!;
   const params = run.match!.params;
-  const controllerPath = String(params.controller);
-  const action = String(params.action ?? 'index');
+  // Recognition gives strings; anything else a custom recognizer gives is spelt out.
+  const controllerPath = typeof params.controller === 'string' ? params.controller : String(params.controller);
+  const action = typeof params.action === 'string' ? params.action : String(params.action ?? 'index');
   const klass = run.app.controllers.get(controllerPath);
   if (!klass || !hasAction(klass, action)) {
     // A route matched but nothing answers it (the default route, say): as good as unrouted, so a forged
