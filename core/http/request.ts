@@ -72,7 +72,7 @@ export class Request {
   constructor(message: RequestMessage, settings: RequestSettings) {
     this.#settings = settings;
     this.headers = normaliseHeaders(message.headers);
-    const method = String(message.method);
+    const method = typeof message.method === 'string' ? message.method : String(message.method);
     // One lookup for the usual upper-case spelling; another only for a method sent in another case.
     let lower = LOWER_METHODS.get(method);
     this.rawMethod = method;

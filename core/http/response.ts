@@ -115,6 +115,8 @@ function sameNameIgnoringCase(a: string, b: string): boolean {
 /** The Content-Type header for a type and charset, as the respond stage sends it. @example contentTypeHeader('text/html', 'utf-8') // 'text/html; charset=utf-8' */
 export function contentTypeHeader(type: string, charset: string | null): string {
   if (!charset) return type;
+  // Consecutive responses mostly share their type: the last pair is compared before the maps are asked.
+  if (type === lastType && charset === lastCharset) return lastHeader;
   let byType = TYPE_HEADERS.get(charset);
   if (byType === undefined) {
     if (TYPE_HEADERS.size >= HEADERS_KEPT) TYPE_HEADERS.clear();
@@ -127,8 +129,15 @@ export function contentTypeHeader(type: string, charset: string | null): string 
     header = `${type}; charset=${charset}`;
     byType.set(type, header);
   }
+  lastType = type;
+  lastCharset = charset;
+  lastHeader = header;
   return header;
 }
+
+let lastType = '';
+let lastCharset = '';
+let lastHeader = '';
 
 /** Content-Type values already joined, by charset then type: an app sends a handful of each. */
 const TYPE_HEADERS = new Map<string, Map<string, string>>();
@@ -144,7 +153,8 @@ const ZEROS = ['00000', '0000', '000', '00', '0', ''];
 export function runtimeHeader(ms: number): string {
   const tens = Math.round(Math.max(0, ms) * 100);
   const whole = Math.floor(tens / 100_000);
-  const fraction = String(tens - whole * 100_000);
+  // A template converts the number in place, where String() is a call.
+  const fraction = `${tens - whole * 100_000}`;
   return `${whole}.${ZEROS[fraction.length]}${fraction}`;
 }
 
@@ -177,7 +187,7 @@ const safeValues = new SafeTexts(UNSAFE_VALUE, false);
 const unsafeText = (text: string): boolean => !safeValues.has(text);
 
 const unsafeValue = (value: string | readonly string[]): boolean =>
-  Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(String(value));
+  Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(typeof value === 'string' ? value : String(value));
 
 /**
  * The first header of `res` that HTTP cannot carry, by name (`Content-Type` for a bad type or charset,

@@ -30,7 +30,7 @@ export function respond(run: RequestRun): void {
     body = '';
     file = null;
   } else {
-    headers['Content-Length'] = String(file !== null ? file.end - file.start + 1 : byteLengthOf(body));
+    headers['Content-Length'] = `${file !== null ? file.end - file.start + 1 : byteLengthOf(body)}`;
     if (run.request ? run.request.head : /^head$/i.test(run.message.method)) {
       body = '';
       file = null;
