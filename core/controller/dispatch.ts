@@ -49,7 +49,9 @@ export function dispatch(klass: ControllerClass, wiring: ControllerWiring, optio
   } catch (error) {
     return rescued(c, error);
   }
-  return thenOrNow(outcome, () => finished(c), (error: unknown) => rescued(c, error));
+  // The continuations are made only when something awaits: most actions finish synchronously.
+  if (!isThenable(outcome)) return finished(c);
+  return Promise.resolve(outcome).then(() => finished(c), (error: unknown) => rescued(c, error));
 }
 
 /** The controller, once any template render still in flight is done. */
@@ -79,7 +81,8 @@ type Step = void | PromiseLike<void>;
 
 /** After a filter, action or handler returned `result` (awaited when it is a thenable): the render it started, if any. */
 function settle(c: Controller, result: unknown): Step {
-  return thenOrNow(result, () => takePending(c) ?? undefined);
+  if (isThenable(result)) return Promise.resolve(result).then(() => takePending(c) ?? undefined);
+  return takePending(c) ?? undefined;
 }
 
 function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action: string, options: DispatchOptions): Step {
@@ -131,7 +134,7 @@ function actionOnward(c: Controller, filters: readonly Filter[], body: () => unk
   const core = arounds.length === 0
     ? runAction(c, body)
     : arounds.reduceRight<() => Promise<void>>((inner, f) => () => runAround(c, f, inner), async () => runAction(c, body))();
-  const after = thenOrNow(core, () => afterFrom(c, filters, 0));
+  const after = isThenable(core) ? Promise.resolve(core).then(() => afterFrom(c, filters, 0)) : afterFrom(c, filters, 0);
   if (cache === null) return after;
   return thenOrNow(after, () => cache.complete());
 }
@@ -155,7 +158,9 @@ function actionBody(klass: ControllerClass, c: Controller, action: string): () =
 }
 
 function runAction(c: Controller, body: () => unknown): Step {
-  return thenOrNow(settle(c, body()), () => implicitRender(c));
+  const step = settle(c, body());
+  if (isThenable(step)) return Promise.resolve(step).then(() => implicitRender(c));
+  return implicitRender(c);
 }
 
 // An action that neither rendered nor redirected renders its own template.
