@@ -120,10 +120,19 @@ export interface Declarations {
 /** Each class's own declarations, by class: dispatch asks on every request, and a WeakMap answers sooner than an own-property check on a class. */
 const DECLARATIONS = new WeakMap<object, Declarations>();
 
+// The last class asked about: every request asks for its controller's declarations, and a class's entry never changes once made.
+let lastClass: object | null = null;
+let lastDeclarations: Declarations | null = null;
+
 /** The declarations of a controller class, created (from its parent's) on first use. */
 export function declarationsOf(klass: object): Declarations {
+  if (klass === lastClass) return lastDeclarations!;
   const own = DECLARATIONS.get(klass);
-  if (own) return own;
+  if (own) {
+    lastClass = klass;
+    lastDeclarations = own;
+    return own;
+  }
   const parent = Object.getPrototypeOf(klass) as object | null;
   const inherited = parent && typeof parent === 'function' ? declarationsOf(parent) : null;
   const created: Declarations = {

@@ -22,10 +22,17 @@ export interface DispatchOptions {
 
 type ControllerClass = typeof Controller;
 const ACTIONS = new WeakMap<ControllerClass, Set<string>>();
+// A request asks twice (is there such an action, then which body runs), and requests in a row often go
+// to one controller: the last class's actions are kept at hand. An entry never changes once made.
+let lastClass: ControllerClass | null = null;
+let lastActions: Set<string> | null = null;
 
 function actionsOf(klass: ControllerClass): Set<string> {
+  if (klass === lastClass) return lastActions!;
   let actions = ACTIONS.get(klass);
   if (!actions) ACTIONS.set(klass, (actions = klass.action_methods()));
+  lastClass = klass;
+  lastActions = actions;
   return actions;
 }
 

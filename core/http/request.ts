@@ -15,10 +15,21 @@ import { normaliseHeaders, type RequestMessage } from './message.ts';
 /** Methods a request may use (after `_method`); anything else is an `UnknownHttpMethod`. */
 export const ACCEPTED_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'delete', 'options']);
 
-/** Accepted methods by their upper-case name, lower-cased once here rather than on every request. */
 /** What a 501 for any other method says the server implements (its `Allow`). */
 const IMPLEMENTED: readonly string[] = Object.freeze([...ACCEPTED_METHODS].map((m) => m.toUpperCase()));
-const LOWER_METHODS: ReadonlyMap<string, string> = new Map([...ACCEPTED_METHODS].map((m) => [m.toUpperCase(), m]));
+
+/** An accepted method by its upper-case name, lower-cased; undefined for any other name. A switch needs no lookup. */
+function lowerMethodOf(upper: string): string | undefined {
+  switch (upper) {
+    case 'GET': return 'get';
+    case 'HEAD': return 'head';
+    case 'POST': return 'post';
+    case 'PUT': return 'put';
+    case 'DELETE': return 'delete';
+    case 'OPTIONS': return 'options';
+    default: return undefined;
+  }
+}
 
 export interface RequestSettings {
   readonly mime: MimeRegistry;
@@ -74,11 +85,11 @@ export class Request {
     this.headers = normaliseHeaders(message.headers);
     const method = typeof message.method === 'string' ? message.method : String(message.method);
     // One lookup for the usual upper-case spelling; another only for a method sent in another case.
-    let lower = LOWER_METHODS.get(method);
+    let lower = lowerMethodOf(method);
     this.rawMethod = method;
     if (lower === undefined) {
       this.rawMethod = method.toUpperCase();
-      lower = LOWER_METHODS.get(this.rawMethod);
+      lower = lowerMethodOf(this.rawMethod);
       if (lower === undefined) throw new UnknownHttpMethod(this.rawMethod, IMPLEMENTED);
     }
     this.#lowerMethod = lower;
