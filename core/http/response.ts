@@ -51,7 +51,19 @@ export class Response {
   set_header(name: string, value: string | string[]): void {
     // The same spelling is overwritten in place: deleting it first would turn the object into a slow dictionary.
     this.#removeSpellings(name, true);
-    this.headers[name] = value;
+    // The headers the framework sets on most responses are stored by name: each of these stores then
+    // sees the few shapes those responses have, where one store by key for every name goes to V8's
+    // generic (megamorphic) path, costly above all when it adds the property.
+    switch (name) {
+      case 'ETag':
+        this.headers.ETag = value;
+        return;
+      case 'Cache-Control':
+        this.headers['Cache-Control'] = value;
+        return;
+      default:
+        this.headers[name] = value;
+    }
   }
 
   delete_header(name: string): void {
