@@ -37,13 +37,8 @@ export class Response {
   header(name: string): string | string[] | undefined {
     const headers = this.headers;
     if (Object.hasOwn(headers, name)) return headers[name];
-    // An ASCII name (every name HTTP can carry) lower-cases to its own length, so only keys of that length can match.
-    if (isAscii(name)) {
-      for (const key in headers) if (key.length === name.length && sameNameIgnoringCase(key, name)) return headers[key];
-      return undefined;
-    }
-    const lower = name.toLowerCase();
-    for (const key in headers) if (key.length === lower.length && key.toLowerCase() === lower) return headers[key];
+    const lower = lowerNameOf(name);
+    for (const key in headers) if (key.length === lower.length && sameNameIgnoringCase(key, lower)) return headers[key];
     return undefined;
   }
 
@@ -103,9 +98,17 @@ export class Response {
   }
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
-  return true;
+/** Names asked for, lower-cased: code asks for the same few names again and again (ETag, Last-Modified). */
+const LOWER_NAMES = new Map<string, string>();
+const LOWER_NAMES_KEPT = 256;
+
+function lowerNameOf(name: string): string {
+  let lower = LOWER_NAMES.get(name);
+  if (lower === undefined) {
+    if (LOWER_NAMES.size >= LOWER_NAMES_KEPT) LOWER_NAMES.clear();
+    LOWER_NAMES.set(name, (lower = name.toLowerCase()));
+  }
+  return lower;
 }
 
 /**
