@@ -142,7 +142,9 @@ function compileWalk(states: readonly State[], initial: number, output: (args: {
       `${indent}if (tracer !== null) tracer.emit({ kind: 'transition', id: traceId, from: states[${from}].name, to: states[${t.target}].name, event: eventLabels[${k}], guard: transitions[${k}].guardName, t: now() });`,
       ...enter(t.target, indent),
       `${indent}s = ${t.target};`,
-      `${indent}continue;`,
+      // The next state's case follows this one: leaving the case's block falls through into it, with no
+      // turn of the loop and no dispatch on `s` (a machine's usual path runs down its states in order).
+      t.target === from + 1 ? `${indent}break next${from};` : `${indent}continue;`,
     ];
   };
   // The first transition whose guard passes; the compiler has made sure the last one has none.
@@ -157,7 +159,7 @@ function compileWalk(states: readonly State[], initial: number, output: (args: {
   states.forEach((state, i) => {
     state.entry.forEach((_, j) => consts.push(`const e${i}_${j} = states[${i}].entry[${j}];`));
     state.exit.forEach((_, j) => consts.push(`const x${i}_${j} = states[${i}].exit[${j}];`));
-    lines.push(`    case ${i}: {`);
+    lines.push(`    case ${i}: next${i}: {`);
     if (state.final) lines.push('      return output(args);');
     else if (state.always !== null) lines.push(...pick(i, state.always, '      '));
     else {
