@@ -39,8 +39,12 @@ const NO_ACTION = Object.freeze({ controller: null, action: null });
  * assets out of the app's log; cached pages are the app's own answers and are logged.
  */
 export function logCompleted(run: RequestRun, output: ResponseMessage): void {
+  // The check alone, a function small enough to be inlined where every request ends; the line is written apart.
+  if (!run.asset && run.app.log.isLevelEnabled('info')) writeCompleted(run, output);
+}
+
+function writeCompleted(run: RequestRun, output: ResponseMessage): void {
   const log = run.app.log;
-  if (run.asset || !log.isLevelEnabled('info')) return;
   const ms = performance.now() - run.started;
   const { controller, action } = actionOf(run);
   log.info({
