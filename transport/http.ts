@@ -212,8 +212,9 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   const connections = new Connections(maxPipelined);
   const nodeReads = takeConnectionListener(server);
   const toNode = (socket: Socket): void => {
-    connections.open(socket);
     nodeReads.call(server, socket);
+    // After node:http's own listeners: on 'resume', a hold of ours must come after Node restarts reading.
+    connections.open(socket);
   };
   const lane = options.fastLane === false ? null : new FastLane(app, {
     maxHeaderBytes: options.maxHeaderBytes ?? 16 * 1024,

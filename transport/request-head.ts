@@ -18,7 +18,7 @@ export interface SimpleHead {
   readonly method: string;
   /** The request target as sent (still percent-encoded). */
   readonly url: string;
-  /** Lower-cased names, each once (no prototype, so any name is only a key). */
+  /** Lower-cased names, each once. */
   readonly headers: Record<string, string>;
   /** Whether the request asked for the connection to close after its answer. */
   readonly closes: boolean;
@@ -27,10 +27,11 @@ export interface SimpleHead {
 /** Methods whose body-less request both readers take the same way, and the app implements. */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
 
-/** Anything but HTAB, CR, LF and printable ASCII: control bytes and non-ASCII leave reading to node:http. */
-const UNUSUAL_BYTE = /[^\t\r\n\x20-\x7e]/;
-/** A CR not before an LF, or an LF not after a CR: line ends that parsers disagree on. */
-const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/;
+/**
+ * Anything but HTAB, CRLF and printable ASCII: control bytes, non-ASCII, and a CR or LF that is not
+ * part of a CRLF (line ends that parsers disagree on) leave reading to node:http.
+ */
+const UNUSUAL = /[^\t\r\n\x20-\x7e]|\r[^\n]|[^\r]\n|^\n|\r$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An origin-form target of RFC 3986 characters (no fragment, no quotes or braces). */
 const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]*$/;
@@ -41,7 +42,7 @@ const CONNECTION_OPTION = /^(?:keep-alive|close)$/i;
  * null otherwise. `maxHeaders` is the most header lines taken here (more go to node:http, which refuses them).
  */
 export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | null {
-  if (UNUSUAL_BYTE.test(head) || BARE_LINE_END.test(head)) return null;
+  if (UNUSUAL.test(head)) return null;
   let end = head.indexOf('\r\n');
   if (end < 0) return null;
   const line = head.slice(0, end);
@@ -51,7 +52,8 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
   const method = line.slice(0, space);
   const url = line.slice(space + 1, second);
   if (!METHODS.has(method) || !ORIGIN_FORM.test(url)) return null;
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  // A plain object (V8 keeps it fast, unlike a prototype-less one); names it inherits are taken as repeats below.
+  const headers: Record<string, string> = {};
   let count = 0;
   let closes = false;
   let start = end + 2;
@@ -63,7 +65,7 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
     const name = head.slice(start, colon);
     if (!TOKEN.test(name)) return null;
     const key = name.toLowerCase();
-    if (key in headers) return null;
+    if (key in headers || key === '__proto__') return null;
     const value = head.slice(colon + 1, end).trim();
     switch (key) {
       case 'content-length':

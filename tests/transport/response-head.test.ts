@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { ResponseMessage } from '../../core/http/message.ts';
 import { responseHead, utcDate, InvalidHeader } from '../../transport/response-head.ts';
 
 const test = suite('the fast lane writes heads as node:http does');
@@ -40,7 +41,7 @@ test('a Latin-1 value is allowed and marked wide (heads go out as latin1 bytes)'
 });
 
 test('a CR or LF in a value, a name that is no token, or a status out of range throws before anything is written', () => {
-  const refused = [
+  const refused: ResponseMessage[] = [
     { status: 200, headers: { Location: '/a\r\nSet-Cookie: evil=1' }, body: '' },
     { status: 200, headers: { 'X-Name': '\u0100' }, body: '' },
     { status: 200, headers: { 'Bad Name': 'x' }, body: '' },
