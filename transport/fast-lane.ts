@@ -50,8 +50,6 @@ const FAILED: ResponseMessage = {
   headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(FAILED_BODY.length), Connection: 'close' },
   body: FAILED_BODY,
 };
-/** What node:http answers for a request cut off by the end of the stream. */
-const CUT_OFF = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 /** One request on a fast connection, and its answer once the app gave it. */
 interface Exchange {
@@ -325,14 +323,15 @@ export class FastLane {
   }
 
   #afterWrites(connection: LaneConnection): void {
+    if (connection.closing || connection.socket.destroyed) return;
+    // Room again: take the requests already read before anything else.
+    if (connection.holding) this.#release(connection);
     if (!connection.idle) return;
     connection.idleSince = performance.now();
     connection.answered = true;
-    if (connection.closing || connection.socket.destroyed) return;
     if (connection.leaving) return this.#leave(connection);
     if (connection.ended) return this.#endAfterAnswers(connection);
-    if (connection.holding) this.#release(connection);
-    if (this.#draining && connection.idle) this.#letGo(connection);
+    if (this.#draining) this.#letGo(connection);
   }
 
   #hold(connection: LaneConnection): void {
@@ -353,16 +352,19 @@ export class FastLane {
   /** Gives the connection to node:http with the bytes not yet answered, as if node:http had read it from the start. */
   #leave(connection: LaneConnection): void {
     const { socket } = connection;
+    if (!this.#all.has(socket)) return;
     this.#forget(connection);
+    const pending = connection.pending;
+    connection.pending = EMPTY;
     if (connection.ended) {
-      // The stream has ended, so its bytes cannot go back into it: what is left is half a request.
-      socket.on('error', ignore);
-      socket.end(CUT_OFF);
+      // The stream has ended, so its bytes cannot go back into it: node:http's listeners get them, and the end, as events.
+      this.#options.handOver(socket);
+      if (pending.length > 0) socket.emit('data', pending);
+      socket.emit('end');
       return;
     }
     socket.pause();
-    if (connection.pending.length > 0) socket.unshift(connection.pending);
-    connection.pending = EMPTY;
+    if (pending.length > 0) socket.unshift(pending);
     this.#options.handOver(socket);
     socket.resume();
   }
@@ -372,11 +374,10 @@ export class FastLane {
     if (connection.idle && !connection.socket.destroyed) this.#endAfterAnswers(connection);
   }
 
-  /** The client has ended its side and every answer is out: end ours, refusing half a request as node:http does. */
+  /** The client has ended its side and every answer is out: end ours, or let node:http judge what is left unread. */
   #endAfterAnswers(connection: LaneConnection): void {
-    const { socket } = connection;
-    if (connection.pending.length > 0 && !connection.closing) socket.end(CUT_OFF);
-    else socket.end();
+    if (connection.pending.length > 0 && !connection.closing) this.#leave(connection);
+    else connection.socket.end();
   }
 
   #closed(connection: LaneConnection): void {

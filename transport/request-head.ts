@@ -27,11 +27,10 @@ export interface SimpleHead {
 /** Methods whose body-less request both readers take the same way, and the app implements. */
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
 
-/**
- * Anything but HTAB, CRLF and printable ASCII: control bytes, non-ASCII, and a CR or LF that is not
- * part of a CRLF (line ends that parsers disagree on) leave reading to node:http.
- */
-const UNUSUAL = /[^\t\r\n\x20-\x7e]|\r[^\n]|[^\r]\n|^\n|\r$/;
+/** Anything but HTAB, CR, LF and printable ASCII: control bytes and non-ASCII leave reading to node:http. */
+const UNUSUAL = /[^\t\r\n\x20-\x7e]/;
+/** A CR or LF left inside a line once lines are split at CRLF: a line end that parsers disagree on. */
+const LINE_BREAK = /[\r\n]/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An origin-form target of RFC 3986 characters (no fragment, no quotes or braces). */
 const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]*$/;
@@ -67,6 +66,8 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
     const key = name.toLowerCase();
     if (key in headers || key === '__proto__') return null;
     const value = head.slice(colon + 1, end).trim();
+    // The request line and names are checked whole above; a bare CR or LF can only hide in a value.
+    if (LINE_BREAK.test(value)) return null;
     switch (key) {
       case 'content-length':
       case 'transfer-encoding':

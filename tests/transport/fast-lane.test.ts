@@ -25,6 +25,10 @@ class EchoController extends Controller {
   away(): void {
     this.redirect_to('/echo/show/9');
   }
+  async slow(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    this.render({ text: 'slow done' });
+  }
 }
 
 const dir = tempDir('signalbox-fast-lane');
@@ -175,6 +179,32 @@ test('a whole request, then half a request and the end of the stream: the first 
       socket.end(get('/echo/show/1') + 'GET /echo/show/2 HTTP/1.1\r\nHost: 1');
     });
     assert.equal(statuses(bytes), [200, 400]);
+  });
+});
+
+test('more pipelined requests than run at once, then the end of the stream: every one is answered', async () => {
+  await withServers({ maxPipelined: 2 }, async (lane) => {
+    const bytes = await new Promise<Buffer>((resolve) => {
+      const socket = connect({ port: lane.port, host: '127.0.0.1', allowHalfOpen: true });
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      socket.on('close', () => resolve(Buffer.concat(chunks)));
+      socket.end(Array.from({ length: 7 }, (_, i) => get(`/echo/show/${i}`)).join(''));
+    });
+    assert.equal(statuses(bytes), [200, 200, 200, 200, 200, 200, 200]);
+    assert.equal([...bytes.toString('latin1').matchAll(/"id":"(\d)"/g)].map((m) => m[1]), ['0', '1', '2', '3', '4', '5', '6']);
+  });
+});
+
+test('a connection that closes while its requests run is dropped, and the server goes on', async () => {
+  await withServers({}, async (lane) => {
+    const socket = connect(lane.port, '127.0.0.1', () => socket.write(get('/echo/slow') + get('/echo/slow') + get('/echo/slow')));
+    socket.on('error', () => {});
+    await new Promise((r) => setTimeout(r, 30));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 150));
+    const after = await exchange(lane, [get('/echo/slow', CLOSE)]);
+    assert.match(after.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n[\s\S]*slow done$/);
   });
 });
 
