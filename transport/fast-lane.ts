@@ -109,7 +109,8 @@ export class FastLane {
   constructor(app: App, options: FastLaneOptions) {
     this.#app = app;
     this.#options = options;
-    this.#keepAliveSeconds = Math.floor(options.keepAliveTimeoutMs / 1000);
+    // As node:http: no Keep-Alive header, and no idle timeout, when the keep-alive timeout is 0.
+    this.#keepAliveSeconds = options.keepAliveTimeoutMs > 0 ? Math.floor(options.keepAliveTimeoutMs / 1000) : -1;
     this.#batch = options.batchWrites ? new WriteBatch<LaneConnection, null>((connection) => this.#flush(connection)) : null;
   }
 
@@ -311,7 +312,7 @@ export class FastLane {
       instead: (answer) => {
         connection.closing = true;
         connection.pending = EMPTY;
-        const text = responseHead(answer, { closes: true, keepAliveSeconds: 0, hasBody: true, body: answer.body }).text;
+        const text = responseHead(answer, { closes: true, keepAliveSeconds: -1, hasBody: true, body: answer.body }).text;
         socket.end(text + String(answer.body));
         done();
       },
@@ -423,6 +424,7 @@ export class FastLane {
   #closeIdle(): void {
     const now = performance.now();
     const timeout = this.#options.keepAliveTimeoutMs;
+    if (timeout <= 0) return;
     for (const connection of this.#all.values()) {
       if (connection.idle && connection.pending.length === 0 && now - connection.idleSince > timeout) connection.socket.destroy();
     }

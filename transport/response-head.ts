@@ -15,7 +15,7 @@ import type { ResponseMessage } from '../core/http/message.ts';
 export interface HeadOptions {
   /** The answer closes the connection (`Connection: close`), or keeps it (`keep-alive`). */
   readonly closes: boolean;
-  /** Seconds announced in `Keep-Alive: timeout=N` (0: no such header). */
+  /** Seconds announced in `Keep-Alive: timeout=N` (negative: no such header). */
   readonly keepAliveSeconds: number;
   /** Whether bytes of the body follow (not for HEAD, 1xx, 204 or 304). */
   readonly hasBody: boolean;
@@ -92,7 +92,7 @@ export function responseHead(response: ResponseMessage, options: HeadOptions): H
     }
   }
   if (!date) text += `Date: ${utcDate()}\r\n`;
-  if (!connection) text += closes ? 'Connection: close\r\n' : options.keepAliveSeconds > 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${options.keepAliveSeconds}\r\n` : 'Connection: keep-alive\r\n';
+  if (!connection) text += closes ? 'Connection: close\r\n' : options.keepAliveSeconds >= 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${options.keepAliveSeconds}\r\n` : 'Connection: keep-alive\r\n';
   if (!length && !chunked && options.hasBody) text += `Content-Length: ${typeof options.body === 'string' ? Buffer.byteLength(options.body) : options.body.byteLength}\r\n`;
   return { text: `${text}\r\n`, wide, closes, chunked };
 }

@@ -115,6 +115,14 @@ for (const [what, parts] of Object.entries(sameBytes)) {
   });
 }
 
+test('a keep-alive timeout under a second is announced as node:http announces it', async () => {
+  await withServers({ keepAliveTimeoutMs: 200 }, async (lane, node) => {
+    const [fast, plain] = await Promise.all([exchange(lane, [get('/echo/show/1')]), exchange(node, [get('/echo/show/1')])]);
+    assert.match(steady(fast), /Keep-Alive: timeout=0\r\n/);
+    assert.is(steady(fast), steady(plain));
+  });
+});
+
 test('a streamed public file arrives whole', async () => {
   await withServers({}, async (lane) => {
     const bytes = await exchange(lane, [get('/big.txt', CLOSE)]);
