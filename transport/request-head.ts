@@ -29,12 +29,29 @@ const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DEL
 
 /** Anything but HTAB, CR, LF and printable ASCII: control bytes and non-ASCII leave reading to node:http. */
 const UNUSUAL = /[^\t\r\n\x20-\x7e]/;
-/** A CR or LF left inside a line once lines are split at CRLF: a line end that parsers disagree on. */
-const LINE_BREAK = /[\r\n]/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An origin-form target of RFC 3986 characters (no fragment, no quotes or braces). */
 const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]*$/;
 const CONNECTION_OPTION = /^(?:keep-alive|close)$/i;
+
+/**
+ * Header names as sent, each with its lower-cased form, once checked as a token. The forms handed out
+ * are the same string every time, which V8 finds as a property key at once; a name lower-cased anew for
+ * each request is a new string that must be looked up in its string table first, at about twice the cost
+ * of reading the whole head. Bounded: names past the first NAME_CACHE_SIZE are lower-cased each time.
+ */
+const NAME_CACHE_SIZE = 512;
+const names = new Map<string, string>();
+
+/** The lower-cased name, or null when `name` is no token. */
+function headerKey(name: string): string | null {
+  let key = names.get(name);
+  if (key !== undefined) return key;
+  if (!TOKEN.test(name)) return null;
+  key = name.toLowerCase();
+  if (names.size < NAME_CACHE_SIZE) names.set(name, key);
+  return key;
+}
 
 /**
  * Reads `head` (a request head without its final blank line, as latin1 text) when it is simple;
@@ -42,14 +59,13 @@ const CONNECTION_OPTION = /^(?:keep-alive|close)$/i;
  */
 export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | null {
   if (UNUSUAL.test(head)) return null;
-  let end = head.indexOf('\r\n');
-  if (end < 0) return null;
-  const line = head.slice(0, end);
-  const space = line.indexOf(' ');
-  const second = line.indexOf(' ', space + 1);
-  if (space < 0 || second < 0 || line.slice(second + 1) !== 'HTTP/1.1') return null;
-  const method = line.slice(0, space);
-  const url = line.slice(space + 1, second);
+  let end = lineEnd(head, 0);
+  if (end < 0 || end === head.length) return null;
+  const space = head.indexOf(' ');
+  const second = head.indexOf(' ', space + 1);
+  if (space < 0 || second < 0 || second > end || head.slice(second + 1, end) !== 'HTTP/1.1') return null;
+  const method = head.slice(0, space);
+  const url = head.slice(space + 1, second);
   if (!METHODS.has(method) || !ORIGIN_FORM.test(url)) return null;
   // A plain object (V8 keeps it fast, unlike a prototype-less one); names it inherits are taken as repeats below.
   const headers: Record<string, string> = {};
@@ -57,17 +73,13 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
   let closes = false;
   let start = end + 2;
   while (start < head.length) {
-    end = head.indexOf('\r\n', start);
-    if (end < 0) end = head.length;
+    end = lineEnd(head, start);
+    if (end < 0) return null;
     const colon = head.indexOf(':', start);
     if (colon < 0 || colon > end || ++count > maxHeaders) return null;
-    const name = head.slice(start, colon);
-    if (!TOKEN.test(name)) return null;
-    const key = name.toLowerCase();
-    if (key in headers || key === '__proto__') return null;
-    const value = head.slice(colon + 1, end).trim();
-    // The request line and names are checked whole above; a bare CR or LF can only hide in a value.
-    if (LINE_BREAK.test(value)) return null;
+    const key = headerKey(head.slice(start, colon));
+    if (key === null || key in headers || key === '__proto__') return null;
+    const value = trimmed(head, colon + 1, end);
     switch (key) {
       case 'content-length':
       case 'transfer-encoding':
@@ -84,4 +96,22 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
   }
   if (headers.host === undefined) return null;
   return { method, url, headers, closes };
+}
+
+/**
+ * Where the line starting at `start` ends: at its CRLF, or at the end of the head for the last line;
+ * -1 when a CR or LF stands alone in it (a line end that parsers disagree on).
+ */
+function lineEnd(head: string, start: number): number {
+  const cr = head.indexOf('\r', start);
+  const lf = head.indexOf('\n', start);
+  if (cr < 0) return lf < 0 ? head.length : -1;
+  return lf === cr + 1 ? cr : -1;
+}
+
+/** The text between `from` and `to` without the spaces and tabs around it (what HTTP calls optional whitespace). */
+function trimmed(head: string, from: number, to: number): string {
+  while (from < to && (head.charCodeAt(from) === 32 || head.charCodeAt(from) === 9)) from++;
+  while (to > from && (head.charCodeAt(to - 1) === 32 || head.charCodeAt(to - 1) === 9)) to--;
+  return head.slice(from, to);
 }
