@@ -426,7 +426,10 @@ export class FastLane {
     const timeout = this.#options.keepAliveTimeoutMs;
     if (timeout <= 0) return;
     for (const connection of this.#all.values()) {
-      if (connection.idle && connection.pending.length === 0 && now - connection.idleSince > timeout) connection.socket.destroy();
+      if (!connection.idle || connection.pending.length > 0) continue;
+      // Answers still on their way to a slow reader: as with node:http, the idle time starts once they are out.
+      if (connection.socket.writableLength > 0) connection.idleSince = now;
+      else if (now - connection.idleSince > timeout) connection.socket.destroy();
     }
   }
 }

@@ -36,6 +36,9 @@ mkdirSync(join(dir.path, 'public'), { recursive: true });
 // Larger than what public files keep in memory, so it is streamed from disk.
 const BIG = Buffer.alloc(300 * 1024, 'x');
 writeFileSync(join(dir.path, 'public', 'big.txt'), BIG);
+// Small enough to be answered from memory, so its answers pile up in the socket's own buffer.
+const MID = Buffer.alloc(200 * 1024, 'y');
+writeFileSync(join(dir.path, 'public', 'mid.txt'), MID);
 
 const echoApp = () => appWith({ echo: EchoController }, { publicDir: join(dir.path, 'public') });
 
@@ -159,6 +162,27 @@ test('an idle connection closes after the keep-alive timeout', async () => {
     const at = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 5_000))]);
     assert.ok(at > 0, 'closed by the server');
     socket.destroy();
+  });
+});
+
+test('a client that reads its pipelined answers only after the keep-alive timeout still gets every one', async () => {
+  await withServers({ keepAliveTimeoutMs: 200 }, async (lane) => {
+    const socket = connect(lane.port, '127.0.0.1');
+    // 100 answers of 200 KB, more than the kernel's buffers hold, read only once the keep-alive timeout has long passed.
+    socket.pause();
+    socket.write(Array.from({ length: 100 }, () => get('/mid.txt')).join(''));
+    await new Promise((r) => setTimeout(r, 2_500));
+    let bytes = 0;
+    let answers = 0;
+    socket.on('data', (d: Buffer) => {
+      bytes += d.length;
+      answers += d.toString('latin1').split('HTTP/1.1 200 OK').length - 1;
+      if (answers === 100 && bytes >= 100 * MID.length) socket.end();
+    });
+    socket.resume();
+    await new Promise((r) => socket.on('close', r));
+    assert.is(answers, 100);
+    assert.ok(bytes >= 100 * MID.length);
   });
 });
 
