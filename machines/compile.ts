@@ -7,11 +7,17 @@
  * request; a request machine needs none of what that buys (no external
  * events, no timers, no spawned children), so the table walks the same
  * states with plain function calls, synchronously while the stages are
- * synchronous and awaiting only real promises. The compiler accepts only
- * the subset it can run exactly (flat states; entry/exit actions; one
- * invoked promise actor per state with onDone/onError; eventless `always`
- * transitions; named guards and actions; final states; machine output) and
- * refuses anything else with an error naming the feature.
+ * synchronous and awaiting only real promises. The walk itself is written
+ * out as JavaScript once per machine (as the routing compiles its readers
+ * and generators): a loop over a switch with one case per state, where each
+ * action, guard and actor is called from a call site of its own. V8 then
+ * sees each site call one function, which it can inline, where one loop
+ * over the table would call every function of the machine from the same
+ * few sites. The compiler accepts only the subset it can run exactly (flat
+ * states; entry/exit actions; one invoked promise actor per state with
+ * onDone/onError; eventless `always` transitions; named guards and actions;
+ * final states; machine output) and refuses anything else with an error
+ * naming the feature.
  */
 import type { AnyStateMachine } from 'xstate';
 import { machineTable, type Named, type TableTransition } from './table.ts';
@@ -56,19 +62,35 @@ export class MachineCompileError extends Error {
   }
 }
 
+/** How an awaited actor ended, for the walk to go on from its state. */
+interface Settled {
+  readonly failed: boolean;
+  readonly value: unknown;
+}
+
+/**
+ * The compiled walk: from state `state` (already entered; ENTER_INITIAL enters the initial state
+ * first), or from an invoking state whose actor has `settled`, to the final state's output, or to
+ * the promise of it when an actor answers with a promise.
+ */
+type Walk = (args: Args, state: number, tracer: Tracer | null, traceId: string, settled: Settled | null) => unknown;
+
+/** Where the walk of a new run starts: entering the initial state. */
+const ENTER_INITIAL = -1;
+
 export class CompiledMachine<TInput = unknown, TOutput = unknown> {
   readonly id: string;
   readonly states: readonly State[];
   readonly initial: number;
   readonly #context: (args: { input: TInput }) => unknown;
-  readonly #output: (args: { context: any }) => TOutput;
+  readonly #walk: Walk;
 
-  constructor(id: string, states: State[], initial: number, context: (args: { input: TInput }) => unknown, output: (args: { context: any }) => TOutput) {
+  constructor(id: string, states: State[], initial: number, context: (args: { input: TInput }) => unknown, walk: Walk) {
     this.id = id;
     this.states = states;
     this.initial = initial;
     this.#context = context;
-    this.#output = output;
+    this.#walk = walk;
   }
 
   /** Names of the states, in table order. */
@@ -83,77 +105,118 @@ export class CompiledMachine<TInput = unknown, TOutput = unknown> {
   run(input: TInput, tracer: Tracer | null = null, traceId = ''): TOutput | Promise<TOutput> {
     // One arguments object per run, its event replaced at each step: a run is sequential, and nothing keeps it.
     const args: Args = { context: this.#context({ input }), event: { type: 'xstate.init', input } };
-    return this.#walk(args, this.initial, tracer !== null && tracer.active ? tracer : null, traceId, true);
+    return this.#walk(args, ENTER_INITIAL, tracer !== null && tracer.active ? tracer : null, traceId, null) as TOutput | Promise<TOutput>;
   }
+}
 
-  #walk(args: Args, index: number, tracer: Tracer | null, traceId: string, entering: boolean): TOutput | Promise<TOutput> {
-    const states = this.states;
-    let state = states[index];
-    if (entering) this.#enter(state, args, tracer, traceId);
-    for (;;) {
-      if (state.final) return this.#output(args);
-      if (state.always !== null) {
-        state = states[this.#take(state, pick(state.always, args), args, tracer, traceId)];
-        continue;
-      }
-      const invoke = state.invoke!;
-      let result: unknown;
-      let next: readonly Transition[];
-      try {
-        result = invoke.creator({ input: invoke.input(args) });
-        if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
-          const from = state;
-          return Promise.resolve(result).then(
-            (output) => this.#settle(args, from, { type: invoke.doneType, output, actorId: invoke.id }, invoke.onDone, tracer, traceId),
-            (error) => this.#settle(args, from, { type: invoke.errorType, error, actorId: invoke.id }, invoke.onError, tracer, traceId),
-          );
-        }
-        // A synchronous answer: the walk goes on in this loop, without a frame or a promise per stage.
-        args.event = result === undefined ? invoke.doneEmpty : { type: invoke.doneType, output: result, actorId: invoke.id };
-        next = invoke.onDone;
-      } catch (error) {
+/** What the generated walk reads: the table, the output function, and how to wait for an actor's promise. */
+interface WalkBindings {
+  readonly states: readonly State[];
+  readonly transitions: readonly Transition[];
+  readonly eventLabels: readonly string[];
+  readonly output: (args: { context: any }) => unknown;
+  readonly later: (args: Args, state: number, result: PromiseLike<unknown>, tracer: Tracer | null, traceId: string) => Promise<unknown>;
+  readonly now: () => number;
+}
+
+/**
+ * Writes the walk of `states` as JavaScript and compiles it. The source holds indexes and names of
+ * its own only (never text from the machine); each action, guard and actor is a constant of its
+ * own, read from the table once when the walk is made. The order of everything a step does is the
+ * table's: an invoked actor's input then the actor; the exit actions of the state left, the
+ * transition's actions, then the entry actions of the state entered, each traced when a tracer listens.
+ */
+function compileWalk(states: readonly State[], initial: number, output: (args: { context: any }) => unknown): Walk {
+  const transitions: Transition[] = [];
+  const consts: string[] = [];
+  const lines: string[] = [];
+  const enter = (to: number, indent: string): string[] => [
+    ...states[to].entry.map((_, j) => `${indent}e${to}_${j}(args);`),
+    `${indent}if (tracer !== null) tracer.emit({ kind: 'state', id: traceId, state: states[${to}].name, t: now() });`,
+  ];
+  const take = (from: number, k: number, indent: string): string[] => {
+    const t = transitions[k];
+    return [
+      ...states[from].exit.map((_, j) => `${indent}x${from}_${j}(args);`),
+      ...t.actions.map((_, j) => `${indent}a${k}_${j}(args);`),
+      `${indent}if (tracer !== null) tracer.emit({ kind: 'transition', id: traceId, from: states[${from}].name, to: states[${t.target}].name, event: eventLabels[${k}], guard: transitions[${k}].guardName, t: now() });`,
+      ...enter(t.target, indent),
+      `${indent}s = ${t.target};`,
+      `${indent}continue;`,
+    ];
+  };
+  // The first transition whose guard passes; the compiler has made sure the last one has none.
+  const pick = (from: number, list: readonly Transition[], indent: string): string[] => list.flatMap((t) => {
+    const k = transitions.push(t) - 1;
+    t.actions.forEach((_, j) => consts.push(`const a${k}_${j} = transitions[${k}].actions[${j}];`));
+    if (t.guard === null) return take(from, k, indent);
+    consts.push(`const g${k} = transitions[${k}].guard;`);
+    return [`${indent}if (g${k}(args)) {`, ...take(from, k, `${indent}  `), `${indent}}`];
+  });
+
+  states.forEach((state, i) => {
+    state.entry.forEach((_, j) => consts.push(`const e${i}_${j} = states[${i}].entry[${j}];`));
+    state.exit.forEach((_, j) => consts.push(`const x${i}_${j} = states[${i}].exit[${j}];`));
+    lines.push(`    case ${i}: {`);
+    if (state.final) lines.push('      return output(args);');
+    else if (state.always !== null) lines.push(...pick(i, state.always, '      '));
+    else {
+      const invoke = `invoke${i}`;
+      consts.push(`const ${invoke} = states[${i}].invoke, input${i} = ${invoke}.input, creator${i} = ${invoke}.creator;`);
+      const errorEvent = `{ type: ${invoke}.errorType, error: result, actorId: ${invoke}.id }`;
+      const doneEvent = `{ type: ${invoke}.doneType, output: result, actorId: ${invoke}.id }`;
+      lines.push(
+        '      let result;',
+        '      let failed = false;',
+        '      if (settled !== null) {',
+        '        failed = settled.failed;',
+        '        result = settled.value;',
+        '        settled = null;',
+        `        args.event = failed ? ${errorEvent} : ${doneEvent};`,
+        '      } else {',
+        '        let thenable = false;',
+        '        try {',
+        `          result = creator${i}({ input: input${i}(args) });`,
+        "          thenable = result !== null && typeof result === 'object' && typeof result.then === 'function';",
+        '        } catch (error) {',
         // A synchronous throw is the actor failing, as XState would report it.
-        args.event = { type: invoke.errorType, error, actorId: invoke.id };
-        next = invoke.onError;
-      }
-      state = states[this.#take(state, pick(next, args), args, tracer, traceId)];
+        '          result = error;',
+        '          failed = true;',
+        '        }',
+        `        if (thenable) return later(args, ${i}, result, tracer, traceId);`,
+        // An actor that answered at once: the walk goes on in this loop, without a frame or a promise per stage.
+        `        args.event = failed ? ${errorEvent} : result === undefined ? ${invoke}.doneEmpty : ${doneEvent};`,
+        '      }',
+        '      if (failed) {',
+        ...pick(i, state.invoke!.onError, '        '),
+        '      }',
+        ...pick(i, state.invoke!.onDone, '      '),
+      );
     }
-  }
+    lines.push('    }');
+  });
+  lines.push(`    case ${ENTER_INITIAL}: {`, ...enter(initial, '      '), `      s = ${initial};`, '      continue;', '    }');
 
-  #settle(args: Args, from: State, event: unknown, transitions: readonly Transition[], tracer: Tracer | null, traceId: string): TOutput | Promise<TOutput> {
-    args.event = event;
-    return this.#walk(args, this.#take(from, pick(transitions, args), args, tracer, traceId), tracer, traceId, false);
-  }
-
-  /** Takes `t` out of `from`, entering its target; returns the target's index. */
-  #take(from: State, t: Transition, args: Args, tracer: Tracer | null, traceId: string): number {
-    // Most states and transitions have no exit or transition actions: they cost a length check.
-    if (from.exit.length !== 0) runActions(from.exit, args);
-    if (t.actions.length !== 0) runActions(t.actions, args);
-    const to = this.states[t.target];
-    if (tracer !== null) tracer.emit({ kind: 'transition', id: traceId, from: from.name, to: to.name, event: eventLabel(t.eventType), guard: t.guardName, t: performance.now() });
-    this.#enter(to, args, tracer, traceId);
-    return t.target;
-  }
-
-  #enter(state: State, args: Args, tracer: Tracer | null, traceId: string): void {
-    if (state.entry.length !== 0) runActions(state.entry, args);
-    if (tracer !== null) tracer.emit({ kind: 'state', id: traceId, state: state.name, t: performance.now() });
-  }
-}
-
-// Indexed loops: these run for every state of every request, and need no iterator.
-function runActions(actions: readonly ActionFn[], args: Args): void {
-  for (let i = 0; i < actions.length; i++) actions[i](args);
-}
-
-function pick(transitions: readonly Transition[], args: Args): Transition {
-  for (let i = 0; i < transitions.length; i++) {
-    const t = transitions[i];
-    if (t.guard === null || t.guard(args)) return t;
-  }
-  // The compiler requires a guard-free last transition, so this is unreachable for compiled machines.
-  throw new Error('no transition enabled');
+  const source = [
+    "'use strict';",
+    'const { states, transitions, eventLabels, output, later, now } = bindings;',
+    ...consts,
+    'return function walk(args, s, tracer, traceId, settled) {',
+    '  for (;;) switch (s) {',
+    ...lines,
+    // Unreachable: every state has its case, and every case returns or continues.
+    "    default: throw new Error('no state ' + s);",
+    '  }',
+    '};',
+  ].join('\n');
+  const later: WalkBindings['later'] = (args, state, result, tracer, traceId) => Promise.resolve(result).then(
+    (value) => walk(args, state, tracer, traceId, { failed: false, value }),
+    (error: unknown) => walk(args, state, tracer, traceId, { failed: true, value: error }),
+  );
+  const bindings: WalkBindings = { states, transitions, eventLabels: transitions.map((t) => eventLabel(t.eventType)), output, later, now: () => performance.now() };
+  // eslint-disable-next-line no-new-func -- compiled once per machine from its table; see the module comment
+  const walk = new Function('bindings', source)(bindings) as Walk;
+  return walk;
 }
 
 /** Compiles `machine` (its table, machines/table.ts, and its `setup()` implementations) into a runnable table. */
@@ -243,5 +306,6 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
   const initial = table.states.findIndex((s) => s.initial && s.parent === null);
   if (typeof config.context !== 'function') fail('the root', 'a context that is not a function of the input');
   if (typeof config.output !== 'function') fail('the root', 'no output function');
-  return new CompiledMachine<TInput, TOutput>(id, states, initial, config.context as (a: { input: TInput }) => unknown, config.output as (a: { context: any }) => TOutput);
+  const walk = compileWalk(states, initial, config.output as (a: { context: any }) => unknown);
+  return new CompiledMachine<TInput, TOutput>(id, states, initial, config.context as (a: { input: TInput }) => unknown, walk);
 }

@@ -117,15 +117,23 @@ export interface Declarations {
   readonly caches: CacheDeclaration[];
 }
 
-const DECLARATIONS = Symbol('signalbox.controller.declarations');
+/** Each class's own declarations, by class: dispatch asks on every request, and a WeakMap answers sooner than an own-property check on a class. */
+const DECLARATIONS = new WeakMap<object, Declarations>();
 
-type WithDeclarations = { [DECLARATIONS]?: Declarations };
+// The last class asked about: every request asks for its controller's declarations, and a class's entry never changes once made.
+let lastClass: object | null = null;
+let lastDeclarations: Declarations | null = null;
 
 /** The declarations of a controller class, created (from its parent's) on first use. */
 export function declarationsOf(klass: object): Declarations {
-  const own = Object.prototype.hasOwnProperty.call(klass, DECLARATIONS) ? (klass as WithDeclarations)[DECLARATIONS] : undefined;
-  if (own) return own;
-  const parent = Object.getPrototypeOf(klass) as WithDeclarations | null;
+  if (klass === lastClass) return lastDeclarations!;
+  const own = DECLARATIONS.get(klass);
+  if (own) {
+    lastClass = klass;
+    lastDeclarations = own;
+    return own;
+  }
+  const parent = Object.getPrototypeOf(klass) as object | null;
   const inherited = parent && typeof parent === 'function' ? declarationsOf(parent) : null;
   const created: Declarations = {
     filters: inherited ? [...inherited.filters] : [],
@@ -135,7 +143,7 @@ export function declarationsOf(klass: object): Declarations {
     layout: inherited?.layout ?? null,
     caches: inherited ? [...inherited.caches] : [],
   };
-  Object.defineProperty(klass, DECLARATIONS, { value: created });
+  DECLARATIONS.set(klass, created);
   return created;
 }
 

@@ -22,10 +22,17 @@ export interface DispatchOptions {
 
 type ControllerClass = typeof Controller;
 const ACTIONS = new WeakMap<ControllerClass, Set<string>>();
+// A request asks twice (is there such an action, then which body runs), and requests in a row often go
+// to one controller: the last class's actions are kept at hand. An entry never changes once made.
+let lastClass: ControllerClass | null = null;
+let lastActions: Set<string> | null = null;
 
 function actionsOf(klass: ControllerClass): Set<string> {
+  if (klass === lastClass) return lastActions!;
   let actions = ACTIONS.get(klass);
   if (!actions) ACTIONS.set(klass, (actions = klass.action_methods()));
+  lastClass = klass;
+  lastActions = actions;
   return actions;
 }
 
@@ -49,7 +56,9 @@ export function dispatch(klass: ControllerClass, wiring: ControllerWiring, optio
   } catch (error) {
     return rescued(c, error);
   }
-  return thenOrNow(outcome, () => finished(c), (error: unknown) => rescued(c, error));
+  // The continuations are made only when something awaits: most actions finish synchronously.
+  if (!isThenable(outcome)) return finished(c);
+  return Promise.resolve(outcome).then(() => finished(c), (error: unknown) => rescued(c, error));
 }
 
 /** The controller, once any template render still in flight is done. */
@@ -79,7 +88,8 @@ type Step = void | PromiseLike<void>;
 
 /** After a filter, action or handler returned `result` (awaited when it is a thenable): the render it started, if any. */
 function settle(c: Controller, result: unknown): Step {
-  return thenOrNow(result, () => takePending(c) ?? undefined);
+  if (isThenable(result)) return Promise.resolve(result).then(() => takePending(c) ?? undefined);
+  return takePending(c) ?? undefined;
 }
 
 function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action: string, options: DispatchOptions): Step {
@@ -92,9 +102,17 @@ function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action:
   if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(run.wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
+  return beforeFrom(c, filtersFor(declarations.filters, action), 0, body, cache);
+}
+
+const NO_FILTERS: readonly Filter[] = Object.freeze([]);
+
+/** The filters that apply to `action`, in order (read per request: a class may declare more later). */
+function filtersFor(declared: readonly Filter[], action: string): readonly Filter[] {
+  if (declared.length === 0) return NO_FILTERS;
   const filters: Filter[] = [];
-  for (const f of declarations.filters) if (appliesTo(f, action)) filters.push(f);
-  return beforeFrom(c, filters, 0, body, cache);
+  for (const f of declared) if (appliesTo(f, action)) filters.push(f);
+  return filters;
 }
 
 /** Before filters from `i` on; one that renders or redirects halts the chain. */
@@ -123,7 +141,7 @@ function actionOnward(c: Controller, filters: readonly Filter[], body: () => unk
   const core = arounds.length === 0
     ? runAction(c, body)
     : arounds.reduceRight<() => Promise<void>>((inner, f) => () => runAround(c, f, inner), async () => runAction(c, body))();
-  const after = thenOrNow(core, () => afterFrom(c, filters, 0));
+  const after = isThenable(core) ? Promise.resolve(core).then(() => afterFrom(c, filters, 0)) : afterFrom(c, filters, 0);
   if (cache === null) return after;
   return thenOrNow(after, () => cache.complete());
 }
@@ -147,7 +165,9 @@ function actionBody(klass: ControllerClass, c: Controller, action: string): () =
 }
 
 function runAction(c: Controller, body: () => unknown): Step {
-  return thenOrNow(settle(c, body()), () => implicitRender(c));
+  const step = settle(c, body());
+  if (isThenable(step)) return Promise.resolve(step).then(() => implicitRender(c));
+  return implicitRender(c);
 }
 
 // An action that neither rendered nor redirected renders its own template.

@@ -84,8 +84,8 @@ export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock
   if (typeof handlers === 'function') {
     handlers(formatBuilder(d));
   } else {
-    for (const symbol in handlers) {
-      if (!Object.hasOwn(handlers, symbol)) continue;
+    // Own keys in order, as `for...in` with an own-property check gives them, without a check per key.
+    for (const symbol of Object.keys(handlers)) {
       if (symbol === 'any') d.any([], handlers[symbol]);
       else d.named(symbol, handlers[symbol]);
     }

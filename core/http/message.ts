@@ -50,15 +50,37 @@ export interface ResponseMessage {
   file?: FileSlice;
 }
 
-/** Lower-cases header names and joins repeated values the way HTTP allows, skipping unsafe names. */
+/** Lower-cases header names and joins repeated values the way HTTP allows, into a record with no prototype. */
 export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | undefined>>): Record<string, string> {
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  // Filled as an ordinary object and given its null prototype at the end: V8 keeps such an object in fast
+  // mode, where one made by Object.create(null) is a dictionary, slow at every read of a header the request
+  // lacks (and a request lacks most of the headers the pipeline asks about).
+  const out: Record<string, string> = {};
+  let folded = false;
   for (const name of Object.keys(headers)) {
     const value = headers[name];
     if (value === undefined || value === null) continue;
-    const key = name.toLowerCase();
+    let key = name;
+    // Node hands over names already lower-cased: only others need a copy.
+    if (!isLowerCase(name)) {
+      key = name.toLowerCase();
+      folded = true;
+    }
     const text = typeof value === 'string' ? value : value.join(key === 'cookie' ? '; ' : ', ');
-    out[key] = key in out ? `${out[key]}${key === 'cookie' ? '; ' : ', '}${text}` : text;
+    // Distinct names can only meet once one of them has been lower-cased.
+    if (folded && Object.hasOwn(out, key)) out[key] = `${out[key]}${key === 'cookie' ? '; ' : ', '}${text}`;
+    // Object.prototype's `__proto__` setter would take the value for a prototype: the name is a plain key here.
+    else if (key === '__proto__') Object.defineProperty(out, key, { value: text, writable: true, enumerable: true, configurable: true });
+    else out[key] = text;
   }
-  return out;
+  return Object.setPrototypeOf(out, null) as Record<string, string>;
+}
+
+/** True when `name` has no upper-case ASCII letter and nothing outside ASCII (which `toLowerCase` might change). */
+function isLowerCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c > 127) return false;
+  }
+  return true;
 }

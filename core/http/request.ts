@@ -15,10 +15,21 @@ import { normaliseHeaders, type RequestMessage } from './message.ts';
 /** Methods a request may use (after `_method`); anything else is an `UnknownHttpMethod`. */
 export const ACCEPTED_METHODS: ReadonlySet<string> = new Set(['get', 'head', 'post', 'put', 'delete', 'options']);
 
-/** Accepted methods by their upper-case name, lower-cased once here rather than on every request. */
 /** What a 501 for any other method says the server implements (its `Allow`). */
 const IMPLEMENTED: readonly string[] = Object.freeze([...ACCEPTED_METHODS].map((m) => m.toUpperCase()));
-const LOWER_METHODS: ReadonlyMap<string, string> = new Map([...ACCEPTED_METHODS].map((m) => [m.toUpperCase(), m]));
+
+/** An accepted method by its upper-case name, lower-cased; undefined for any other name. A switch needs no lookup. */
+function lowerMethodOf(upper: string): string | undefined {
+  switch (upper) {
+    case 'GET': return 'get';
+    case 'HEAD': return 'head';
+    case 'POST': return 'post';
+    case 'PUT': return 'put';
+    case 'DELETE': return 'delete';
+    case 'OPTIONS': return 'options';
+    default: return undefined;
+  }
+}
 
 export interface RequestSettings {
   readonly mime: MimeRegistry;
@@ -60,6 +71,8 @@ export class Request {
   #query: Params | null = null;
   #parameters: Params | null = null;
   #method: string | null = null;
+  /** The method as received, lower-cased. */
+  readonly #lowerMethod: string;
   #accepts: readonly MimeType[] | null = null;
   #format: MimeType | null | undefined = undefined;
   /** The format an action set (`request.format = 'xml'`): kept as the `format` parameter through any re-merge. */
@@ -70,9 +83,16 @@ export class Request {
   constructor(message: RequestMessage, settings: RequestSettings) {
     this.#settings = settings;
     this.headers = normaliseHeaders(message.headers);
-    const method = String(message.method);
-    this.rawMethod = LOWER_METHODS.has(method) ? method : method.toUpperCase();
-    if (!LOWER_METHODS.has(this.rawMethod)) throw new UnknownHttpMethod(this.rawMethod, IMPLEMENTED);
+    const method = typeof message.method === 'string' ? message.method : String(message.method);
+    // One lookup for the usual upper-case spelling; another only for a method sent in another case.
+    let lower = lowerMethodOf(method);
+    this.rawMethod = method;
+    if (lower === undefined) {
+      this.rawMethod = method.toUpperCase();
+      lower = lowerMethodOf(this.rawMethod);
+      if (lower === undefined) throw new UnknownHttpMethod(this.rawMethod, IMPLEMENTED);
+    }
+    this.#lowerMethod = lower;
     const { request_uri, path } = env.requestUriAndPath(message.url, settings.relative_url_root ?? '');
     this.request_uri = request_uri;
     // Recognition decodes path parameters; a path whose escapes cannot decode is refused here, once.
@@ -152,7 +172,7 @@ export class Request {
 
   // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
-    const raw = LOWER_METHODS.get(this.rawMethod)!;
+    const raw = this.#lowerMethod;
     if (raw === 'head') return 'get';
     if (raw === 'post') {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;

@@ -35,9 +35,15 @@ export class Response {
 
   /** Reads a header by any case. */
   header(name: string): string | string[] | undefined {
-    if (Object.hasOwn(this.headers, name)) return this.headers[name];
+    const headers = this.headers;
+    if (Object.hasOwn(headers, name)) return headers[name];
+    // An ASCII name (every name HTTP can carry) lower-cases to its own length, so only keys of that length can match.
+    if (isAscii(name)) {
+      for (const key in headers) if (key.length === name.length && sameNameIgnoringCase(key, name)) return headers[key];
+      return undefined;
+    }
     const lower = name.toLowerCase();
-    for (const key in this.headers) if (key.length === lower.length && key.toLowerCase() === lower) return this.headers[key];
+    for (const key in headers) if (key.length === lower.length && key.toLowerCase() === lower) return headers[key];
     return undefined;
   }
 
@@ -53,16 +59,14 @@ export class Response {
   }
 
   #removeSpellings(name: string, keepExact: boolean): void {
-    let lower: string | null = null;
     for (const key in this.headers) {
-      // Only names of the same length can match; most headers are skipped without a lower-case copy.
+      // Only names of the same length can match; most headers are skipped without a comparison.
       if (key.length !== name.length) continue;
       if (key === name) {
         if (!keepExact) delete this.headers[key];
         continue;
       }
-      lower ??= name.toLowerCase();
-      if (key.toLowerCase() === lower) delete this.headers[key];
+      if (sameNameIgnoringCase(key, name)) delete this.headers[key];
     }
   }
 
@@ -87,9 +91,32 @@ export class Response {
   }
 }
 
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/**
+ * Whether two names of the same length are equal once lower-cased: ASCII letters are folded in
+ * place, with no lower-case copies; any other character leaves it to `toLowerCase`, as before.
+ */
+function sameNameIgnoringCase(a: string, b: string): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x > 127 || y > 127) return a.toLowerCase() === b.toLowerCase();
+    const folded = x | 0x20;
+    if (folded !== (y | 0x20) || folded < 0x61 || folded > 0x7a) return false;
+  }
+  return true;
+}
+
 /** The Content-Type header for a type and charset, as the respond stage sends it. @example contentTypeHeader('text/html', 'utf-8') // 'text/html; charset=utf-8' */
 export function contentTypeHeader(type: string, charset: string | null): string {
   if (!charset) return type;
+  // Consecutive responses mostly share their type: the last pair is compared before the maps are asked.
+  if (type === lastType && charset === lastCharset) return lastHeader;
   let byType = TYPE_HEADERS.get(charset);
   if (byType === undefined) {
     if (TYPE_HEADERS.size >= HEADERS_KEPT) TYPE_HEADERS.clear();
@@ -102,8 +129,15 @@ export function contentTypeHeader(type: string, charset: string | null): string 
     header = `${type}; charset=${charset}`;
     byType.set(type, header);
   }
+  lastType = type;
+  lastCharset = charset;
+  lastHeader = header;
   return header;
 }
+
+let lastType = '';
+let lastCharset = '';
+let lastHeader = '';
 
 /** Content-Type values already joined, by charset then type: an app sends a handful of each. */
 const TYPE_HEADERS = new Map<string, Map<string, string>>();
@@ -119,7 +153,8 @@ const ZEROS = ['00000', '0000', '000', '00', '0', ''];
 export function runtimeHeader(ms: number): string {
   const tens = Math.round(Math.max(0, ms) * 100);
   const whole = Math.floor(tens / 100_000);
-  const fraction = String(tens - whole * 100_000);
+  // A template converts the number in place, where String() is a call.
+  const fraction = `${tens - whole * 100_000}`;
   return `${whole}.${ZEROS[fraction.length]}${fraction}`;
 }
 
@@ -152,7 +187,7 @@ const safeValues = new SafeTexts(UNSAFE_VALUE, false);
 const unsafeText = (text: string): boolean => !safeValues.has(text);
 
 const unsafeValue = (value: string | readonly string[]): boolean =>
-  Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(String(value));
+  Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(typeof value === 'string' ? value : String(value));
 
 /**
  * The first header of `res` that HTTP cannot carry, by name (`Content-Type` for a bad type or charset,

@@ -17,14 +17,15 @@ import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { ControllerClass, RequestRun } from './run.ts';
-import { thenOrNow } from '../util.ts';
+import { isThenable } from '../util.ts';
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
   const request = run.request!;
   const params = run.match!.params;
-  const controllerPath = String(params.controller);
-  const action = String(params.action ?? 'index');
+  // Recognition gives strings; anything else a custom recognizer gives is spelt out.
+  const controllerPath = typeof params.controller === 'string' ? params.controller : String(params.controller);
+  const action = typeof params.action === 'string' ? params.action : String(params.action ?? 'index');
   const klass = run.app.controllers.get(controllerPath);
   if (!klass || !hasAction(klass, action)) {
     // A route matched but nothing answers it (the default route, say): as good as unrouted, so a forged
@@ -41,18 +42,24 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   const wiring = new RequestWiring(run, controllerPath, action);
   run.session = wiring.session;
   // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever.
-  return thenOrNow(wiring.session.prepare(), () => runAction(run, klass, wiring));
+  // Each step below makes its continuation only when it has something to wait for, as most requests do not.
+  const prepared = wiring.session.prepare();
+  if (isThenable(prepared)) return Promise.resolve(prepared).then(() => runAction(run, klass, wiring));
+  return runAction(run, klass, wiring);
 }
 
 function runAction(run: RequestRun, klass: ControllerClass, wiring: RequestWiring): void | Promise<void> {
   const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
-  return thenOrNow(done, (controller) => finish(run, controller, wiring));
+  if (isThenable(done)) return Promise.resolve(done).then((controller) => finish(run, controller, wiring));
+  return finish(run, done, wiring);
 }
 
 // The caches store the response only now: whether it sets a cookie is known once the session is committed.
 function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void | Promise<void> {
   run.controller = controller;
-  return thenOrNow(wiring.session.commit(run.response!), () => afterCommit(run, controller));
+  const committed = wiring.session.commit(run.response!);
+  if (isThenable(committed)) return Promise.resolve(committed).then(() => afterCommit(run, controller));
+  return afterCommit(run, controller);
 }
 
 function afterCommit(run: RequestRun, controller: Controller): void | Promise<void> {

@@ -11,7 +11,8 @@ import { isThenable } from '../util.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
 // GET action, which must not change state; `_method=put`/`delete` (in body or query) still need a token.
-const SAFE_METHODS = new Set(['get']);
+// Only GET is safe here (HEAD reads as GET): compared directly, as a Set of one would cost a lookup per request.
+const isSafeMethod = (method: string): boolean => method === 'get';
 
 /** Whether `content_type` is one the app exempts (an exact essence match, e.g. `application/json`). */
 export function exemptContentType(contentType: string | undefined, exempt: readonly string[]): boolean {
@@ -22,7 +23,7 @@ export function exemptContentType(contentType: string | undefined, exempt: reado
 
 export function checkForgery(run: RequestRun): void {
   const request = run.request!;
-  if (SAFE_METHODS.has(request.method)) return;
+  if (isSafeMethod(request.method)) return;
   const required = !exemptContentType(request.headers['content-type'], run.app.config.forgeryExemptTypes);
   run.forgery = { required };
 }

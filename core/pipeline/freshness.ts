@@ -21,7 +21,9 @@ export function prepareResponse(run: RequestRun): void {
 /** A GET (or HEAD) answered 200 whose ETag the client already has. */
 export function isFresh(run: RequestRun): boolean {
   const res = run.response!;
-  return res.status === 200 && run.request!.method === 'get' && run.request!.etag_matches(res.etag);
+  const request = run.request!;
+  // Most requests send no If-None-Match: then the response's ETag need not be looked up.
+  return res.status === 200 && request.method === 'get' && request.headers['if-none-match'] !== undefined && request.etag_matches(res.etag);
 }
 
 export function renderNotModified(run: RequestRun): void {

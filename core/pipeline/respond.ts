@@ -7,6 +7,7 @@
  * X-Runtime, and every response of a cached action or a cached page
  * X-Cache (unless `config.cacheHeader` is off).
  */
+import { byteLengthOf } from '../http/etag.ts';
 import { contentTypeHeader, runtimeHeader } from '../http/response.ts';
 import type { RequestRun } from './run.ts';
 
@@ -29,7 +30,7 @@ export function respond(run: RequestRun): void {
     body = '';
     file = null;
   } else {
-    headers['Content-Length'] = String(file !== null ? file.end - file.start + 1 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    headers['Content-Length'] = `${file !== null ? file.end - file.start + 1 : byteLengthOf(body)}`;
     if (run.request ? run.request.head : /^head$/i.test(run.message.method)) {
       body = '';
       file = null;

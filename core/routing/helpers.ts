@@ -6,6 +6,12 @@
  * `helpers(default_url_options, recall)` makes a small object over it per
  * request, and each helper binds itself on first access, so destructuring
  * (`const { post_path } = helpers`) works and unused helpers cost nothing.
+ *
+ * Everything a request does here avoids V8's slow roads around a Proxy
+ * prototype: the object is made with its slots as a literal (an assignment
+ * would reach the Proxy's `set` trap), and a bound helper becomes its own
+ * property by a class field definition (no descriptor object to read, no
+ * trap), so that later reads of it are ordinary property reads.
  */
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
 import { generateFromValues, type Generator } from './generate.ts';
@@ -101,7 +107,6 @@ interface HelperTable {
 const CONTEXT = Symbol('signalbox.helpers.context');
 const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
 const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
-const SLOTS: ReadonlySet<symbol> = new Set([CONTEXT, PLAIN_DEFAULTS, PATH_PREFIX]);
 // Helpers are looked up by name here (the polymorphic helpers and a format twin call others), so this side sees them as a table.
 type Bound = Helpers & Readonly<Record<string, HelperFn>> & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
 
@@ -134,16 +139,15 @@ export function createHelperPrototype(table: HelperTable): object {
       const impl = resolve(prop);
       if (impl === null) return undefined;
       const bound = impl.bind(receiver);
-      Object.defineProperty(receiver, prop, { value: bound, enumerable: true });
+      keepOwn(receiver, prop, bound);
       return bound;
     },
     has: (_target, prop) => typeof prop === 'string' && resolve(prop) !== null,
     ownKeys: () => names(),
     getOwnPropertyDescriptor: (_target, prop) =>
       typeof prop === 'string' && resolve(prop) !== null ? { configurable: true, enumerable: true, writable: false, value: resolve(prop) } : undefined,
-    // Only a bound helpers object's own context slots may be written (by its constructor); nothing else, and never the prototype.
-    set: (target, prop, value, receiver) => typeof prop === 'symbol' && SLOTS.has(prop) && receiver !== target && Object.getPrototypeOf(receiver) !== null
-      && Reflect.defineProperty(receiver as object, prop, { value, writable: true, configurable: true }),
+    // Nothing is written through the prototype: a helpers object is made with its slots, and keeps helpers by definition.
+    set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
     setPrototypeOf: () => false,
@@ -190,23 +194,36 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   };
 }
 
-type BoundConstructor = new (context: HelperContext, plain: boolean, prefix: string) => Helpers;
-// One constructor per helper prototype: `new` with a fixed shape is far cheaper per request than
-// Object.create with property descriptors over a prototype holding thousands of helpers.
-const BOUND = new WeakMap<object, BoundConstructor>();
-
-function boundConstructor(proto: object): BoundConstructor {
-  let bound = BOUND.get(proto);
-  if (bound === undefined) {
-    bound = function BoundHelpers(this: Record<symbol, unknown>, context: HelperContext, plain: boolean, prefix: string) {
-      this[CONTEXT] = context;
-      this[PLAIN_DEFAULTS] = plain;
-      this[PATH_PREFIX] = prefix;
-    } as unknown as BoundConstructor;
-    bound.prototype = proto;
-    BOUND.set(proto, bound);
+/**
+ * A class whose constructor returns the object it is given: a subclass's fields are then defined on
+ * that object. Defining a field is V8's fast road to a new own property, where `Object.defineProperty`
+ * reads a descriptor object and an assignment would reach the Proxy prototype.
+ */
+class OwnPropertyStamp {
+  constructor(target: object) {
+    return target;
   }
-  return bound;
+}
+
+/** The value the next stamp defines; set and cleared around one synchronous `new`. */
+let stamping: unknown;
+
+type Stamper = new (target: object) => OwnPropertyStamp;
+/** One stamping class per helper name (the names a route set has, made on first use). */
+const STAMPERS = new Map<string, Stamper>();
+
+/** Makes `value` the own property `name` of `target`. */
+function keepOwn(target: object, name: string, value: unknown): void {
+  let Stamp = STAMPERS.get(name);
+  if (Stamp === undefined) {
+    Stamp = class extends OwnPropertyStamp {
+      [name] = stamping;
+    };
+    STAMPERS.set(name, Stamp);
+  }
+  stamping = value;
+  new Stamp(target);
+  stamping = undefined;
 }
 
 /** A helpers object over a prototype, bound to one request's context. */
@@ -216,7 +233,8 @@ export function bindHelpers(proto: object, context: HelperContext, relativeUrlRo
   const credentials = hasCredentials(d) ? ['user', 'password'] : [];
   const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
   const prefix = d.skip_relative_url_root ? '' : String(d.relative_url_root ?? relativeUrlRoot);
-  return new (boundConstructor(proto))(context, plain, prefix);
+  // A literal defines the slots, where assignments would each go through the Proxy's `set` trap.
+  return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix } as unknown as Helpers;
 }
 
 function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[]): string {

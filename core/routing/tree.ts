@@ -167,7 +167,9 @@ export class TreeRecognizer implements Recognizer {
       this.percent = false;
       this.search(this.root, path === '' || path === '/' ? len + 1 : 1, 0);
     }
-    for (const { route, pattern } of this.slow) {
+    const slow = this.slow;
+    for (let i = 0; i < slow.length; i++) {
+      const { route, pattern } = slow[i];
       if (route.index >= state.best) break;
       if (!methodAdmits(route, method)) continue;
       const m = pattern.regexp.exec(path);
@@ -274,14 +276,21 @@ export class TreeRecognizer implements Recognizer {
   /** Takes the first leaf (lowest index) that beats the best so far and admits the method. */
   private take(leaves: readonly Leaf[]): void {
     const state = this.state;
-    for (const leaf of leaves) {
+    // Indexed, with the arrays in locals: this runs at the end of every walk, and a for-of loop
+    // (with its iterator's cleanup) or repeated property reads cost more than the loop's work.
+    for (let i = 0; i < leaves.length; i++) {
+      const leaf = leaves[i];
       if (leaf.index >= state.best) return;
       if ((leaf.methods & this.bit) !== 0) {
         state.best = leaf.index;
         state.leaf = leaf;
+        const { starts, ends } = this.walk;
+        const at = state.at;
+        const atStarts = at.starts;
+        const atEnds = at.ends;
         for (let j = 0; j < leaf.depth; j++) {
-          state.at.starts[j] = this.walk.starts[j];
-          state.at.ends[j] = this.walk.ends[j];
+          atStarts[j] = starts[j];
+          atEnds[j] = ends[j];
         }
         return;
       }

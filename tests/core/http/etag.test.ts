@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
-import { EtagMemo, etagOf, ifNoneMatchNames } from '../../../core/http/etag.ts';
+import { byteLengthOf, EtagMemo, etagOf, ifNoneMatchNames } from '../../../core/http/etag.ts';
 
 const test = suite('ETags are quoted MD5s of the body, remembered for repeated bodies');
 
@@ -87,6 +87,32 @@ test('when a generation is nearly all unique bodies, the memo stands aside, then
   memo.etag('again');
   assert.is(calls.n, 73);
   assert.is(memo.stats.hits, 1);
+});
+
+test('a recent body is found again by its text, and its byte length is remembered with it', () => {
+  const { memo, calls } = counted();
+  const body = JSON.stringify({ title: 'héllo — a bench' });
+  memo.etag(body);
+  // A new string of the same text, as the next render of the same page makes.
+  assert.is(memo.etag(JSON.stringify({ title: 'héllo — a bench' })), `"${md5(body)}"`);
+  assert.is(calls.n, 1);
+  assert.is(memo.byteLength(body), Buffer.byteLength(body));
+  assert.is(memo.byteLength(body), Buffer.byteLength(body));
+  // Same length in UTF-16 units, other text and other bytes: never taken for the recent one.
+  assert.is(memo.byteLength('hello'), 5);
+  memo.etag('héllo');
+  assert.is(memo.byteLength('hello'), 5);
+  assert.is(memo.byteLength('héllo'), 6);
+  assert.is(memo.etag('hello'), `"${md5('hello')}"`);
+});
+
+test('byteLengthOf counts the UTF-8 bytes of a string body and the bytes of a binary one', () => {
+  etagOf('€ and more');
+  assert.is(byteLengthOf('€ and more'), 12);
+  assert.is(byteLengthOf('€ and mord'), 12);
+  assert.is(byteLengthOf('e and more'), 10);
+  assert.is(byteLengthOf(new Uint8Array([1, 2, 3])), 3);
+  assert.is(byteLengthOf(''), 0);
 });
 
 test('If-None-Match names an ETag exactly, in its weak form, in a list, or with *', () => {
