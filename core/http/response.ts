@@ -51,7 +51,19 @@ export class Response {
   set_header(name: string, value: string | string[]): void {
     // The same spelling is overwritten in place: deleting it first would turn the object into a slow dictionary.
     this.#removeSpellings(name, true);
-    this.headers[name] = value;
+    // The headers the framework sets on most responses are stored by name: each of these stores then
+    // sees the few shapes those responses have, where one store by key for every name goes to V8's
+    // generic (megamorphic) path, costly above all when it adds the property.
+    switch (name) {
+      case 'ETag':
+        this.headers.ETag = value;
+        return;
+      case 'Cache-Control':
+        this.headers['Cache-Control'] = value;
+        return;
+      default:
+        this.headers[name] = value;
+    }
   }
 
   delete_header(name: string): void {
@@ -144,6 +156,8 @@ const TYPE_HEADERS = new Map<string, Map<string, string>>();
 const HEADERS_KEPT = 64;
 
 const ZEROS = ['00000', '0000', '000', '00', '0', ''];
+/** `0.` and the zeros before a fraction of each length: a response under a second (nearly all) joins two strings, not four. */
+const UNDER_A_SECOND = ZEROS.map((zeros) => `0.${zeros}`);
 
 /**
  * The X-Runtime value for `ms` milliseconds: seconds with five decimals, as Rails writes it.
@@ -155,7 +169,7 @@ export function runtimeHeader(ms: number): string {
   const whole = Math.floor(tens / 100_000);
   // A template converts the number in place, where String() is a call.
   const fraction = `${tens - whole * 100_000}`;
-  return `${whole}.${ZEROS[fraction.length]}${fraction}`;
+  return whole === 0 ? UNDER_A_SECOND[fraction.length] + fraction : `${whole}.${ZEROS[fraction.length]}${fraction}`;
 }
 
 // RFC 9110's token for names; values may hold visible ASCII, spaces, tabs and obs-text, never CR, LF or NUL.

@@ -40,10 +40,10 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
     return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
   }
   const wiring = new RequestWiring(run, controllerPath, action);
-  run.session = wiring.session;
-  // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever.
+  // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever,
+  // so with a synchronous store a request whose action never touches the session makes no handle for it.
   // Each step below makes its continuation only when it has something to wait for, as most requests do not.
-  const prepared = wiring.session.prepare();
+  const prepared = run.app.sessions.asynchronous === true ? wiring.session.prepare() : undefined;
   if (isThenable(prepared)) return Promise.resolve(prepared).then(() => runAction(run, klass, wiring));
   return runAction(run, klass, wiring);
 }
@@ -57,7 +57,8 @@ function runAction(run: RequestRun, klass: ControllerClass, wiring: RequestWirin
 // The caches store the response only now: whether it sets a cookie is known once the session is committed.
 function finish(run: RequestRun, controller: Controller, wiring: RequestWiring): void | Promise<void> {
   run.controller = controller;
-  const committed = wiring.session.commit(run.response!);
+  // A session no one made was never loaded: there is nothing to commit.
+  const committed = wiring.madeSession?.commit(run.response!);
   if (isThenable(committed)) return Promise.resolve(committed).then(() => afterCommit(run, controller));
   return afterCommit(run, controller);
 }
@@ -71,17 +72,19 @@ function afterCommit(run: RequestRun, controller: Controller): void | Promise<vo
 
 /**
  * What an action is wired to. The route helpers are bound on first use: most actions never
- * ask for them, and binding needs the host and protocol worked out from the headers.
+ * ask for them, and binding needs the host and protocol worked out from the headers. The
+ * session handle too is made when first asked for (by the action, or by dispatch for a store
+ * that loads asynchronously); the run then records it, for the error pages.
  */
 class RequestWiring implements ControllerWiring {
   readonly request: Request;
   readonly response: Response;
   readonly routes: RouteSet;
-  readonly session: SessionHandle;
   readonly views: ViewResolver | null;
   readonly services: Readonly<Record<string, unknown>>;
   #helpers: Helpers | null = null;
   #cookies: CookieJar | null = null;
+  #session: SessionHandle | null = null;
   readonly #run: RequestRun;
 
   constructor(run: RequestRun, readonly controller_path: string, readonly action_name: string) {
@@ -90,9 +93,21 @@ class RequestWiring implements ControllerWiring {
     this.request = request;
     this.response = run.response!;
     this.routes = run.app.routes;
-    this.session = new SessionHandle(run.app.sessions, request);
     this.views = run.app.views;
     this.services = run.app.services;
+  }
+
+  get session(): SessionHandle {
+    if (this.#session === null) {
+      this.#session = new SessionHandle(this.#run.app.sessions, this.request);
+      this.#run.session = this.#session;
+    }
+    return this.#session;
+  }
+
+  /** The session handle, if anything has asked for it. */
+  get madeSession(): SessionHandle | null {
+    return this.#session;
   }
 
   get cookies(): CookieJar {

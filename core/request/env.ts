@@ -49,13 +49,30 @@ export function rawHostWithPort(env: RequestEnv): string {
  * @example host({ headers: { host: '[2001:db8::1]:8008' } }) // '[2001:db8::1]'
  */
 export function host(env: RequestEnv): string {
-  return rawHostWithPort(env).replace(/:\d+$/, '');
+  const raw = rawHostWithPort(env);
+  const colon = portColon(raw);
+  return colon < 0 ? raw : raw.slice(0, colon);
 }
 
 /** The port the request named, or the protocol's standard port. */
 export function port(env: RequestEnv): number {
-  const named = /:(\d+)$/.exec(rawHostWithPort(env));
-  return named ? Number(named[1]) : standardPort(env);
+  const raw = rawHostWithPort(env);
+  const colon = portColon(raw);
+  return colon < 0 ? standardPort(env) : Number(raw.slice(colon + 1));
+}
+
+/**
+ * Where the port a host names begins: the index of the `:` before its trailing digits (what
+ * `/:\d+$/` would find), or -1. A scan back from the end, where a pattern would try every position.
+ */
+function portColon(raw: string): number {
+  let i = raw.length - 1;
+  while (i >= 0) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    i--;
+  }
+  return i >= 0 && i < raw.length - 1 && raw.charCodeAt(i) === 0x3a ? i : -1;
 }
 
 /** 443 for HTTPS, else 80. */
@@ -74,7 +91,13 @@ export function portString(env: RequestEnv): string {
  * @example hostWithPort({ headers: { host: 'example.com:80' } }) // 'example.com'
  */
 export function hostWithPort(env: RequestEnv): string {
-  return host(env) + portString(env);
+  // host(env) + portString(env), with the host header read and scanned once.
+  const raw = rawHostWithPort(env);
+  const colon = portColon(raw);
+  const name = colon < 0 ? raw : raw.slice(0, colon);
+  const standard = standardPort(env);
+  const named = colon < 0 ? standard : Number(raw.slice(colon + 1));
+  return named === standard ? name : `${name}:${named}`;
 }
 
 /** 'https://' or 'http://'. */

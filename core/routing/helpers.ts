@@ -107,6 +107,8 @@ interface HelperTable {
 const CONTEXT = Symbol('signalbox.helpers.context');
 const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
 const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
+/** The route set's helper by name (or null), on every helpers object: `helperOf` binds with it, bypassing the Proxy. */
+const RESOLVE = Symbol('signalbox.helpers.resolve');
 // Helpers are looked up by name here (the polymorphic helpers and a format twin call others), so this side sees them as a table.
 type Bound = Helpers & Readonly<Record<string, HelperFn>> & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
 
@@ -116,6 +118,13 @@ const WHERE_KEYS = ['host', 'protocol', 'port', 'relative_url_root', 'skip_relat
 const URL_OPTION_KEYS = ['anchor', 'params', 'only_path', 'host', 'protocol', 'port', 'trailing_slash', 'skip_relative_url_root', 'overwrite_params', 'relative_url_root'];
 
 type Impl = (this: Bound, ...args: unknown[]) => unknown;
+type Resolve = (name: string) => Impl | null;
+
+/** A route set's helper prototype, and how it finds a helper by name. */
+export interface HelperPrototype {
+  readonly proto: object;
+  readonly resolve: Resolve;
+}
 
 /**
  * Builds the shared prototype for a route set's helpers. It is a Proxy that
@@ -123,17 +132,17 @@ type Impl = (this: Bound, ...args: unknown[]) => unknown;
  * table of hundreds of named routes costs nothing to draw; each helpers
  * object then keeps the bound function as its own property.
  */
-export function createHelperPrototype(table: HelperTable): object {
+export function createHelperPrototype(table: HelperTable): HelperPrototype {
   const impls = new Map<string, Impl | null>();
   const builtins = builtinHelpers(table);
-  const resolve = (name: string): Impl | null => {
+  const resolve: Resolve = (name) => {
     let impl = impls.get(name);
     if (impl === undefined) impls.set(name, (impl = builtins.get(name) ?? namedImpl(table, name)));
     return impl;
   };
   let allNames: string[] | null = null;
   const names = () => (allNames ??= [...builtins.keys(), ...[...table.named.keys()].flatMap(helperNames)]);
-  return new Proxy(Object.create(null) as object, {
+  const proto = new Proxy(Object.create(null) as object, {
     get(_target, prop, receiver: Bound) {
       if (typeof prop !== 'string') return undefined;
       const impl = resolve(prop);
@@ -152,6 +161,23 @@ export function createHelperPrototype(table: HelperTable): object {
     deleteProperty: () => false,
     setPrototypeOf: () => false,
   });
+  return { proto, resolve };
+}
+
+/**
+ * What `helpers[name]` gives (the helper bound to `helpers`, or undefined), for a reader that asks by
+ * names it cannot know in advance, as a template's view context does. A helper met for the first
+ * time is bound here directly: through the Proxy prototype, the trap call and V8's checks of what it
+ * returns cost more than the binding itself. Any other object is simply read.
+ */
+export function helperOf(helpers: object, name: string): unknown {
+  const resolve = (helpers as { [RESOLVE]?: Resolve })[RESOLVE];
+  if (resolve === undefined || Object.hasOwn(helpers, name)) return (helpers as Record<string, unknown>)[name];
+  const impl = resolve(name);
+  if (impl === null) return undefined;
+  const bound = impl.bind(helpers as Bound);
+  keepOwn(helpers, name, bound);
+  return bound;
 }
 
 function builtinHelpers(table: HelperTable): Map<string, Impl> {
@@ -227,14 +253,14 @@ function keepOwn(target: object, name: string, value: unknown): void {
 }
 
 /** A helpers object over a prototype, bound to one request's context. */
-export function bindHelpers(proto: object, context: HelperContext, relativeUrlRoot: string): Helpers {
+export function bindHelpers({ proto, resolve }: HelperPrototype, context: HelperContext, relativeUrlRoot: string): Helpers {
   const d = context.default_url_options;
   // Defaults that only name where the app lives (host, port, root) leave the path alone, so positional helpers may take the fast path.
   const credentials = hasCredentials(d) ? ['user', 'password'] : [];
   const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
   const prefix = d.skip_relative_url_root ? '' : String(d.relative_url_root ?? relativeUrlRoot);
   // A literal defines the slots, where assignments would each go through the Proxy's `set` trap.
-  return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix } as unknown as Helpers;
+  return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix, [RESOLVE]: resolve } as unknown as Helpers;
 }
 
 function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[]): string {

@@ -176,9 +176,9 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
   const genNamed = new Map<string, GenRoute>();
   for (const route of routes) if (route.name !== null) genNamed.set(route.name, genRoutes[route.index]);
   const generator = new Generator({ routes: genRoutes, named: genNamed });
-  const proto = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root: config.relative_url_root });
+  const prototype = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root: config.relative_url_root });
   const named = Object.freeze(namedTable(routes));
-  const noRequest = bindHelpers(proto, { default_url_options: {}, recall: {}, params: {} }, config.relative_url_root);
+  const noRequest = bindHelpers(prototype, { default_url_options: {}, recall: {}, params: {} }, config.relative_url_root);
 
   const recognizeRoute = (method: string | null, path: string): Match => {
     const verb = normaliseMethod(method);
@@ -223,7 +223,7 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
       return { path: r.path, extra_keys: r.extraKeys };
     },
     extra_keys: (options, recall = {}) => generator.generateExtras(options, recall).extraKeys,
-    helpers: (default_url_options = {}, recall = {}, params = {}) => bindHelpers(proto, { default_url_options, recall, params }, config.relative_url_root),
+    helpers: (default_url_options = {}, recall = {}, params = {}) => bindHelpers(prototype, { default_url_options, recall, params }, config.relative_url_root),
     url_for: (target, options = {}) => {
       // Without a request there is no host to default to: give paths unless a host is named.
       if (isPlainObject(target)) return noRequest.url_for({ only_path: !('host' in target) && !('host' in options), ...target }, options);

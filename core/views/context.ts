@@ -12,6 +12,7 @@
  * ordinary property read. A render makes the context object and puts its
  * locals on it, nothing more.
  */
+import { helperOf } from '../routing/helpers.ts';
 import { HELPERS } from './helpers.ts';
 import type { ViewHost } from './host.ts';
 import { SCOPE, type ContextSlots, type PartialContexts, type Scope } from './scope.ts';
@@ -30,7 +31,7 @@ function shared(host: ViewHost, name: string, internal: boolean): unknown {
     const value = (host as unknown as Record<string, unknown>)[name];
     return typeof value === 'function' ? value.bind(host) : value;
   }
-  return (host.routes as unknown as Record<string, unknown>)[name];
+  return helperOf(host.routes, name);
 }
 
 /** Names met so far, each a getter on LEARNED; bounded, since only names some host or route set has are added. */
