@@ -22,12 +22,22 @@
  * `GRACE_MIN_MS` and at most `GRACE_MAX_MS`. A connection holding half a
  * request is left to the header and request timeouts, which answer 408.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** Bounds on how long a connection that has just been answered may take to send one more once a shutdown began. */
 export const GRACE_MIN_MS = 50;
 export const GRACE_MAX_MS = 1_000;
+
+/**
+ * How long a draining connection whose last answer left `idleMs` ago may still send a request: none if
+ * it was never answered, else three times the longest pause its client took, within the bounds.
+ * Shared with the fast lane (fast-lane.ts), whose connections drain by the same rule.
+ */
+export function graceLeft(answered: boolean, longestPause: number, idleMs: number): number {
+  const grace = answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * longestPause)) : 0;
+  return grace - idleMs;
+}
 
 class Connection {
   /** Requests received and not yet answered, running or waiting. */
@@ -56,9 +66,8 @@ export class Connections {
   readonly #maxPipelined: number;
   #draining = false;
 
-  constructor(server: Server, maxPipelined: number) {
+  constructor(maxPipelined: number) {
     this.#maxPipelined = maxPipelined;
-    server.on('connection', (socket: Socket) => this.#open(socket));
   }
 
   /** Open connections. */
@@ -132,7 +141,8 @@ export class Connections {
     return cut;
   }
 
-  #open(socket: Socket): void {
+  /** Starts counting a connection node:http reads (from its start, or once the fast lane hands it over). */
+  open(socket: Socket): void {
     const connection = new Connection(socket);
     this.#all.set(socket, connection);
     // No 'data' listener: one would take the socket's reads away from Node's parser, which otherwise
@@ -175,8 +185,7 @@ export class Connections {
   /** A draining connection with nothing owed: closed now, after its grace, or by the timeouts if half a request is in. */
   #letGo(connection: Connection): void {
     if (connection.socket.destroyed || connection.socket.bytesRead > connection.bytesAtRequest) return;
-    const grace = connection.answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * connection.longestPause)) : 0;
-    const left = grace - (performance.now() - connection.idleSince);
+    const left = graceLeft(connection.answered, connection.longestPause, performance.now() - connection.idleSince);
     if (left <= 0) {
       connection.socket.destroy();
       return;

@@ -32,6 +32,7 @@ import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { checkOptionNames } from './option-names.ts';
 import { Connections } from './connections.ts';
+import { FastLane } from './fast-lane.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 import { servePrimary, type RunningCluster } from './workers.ts';
 import { joinCluster } from './worker.ts';
@@ -71,6 +72,12 @@ export interface ServeOptions {
    * not read until they have started (default 16).
    */
   readonly maxPipelined?: number;
+  /**
+   * Read and answer simple requests (a whole head, no body, no upgrade) on the socket itself rather than
+   * through node:http's request and response objects: the same answers for less CPU (default true). A
+   * connection's first request that is not simple hands it to node:http for good (transport/fast-lane.ts).
+   */
+  readonly fastLane?: boolean;
   /**
    * How long `close()` (and a SIGTERM/SIGINT with `handleSignals`) lets requests already received finish,
    * in ms, before cutting the connections left (default 10 s, or `SIGNALBOX_SHUTDOWN_TIMEOUT` seconds).
@@ -114,7 +121,7 @@ const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };
 
 const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ClusterOptions>([
   'port', 'host', 'maxBodyBytes', 'maxHeaders', 'maxHeaderBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
-  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'shutdownTimeoutMs', 'workers',
+  'handleSignals', 'staticFiles', 'tunnel', 'inspect', 'batchWrites', 'maxPipelined', 'fastLane', 'shutdownTimeoutMs', 'workers',
 ]);
 
 /** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
@@ -202,7 +209,25 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     connectionsCheckingInterval: 1_000,
   }, onRequest);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  const connections = new Connections(server, maxPipelined);
+  const connections = new Connections(maxPipelined);
+  const nodeReads = takeConnectionListener(server);
+  const toNode = (socket: Socket): void => {
+    nodeReads.call(server, socket);
+    // After node:http's own listeners: on 'resume', a hold of ours must come after Node restarts reading.
+    connections.open(socket);
+  };
+  const lane = options.fastLane === false ? null : new FastLane(app, {
+    maxHeaderBytes: options.maxHeaderBytes ?? 16 * 1024,
+    maxHeaders,
+    maxPipelined,
+    keepAliveTimeoutMs: server.keepAliveTimeout,
+    staticFiles: handling.staticFiles,
+    batchWrites: options.batchWrites !== false,
+    // `inspector` is set below, before the server listens.
+    elsewhere: (path) => inspector !== null && inspector.owns(path),
+    handOver: toNode,
+  });
+  server.on('connection', lane === null ? toNode : (socket: Socket) => lane.adopt(socket));
   // Node answers malformed requests itself; make sure the answer is a clean 4xx and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Malformed or slow requests never reach the app, so this line is their only record.
@@ -240,15 +265,17 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
       // hang the drain. The net server's close only stops accepting; the drain does the rest.
       const drained = new Promise<void>((resolveDrained) => net.Server.prototype.close.call(server, () => resolveDrained()));
       connections.drain();
+      lane?.drain();
       const tunnelled = tunnel?.close(1001);
       const deadline = setTimeout(() => {
-        const cut = connections.cut() + (tunnel?.terminate() ?? 0);
+        const cut = connections.cut() + (lane?.cut() ?? 0) + (tunnel?.terminate() ?? 0);
         app.log.warn({ requestsCut: cut, timeoutMs: shutdownMs }, `shutdown timeout: cut ${cut} requests`);
       }, shutdownMs);
       void Promise.all([drained, tunnelled, inspector?.close(1001)]).then(() => {
         clearTimeout(deadline);
-        // Now with no connection left: stops Node's timeout checks for good.
+        // Now with no connection left: stops Node's timeout checks (and the lane's) for good.
         server.close();
+        lane?.stop();
         app.log.info({ ms: Math.round(performance.now() - started) }, 'server closed');
         resolveClose();
       });
@@ -256,7 +283,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     return closing;
   };
   const signals = handleStopSignals(options.handleSignals === true, app.log, close, (signal) => {
-    app.log.warn({ signal, requestsCut: connections.unanswered }, 'second signal: exiting now');
+    app.log.warn({ signal, requestsCut: connections.unanswered + (lane?.unanswered ?? 0) }, 'second signal: exiting now');
   });
 
   return new Promise((resolveServe, reject) => {
@@ -268,6 +295,18 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
       resolveServe({ role, server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
     });
   });
+}
+
+/**
+ * node:http's own reader of new connections, taken off the server so that the transport decides who reads
+ * each one (the fast lane first, node:http from the first request the lane does not take).
+ */
+function takeConnectionListener(server: Server): (this: Server, socket: Socket) => void {
+  const listeners = server.listeners('connection');
+  if (listeners.length !== 1) throw new Error(`Expected node:http's one connection listener, found ${listeners.length}`);
+  const listener = listeners[0] as (this: Server, socket: Socket) => void;
+  server.removeListener('connection', listener);
+  return listener;
 }
 
 /**

@@ -12,57 +12,99 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { FileSlice, ResponseMessage } from '../core/http/message.ts';
 
 /**
- * Streams `slice` into `res` and ends it. `writeHead` writes the answer's head, and is called only once
- * the file is open: a file gone since it was found (deleted between the look-up's stat and this read)
- * is then answered 404, and one that cannot be opened 500, each closing the connection, rather than a
- * 200 head followed by nothing. Without `writeHead`, the head is the caller's, written already.
- * @example sendFile(res, { path, start: 0, end: size - 1 }, () => res.writeHead(200, headers))
+ * Where a streamed file slice goes: an HTTP response (`sendFile`), or a socket the fast lane answers on
+ * directly (fast-lane.ts).
  */
-export function sendFile(res: ServerResponse, slice: FileSlice, writeHead: () => void = () => {}): void {
+export interface FileSink {
+  /** Writes the answer's head; may throw (a head refused), which makes that request's 500. */
+  writeHead(): void;
+  /** Where the file's bytes are piped (never ended by the pipe). */
+  readonly body: Writable;
+  /** Called once the whole slice is out. */
+  finish(): void;
+  /** Cuts the connection: bytes already promised cannot come. */
+  cut(): void;
+  /** Whether anything of this answer went out, or the connection is gone: only cutting is left then. */
+  readonly committed: boolean;
+  /** Answers `answer` instead of the file, on a connection that closes after it. */
+  instead(answer: ResponseMessage): void;
+  /** Calls `listener` once if the client goes away; returns what stops listening. */
+  onGone(listener: () => void): () => void;
+}
+
+/**
+ * Streams `slice` into `sink` with the stream's backpressure. The head is written only once the file
+ * is open: a file gone since it was found (deleted between the look-up's stat and this read) is then
+ * answered 404, and one that cannot be opened 500, each closing the connection, rather than a 200 head
+ * followed by nothing.
+ */
+export function streamSlice(sink: FileSink, slice: FileSlice): void {
   const expected = slice.end - slice.start + 1;
   let sent = 0;
   let opened = false;
   const source = createReadStream(slice.path, { start: slice.start, end: slice.end });
+  // A client that leaves stops the reading.
+  const stopListening = sink.onGone(() => source.destroy());
   source.once('open', () => {
     opened = true;
     try {
-      writeHead();
+      sink.writeHead();
     } catch {
-      // A head Node refuses (the pipeline checks headers, so only a bug gets here): that request's 500.
+      // A head refused (the pipeline checks headers, so only a bug gets here): that request's 500.
       source.destroy();
-      return instead(res, 500);
+      stopListening();
+      return sink.instead(missingFile(500));
     }
     source.on('data', (chunk) => {
       sent += chunk.length;
     });
-    source.pipe(res, { end: false });
+    source.pipe(sink.body, { end: false });
   });
   source.once('end', () => {
-    if (sent === expected) res.end();
-    else res.destroy();
+    stopListening();
+    if (sent === expected) sink.finish();
+    else sink.cut();
   });
   source.once('error', (error: NodeJS.ErrnoException) => {
-    if (opened || res.headersSent || res.destroyed) return void res.destroy();
-    instead(res, isGone(error) ? 404 : 500);
+    stopListening();
+    if (opened || sink.committed) return void sink.cut();
+    sink.instead(missingFile(isGone(error) ? 404 : 500));
   });
-  // A client that leaves stops the reading.
-  res.once('close', () => source.destroy());
+}
+
+/**
+ * Streams `slice` into `res` and ends it; `writeHead` writes the answer's head once the file is open
+ * (see `streamSlice`). Without `writeHead`, the head is the caller's, written already.
+ * @example sendFile(res, { path, start: 0, end: size - 1 }, () => res.writeHead(200, headers))
+ */
+export function sendFile(res: ServerResponse, slice: FileSlice, writeHead: () => void = () => {}): void {
+  streamSlice({
+    writeHead,
+    body: res,
+    finish: () => res.end(),
+    cut: () => res.destroy(),
+    get committed() {
+      return res.headersSent || res.destroyed;
+    },
+    instead: (answer) => {
+      res.writeHead(answer.status, { ...answer.headers, Connection: 'close' });
+      res.end(answer.body);
+    },
+    onGone: (listener) => {
+      res.once('close', listener);
+      return () => res.off('close', listener);
+    },
+  }, slice);
 }
 
 /** A file gone since it was found: deleted, or a directory on its path replaced. */
 function isGone(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-/** The answer in place of a file that could not be opened, on a connection that closes after it. */
-function instead(res: ServerResponse, status: 404 | 500): void {
-  const answer = missingFile(status);
-  res.writeHead(status, { ...answer.headers, Connection: 'close' });
-  res.end(answer.body);
 }
 
 function missingFile(status: 404 | 500): ResponseMessage {

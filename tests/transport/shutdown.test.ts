@@ -44,110 +44,113 @@ function rawConnection(port: number, bytes: string): Promise<{ socket: Socket; r
   });
 }
 
-test('a half-sent request gets 408 during the drain, and the process exits 0 within the timeout', async () => {
-  const server = await serverProcess({ headersTimeoutMs: 600, shutdownTimeoutMs: 5_000 });
-  const half = await rawConnection(server.port, 'GET /slow/show HTTP/1.1\r\nHost: x\r\n');
-  await sleep(100);
-  const signalled = performance.now();
-  server.child.kill('SIGTERM');
-  await half.closed;
-  assert.match(half.received(), /^HTTP\/1\.1 408 Request Timeout\r\n/);
-  const { code, at } = await server.exited();
-  assert.is(code, 0);
-  assert.ok(at - signalled < 5_000 + 1_000, `exited ${Math.round(at - signalled)} ms after the signal`);
-});
+// Every connection starts in the fast lane; with it off, node:http reads them all. Both drain alike.
+for (const [reader, fastLane] of [['fast lane', true], ['node:http only', false]] as const) {
+  test(`a half-sent request gets 408 during the drain, and the process exits 0 within the timeout (${reader})`, async () => {
+    const server = await serverProcess({ fastLane,  headersTimeoutMs: 600, shutdownTimeoutMs: 5_000 });
+    const half = await rawConnection(server.port, 'GET /slow/show HTTP/1.1\r\nHost: x\r\n');
+    await sleep(100);
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    await half.closed;
+    assert.match(half.received(), /^HTTP\/1\.1 408 Request Timeout\r\n/);
+    const { code, at } = await server.exited();
+    assert.is(code, 0);
+    assert.ok(at - signalled < 5_000 + 1_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+  });
 
-test('requests already received are answered with Connection: close; idle sockets close at once; new connections are refused', async () => {
-  const server = await serverProcess({ shutdownTimeoutMs: 5_000 });
-  const idle = await rawConnection(server.port, 'GET /slow/show HTTP/1.1\r\nHost: x\r\n\r\n');
-  await sleep(1_200);
-  assert.match(idle.received(), /^HTTP\/1\.1 200 OK\r\n/);
-  assert.match(idle.received(), /Connection: keep-alive/);
-  const slow = get(server.port, '/slow/show?ms=400');
-  await sleep(100);
-  const signalled = performance.now();
-  server.child.kill('SIGTERM');
-  const closedAt = await idle.closed;
-  assert.ok(closedAt - signalled < 300, `the idle socket closed ${Math.round(closedAt - signalled)} ms after the signal`);
-  await sleep(50);
-  await get(server.port, '/slow/show').then(
-    () => assert.unreachable('a new connection was accepted'),
-    (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
-  );
-  const answer = await slow;
-  assert.is(answer.status, 200);
-  assert.is(answer.body, 'slept 400');
-  assert.is(answer.headers.connection, 'close');
-  assert.is((await server.exited()).code, 0);
-});
+  test(`requests already received are answered with Connection: close; idle sockets close at once; new connections are refused (${reader})`, async () => {
+    const server = await serverProcess({ fastLane,  shutdownTimeoutMs: 5_000 });
+    const idle = await rawConnection(server.port, 'GET /slow/show HTTP/1.1\r\nHost: x\r\n\r\n');
+    await sleep(1_200);
+    assert.match(idle.received(), /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(idle.received(), /Connection: keep-alive/);
+    const slow = get(server.port, '/slow/show?ms=400');
+    await sleep(100);
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    const closedAt = await idle.closed;
+    assert.ok(closedAt - signalled < 300, `the idle socket closed ${Math.round(closedAt - signalled)} ms after the signal`);
+    await sleep(50);
+    await get(server.port, '/slow/show').then(
+      () => assert.unreachable('a new connection was accepted'),
+      (error: NodeJS.ErrnoException) => assert.is(error.code, 'ECONNREFUSED'),
+    );
+    const answer = await slow;
+    assert.is(answer.status, 200);
+    assert.is(answer.body, 'slept 400');
+    assert.is(answer.headers.connection, 'close');
+    assert.is((await server.exited()).code, 0);
+  });
 
-test('at the shutdown timeout the requests left are cut, counted in the log, and the process exits 0', async () => {
-  const server = await serverProcess({ shutdownTimeoutMs: 300 });
-  const stuck = get(server.port, '/slow/show?ms=20000').then(() => 'answered', (error: NodeJS.ErrnoException) => error.code);
-  await sleep(100);
-  const signalled = performance.now();
-  server.child.kill('SIGTERM');
-  const { code, at } = await server.exited();
-  assert.is(code, 0);
-  assert.ok(at - signalled < 300 + 1_000, `exited ${Math.round(at - signalled)} ms after the signal`);
-  assert.is(await stuck, 'ECONNRESET');
-  const line = server.logs.find((l) => l.msg === 'shutdown timeout: cut 1 requests');
-  assert.ok(line, JSON.stringify(server.logs.map((l) => l.msg)));
-  assert.is(line!.requestsCut, 1);
-});
+  test(`at the shutdown timeout the requests left are cut, counted in the log, and the process exits 0 (${reader})`, async () => {
+    const server = await serverProcess({ fastLane,  shutdownTimeoutMs: 300 });
+    const stuck = get(server.port, '/slow/show?ms=20000').then(() => 'answered', (error: NodeJS.ErrnoException) => error.code);
+    await sleep(100);
+    const signalled = performance.now();
+    server.child.kill('SIGTERM');
+    const { code, at } = await server.exited();
+    assert.is(code, 0);
+    assert.ok(at - signalled < 300 + 1_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+    assert.is(await stuck, 'ECONNRESET');
+    const line = server.logs.find((l) => l.msg === 'shutdown timeout: cut 1 requests');
+    assert.ok(line, JSON.stringify(server.logs.map((l) => l.msg)));
+    assert.is(line!.requestsCut, 1);
+  });
 
-test('SIGNALBOX_SHUTDOWN_TIMEOUT sets the timeout in seconds', async () => {
-  const server = await serverProcess({}, { SIGNALBOX_SHUTDOWN_TIMEOUT: '0.2' });
-  void get(server.port, '/slow/show?ms=20000').catch(() => {});
-  await sleep(100);
-  server.child.kill('SIGTERM');
-  assert.is((await server.exited()).code, 0);
-  assert.is(server.logs.find((l) => l.msg === 'shutdown timeout: cut 1 requests')?.timeoutMs, 200);
-});
+  test(`SIGNALBOX_SHUTDOWN_TIMEOUT sets the timeout in seconds (${reader})`, async () => {
+    const server = await serverProcess({ fastLane }, { SIGNALBOX_SHUTDOWN_TIMEOUT: '0.2' });
+    void get(server.port, '/slow/show?ms=20000').catch(() => {});
+    await sleep(100);
+    server.child.kill('SIGTERM');
+    assert.is((await server.exited()).code, 0);
+    assert.is(server.logs.find((l) => l.msg === 'shutdown timeout: cut 1 requests')?.timeoutMs, 200);
+  });
 
-test('a second signal exits at once', async () => {
-  const server = await serverProcess({ shutdownTimeoutMs: 20_000 });
-  void get(server.port, '/slow/show?ms=20000').catch(() => {});
-  await sleep(100);
-  server.child.kill('SIGTERM');
-  await sleep(100);
-  const again = performance.now();
-  server.child.kill('SIGINT');
-  const { code, at } = await server.exited();
-  assert.is(code, 130);
-  assert.ok(at - again < 1_000);
-  assert.ok(server.logs.some((l) => l.msg === 'second signal: exiting now' && l.requestsCut === 1));
-});
+  test(`a second signal exits at once (${reader})`, async () => {
+    const server = await serverProcess({ fastLane,  shutdownTimeoutMs: 20_000 });
+    void get(server.port, '/slow/show?ms=20000').catch(() => {});
+    await sleep(100);
+    server.child.kill('SIGTERM');
+    await sleep(100);
+    const again = performance.now();
+    server.child.kill('SIGINT');
+    const { code, at } = await server.exited();
+    assert.is(code, 130);
+    assert.ok(at - again < 1_000);
+    assert.ok(server.logs.some((l) => l.msg === 'second signal: exiting now' && l.requestsCut === 1));
+  });
 
-test('under load, keep-alive clients lose no request received before the signal and never see a reset', async () => {
-  const server = await serverProcess({ shutdownTimeoutMs: 5_000 });
-  const outcomes = new Map<string, number>();
-  const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-  let stop = false;
-  const client = async (): Promise<void> => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    while (!stop) {
-      try {
-        const answer = await get(server.port, '/slow/show?ms=2', agent);
-        count(answer.status === 200 ? 'answered' : `status ${answer.status}`);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        count(code);
-        // Refused: the server no longer accepts, as it should; this client is done.
-        if (code === 'ECONNREFUSED') break;
+  test(`under load, keep-alive clients lose no request received before the signal and never see a reset (${reader})`, async () => {
+    const server = await serverProcess({ fastLane,  shutdownTimeoutMs: 5_000 });
+    const outcomes = new Map<string, number>();
+    const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    let stop = false;
+    const client = async (): Promise<void> => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      while (!stop) {
+        try {
+          const answer = await get(server.port, '/slow/show?ms=2', agent);
+          count(answer.status === 200 ? 'answered' : `status ${answer.status}`);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? String(error);
+          count(code);
+          // Refused: the server no longer accepts, as it should; this client is done.
+          if (code === 'ECONNREFUSED') break;
+        }
       }
-    }
-    agent.destroy();
-  };
-  const clients = Array.from({ length: 8 }, client);
-  await sleep(400);
-  server.child.kill('SIGTERM');
-  const exit = await server.exited();
-  stop = true;
-  await Promise.all(clients);
-  assert.is(exit.code, 0);
-  assert.ok((outcomes.get('answered') ?? 0) > 50, JSON.stringify([...outcomes]));
-  assert.equal([...outcomes.keys()].filter((k) => k !== 'answered' && k !== 'ECONNREFUSED'), [], JSON.stringify([...outcomes]));
-});
+      agent.destroy();
+    };
+    const clients = Array.from({ length: 8 }, client);
+    await sleep(400);
+    server.child.kill('SIGTERM');
+    const exit = await server.exited();
+    stop = true;
+    await Promise.all(clients);
+    assert.is(exit.code, 0);
+    assert.ok((outcomes.get('answered') ?? 0) > 50, JSON.stringify([...outcomes]));
+    assert.equal([...outcomes.keys()].filter((k) => k !== 'answered' && k !== 'ECONNREFUSED'), [], JSON.stringify([...outcomes]));
+  });
+}
 
 test.run();

@@ -32,6 +32,8 @@ export interface Inspector {
   readonly viewers: number;
   /** Whether the app is being traced (exactly while a page is connected). */
   readonly tracing: boolean;
+  /** Whether a request path (no query) is the inspector page's. */
+  owns(path: string): boolean;
   /** Answers `req` when its path is the inspector's and returns true; else returns false and leaves it alone. */
   handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
   /** Takes an upgrade request for the trace channel. */
@@ -52,6 +54,7 @@ export function createInspector(app: App, settings: InspectSettings): Inspector 
     get tracing() {
       return channel.listening;
     },
+    owns: (path) => page.owns(path),
     handleRequest(req, res) {
       const path = pathOf(req.url);
       if (!page.owns(path)) return false;

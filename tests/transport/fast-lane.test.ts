@@ -1,0 +1,245 @@
+/**
+ * The fast lane over real sockets: simple requests answered on the socket
+ * itself get the bytes node:http would have written, and a connection moves
+ * to node:http, in order and without losing a byte, at its first request
+ * that is not simple.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller } from '../../core/index.ts';
+import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
+import { appWith, tempDir } from '../support/harness.ts';
+
+const test = suite('the fast lane answers simple requests as node:http would');
+
+class EchoController extends Controller {
+  show(): void {
+    this.render({ json: { method: this.request.method, id: this.params.id ?? null, body_length: this.request.body.length, accept: this.request.headers.accept ?? null } });
+  }
+  moved(): void {
+    this.render({ text: 'gone', status: '404 Moved Elsewhere' });
+  }
+  away(): void {
+    this.redirect_to('/echo/show/9');
+  }
+  async slow(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    this.render({ text: 'slow done' });
+  }
+}
+
+const dir = tempDir('signalbox-fast-lane');
+mkdirSync(join(dir.path, 'public'), { recursive: true });
+// Larger than what public files keep in memory, so it is streamed from disk.
+const BIG = Buffer.alloc(300 * 1024, 'x');
+writeFileSync(join(dir.path, 'public', 'big.txt'), BIG);
+// Small enough to be answered from memory, so its answers pile up in the socket's own buffer.
+const MID = Buffer.alloc(200 * 1024, 'y');
+writeFileSync(join(dir.path, 'public', 'mid.txt'), MID);
+
+const echoApp = () => appWith({ echo: EchoController }, { publicDir: join(dir.path, 'public') });
+
+async function withServers(options: ServeOptions, body: (lane: RunningServer, node: RunningServer) => Promise<void>): Promise<void> {
+  const lane = await serve(echoApp(), { port: 0, ...options });
+  const node = await serve(echoApp(), { port: 0, ...options, fastLane: false });
+  try {
+    await body(lane, node);
+  } finally {
+    await Promise.all([lane.close(), node.close()]);
+  }
+}
+
+/** Writes `parts` on one connection (a pause between them) and returns every byte the server sent until it closed. */
+function exchange(server: RunningServer, parts: readonly (string | Buffer)[], pauseMs = 30): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(server.port, '127.0.0.1', async () => {
+      for (const [i, part] of parts.entries()) {
+        if (i > 0) await new Promise((r) => setTimeout(r, pauseMs));
+        socket.write(part);
+      }
+    });
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+    socket.on('error', reject);
+  });
+}
+
+/** The bytes with what differs from one answer to the next (the clock, the run time) blanked. */
+const steady = (bytes: Buffer) => bytes.toString('latin1').replace(/^Date: .*$/gm, 'Date: -').replace(/^X-Runtime: .*$/gm, 'X-Runtime: -');
+
+const get = (path: string, ...headers: string[]) => [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...headers, '', ''].join('\r\n');
+const CLOSE = 'Connection: close';
+
+const sameBytes: Record<string, string[]> = {
+  'a GET': [get('/echo/show/1', CLOSE)],
+  'a HEAD': [get('/echo/show/1', CLOSE).replace('GET', 'HEAD')],
+  'pipelined requests, one of them unrouted': [get('/echo/show/1') + get('/echo/show/2?q=a%20b', 'Accept: application/json') + get('/nothing/here') + get('/echo/moved') + get('/echo/show/3', CLOSE)],
+  'a redirect': [get('/echo/away', CLOSE)],
+  'a public file streamed from disk, then the next answer': [get('/big.txt') + get('/echo/show/4', CLOSE)],
+  'a body, which moves the connection to node:http between two simple requests': [
+    get('/echo/show/1') + 'POST /echo/show/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 7\r\n\r\na=1&b=2' + get('/echo/show/3', CLOSE),
+  ],
+  'the same, sent request by request': [get('/echo/show/1'), 'POST /echo/show/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\r\nabc', get('/echo/show/3', CLOSE)],
+  'a head that arrives in two pieces': ['GET /echo/show/5 HTTP/1.1\r\nHo', `st: 127.0.0.1\r\n${CLOSE}\r\n\r\n`],
+  'a request with no Host after a simple one': [get('/echo/show/1'), 'GET / HTTP/1.1\r\n\r\n'],
+  'a malformed request after a simple one': [get('/echo/show/1'), 'GET / HTTP/1.1\r\nHost : bad\r\n\r\n'],
+};
+
+/** Status lines in what a connection got back. */
+const statuses = (bytes: Buffer) => [...bytes.toString('latin1').matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+
+// node:http refuses the whole read when a later request in it is malformed, losing the answers owed
+// before it; the lane answers what it took, then hands node:http the rest to refuse.
+test('a malformed request in the same read as a simple one: the simple one is answered, then the refusal', async () => {
+  await withServers({}, async (lane) => {
+    assert.equal(statuses(await exchange(lane, [get('/echo/show/1') + 'GET / HTTP/1.1\r\nHost : bad\r\n\r\n'])), [200, 400]);
+  });
+});
+
+test('nothing after a request that asked to close is read (RFC 9112 §9.6); its own answer still comes', async () => {
+  await withServers({}, async (lane) => {
+    const bytes = await exchange(lane, [get('/echo/show/1', CLOSE) + get('/echo/show/2')]);
+    assert.equal(statuses(bytes), [200]);
+    assert.match(bytes.toString('latin1'), /Connection: close\r\n/);
+  });
+});
+
+for (const [what, parts] of Object.entries(sameBytes)) {
+  test(`${what}: the same bytes as node:http`, async () => {
+    await withServers({}, async (lane, node) => {
+      const [fast, plain] = await Promise.all([exchange(lane, parts), exchange(node, parts)]);
+      assert.ok(fast.length > 0);
+      assert.is(steady(fast), steady(plain));
+    });
+  });
+}
+
+test('a keep-alive timeout under a second is announced as node:http announces it', async () => {
+  await withServers({ keepAliveTimeoutMs: 200 }, async (lane, node) => {
+    const [fast, plain] = await Promise.all([exchange(lane, [get('/echo/show/1')]), exchange(node, [get('/echo/show/1')])]);
+    assert.match(steady(fast), /Keep-Alive: timeout=0\r\n/);
+    assert.is(steady(fast), steady(plain));
+  });
+});
+
+test('a streamed public file arrives whole', async () => {
+  await withServers({}, async (lane) => {
+    const bytes = await exchange(lane, [get('/big.txt', CLOSE)]);
+    const text = bytes.toString('latin1');
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.ok(bytes.subarray(text.indexOf('\r\n\r\n') + 4).equals(BIG));
+  });
+});
+
+test('a WebSocket upgrade after a simple request on the same connection reaches the tunnel', async () => {
+  await withServers({}, async (lane) => {
+    const upgrade = ['GET /_tunnel HTTP/1.1', 'Host: 127.0.0.1', 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', '', ''].join('\r\n');
+    const socket = connect(lane.port, '127.0.0.1');
+    let seen = '';
+    const switched = new Promise<void>((resolve) => {
+      socket.on('data', (d: Buffer) => {
+        seen += d.toString('latin1');
+        if (seen.includes('101 Switching Protocols')) resolve();
+      });
+    });
+    socket.write(get('/echo/show/1') + upgrade);
+    await switched;
+    assert.match(seen, /^HTTP\/1\.1 200 OK\r\n[\s\S]*HTTP\/1\.1 101 Switching Protocols\r\n/);
+    socket.destroy();
+  });
+});
+
+test('an idle connection closes after the keep-alive timeout', async () => {
+  await withServers({ keepAliveTimeoutMs: 200 }, async (lane) => {
+    const socket = connect(lane.port, '127.0.0.1');
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now())));
+    socket.on('data', () => {});
+    socket.write(get('/echo/show/1'));
+    const at = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 5_000))]);
+    assert.ok(at > 0, 'closed by the server');
+    socket.destroy();
+  });
+});
+
+test('a client that reads its pipelined answers only after the keep-alive timeout still gets every one', async () => {
+  await withServers({ keepAliveTimeoutMs: 200 }, async (lane) => {
+    const socket = connect(lane.port, '127.0.0.1');
+    // 100 answers of 200 KB, more than the kernel's buffers hold, read only once the keep-alive timeout has long passed.
+    socket.pause();
+    socket.write(Array.from({ length: 100 }, () => get('/mid.txt')).join(''));
+    await new Promise((r) => setTimeout(r, 2_500));
+    let bytes = 0;
+    let answers = 0;
+    socket.on('data', (d: Buffer) => {
+      bytes += d.length;
+      answers += d.toString('latin1').split('HTTP/1.1 200 OK').length - 1;
+      if (answers === 100 && bytes >= 100 * MID.length) socket.end();
+    });
+    socket.resume();
+    await new Promise((r) => socket.on('close', r));
+    assert.is(answers, 100);
+    assert.ok(bytes >= 100 * MID.length);
+  });
+});
+
+test('a client that ends its side after a request still gets the whole answer', async () => {
+  await withServers({}, async (lane) => {
+    const socket: Socket = connect({ port: lane.port, host: '127.0.0.1', allowHalfOpen: true });
+    const chunks: Buffer[] = [];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
+    socket.end(get('/echo/show/7'));
+    await ended;
+    const text = Buffer.concat(chunks).toString('latin1');
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(text, /"id":"7"/);
+    socket.destroy();
+  });
+});
+
+test('a whole request, then half a request and the end of the stream: the first is answered, the half is 400', async () => {
+  await withServers({}, async (lane) => {
+    const bytes = await new Promise<Buffer>((resolve) => {
+      const socket = connect({ port: lane.port, host: '127.0.0.1', allowHalfOpen: true });
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      socket.on('close', () => resolve(Buffer.concat(chunks)));
+      socket.end(get('/echo/show/1') + 'GET /echo/show/2 HTTP/1.1\r\nHost: 1');
+    });
+    assert.equal(statuses(bytes), [200, 400]);
+  });
+});
+
+test('more pipelined requests than run at once, then the end of the stream: every one is answered', async () => {
+  await withServers({ maxPipelined: 2 }, async (lane) => {
+    const bytes = await new Promise<Buffer>((resolve) => {
+      const socket = connect({ port: lane.port, host: '127.0.0.1', allowHalfOpen: true });
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      socket.on('close', () => resolve(Buffer.concat(chunks)));
+      socket.end(Array.from({ length: 7 }, (_, i) => get(`/echo/show/${i}`)).join(''));
+    });
+    assert.equal(statuses(bytes), [200, 200, 200, 200, 200, 200, 200]);
+    assert.equal([...bytes.toString('latin1').matchAll(/"id":"(\d)"/g)].map((m) => m[1]), ['0', '1', '2', '3', '4', '5', '6']);
+  });
+});
+
+test('a connection that closes while its requests run is dropped, and the server goes on', async () => {
+  await withServers({}, async (lane) => {
+    const socket = connect(lane.port, '127.0.0.1', () => socket.write(get('/echo/slow') + get('/echo/slow') + get('/echo/slow')));
+    socket.on('error', () => {});
+    await new Promise((r) => setTimeout(r, 30));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 150));
+    const after = await exchange(lane, [get('/echo/slow', CLOSE)]);
+    assert.match(after.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n[\s\S]*slow done$/);
+  });
+});
+
+test.after(() => dir.remove());
+
+test.run();
