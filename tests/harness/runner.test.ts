@@ -5,7 +5,7 @@
  * the plain `N passed, M failed, K skipped`.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
@@ -185,8 +185,8 @@ absent('with CI=true it fails', async () => {
 });
 
 /**
- * A suite with a focused test, written when the test runs into the untracked tests/artifacts/: kept in
- * the tree, it would be the very left-over focus the runner refuses in CI.
+ * A suite with a focused test, written when the test runs into the untracked tests/artifacts/ and removed
+ * after it: kept on disk, it would be the very left-over focus the runner refuses in CI.
  */
 function focusedFixture(): string {
   const dir = 'tests/artifacts/harness-focused';
@@ -207,13 +207,18 @@ function focusedFixture(): string {
 
 absent('a .only left in a suite skips the rest locally and fails in CI', async () => {
   const dir = focusedFixture();
-  const local = await runFixture('only', {}, [], dir);
-  assert.is(local.code, 0);
-  assert.is(local.closing, '1 passed, 0 failed, 2 skipped');
-  const ci = await runFixture('only', { CI: 'true' }, [], dir);
-  assert.is(ci.code, 1);
-  assert.match(ci.stdout, '"focused" (tests/artifacts/harness-focused/only.ts) uses .only (CI=true)');
-  assert.is(ci.closing, '1 passed, 2 failed, 0 skipped');
+  try {
+    const local = await runFixture('only', {}, [], dir);
+    assert.is(local.code, 0);
+    assert.is(local.closing, '1 passed, 0 failed, 2 skipped');
+    const ci = await runFixture('only', { CI: 'true' }, [], dir);
+    assert.is(ci.code, 1);
+    assert.match(ci.stdout, '"focused" (tests/artifacts/harness-focused/only.ts) uses .only (CI=true)');
+    assert.is(ci.closing, '1 passed, 2 failed, 0 skipped');
+  } finally {
+    // Gone once it has served: a focused test left on disk is what the runner exists to refuse.
+    rmSync(resolve(ROOT, dir), { recursive: true, force: true });
+  }
 });
 
 test.run();
