@@ -24,4 +24,4 @@ if (compiled.status !== 0) {
   process.exit(compiled.status ?? 1);
 }
 for (const dir of [PAGE, SKELETON]) cpSync(join(ROOT, dir), join(DIST, dir), { recursive: true });
-console.log(`build: dist/ written (ES modules, declarations and declaration maps; ${PAGE}/ and ${SKELETON}/ copied)`);
+console.log(`build: dist/ written (ES modules and declarations; ${PAGE}/ and ${SKELETON}/ copied)`);

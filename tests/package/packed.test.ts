@@ -6,9 +6,9 @@
  * footprint is no larger than Fastify 5's, installed the same way in the same run. Without a
  * reachable registry the suite is Unavailable (skipped locally, failed in CI).
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ELK_MISSING } from '../../transport/inspect/page-route.ts';
@@ -74,8 +74,27 @@ test('the tarball holds the build, the command, README, LICENSE and CHANGELOG, a
   }
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (typeof target === 'string') continue;
-    for (const file of [target.types, target.default, `${target.types}.map`]) assert.ok(packed.includes(file.slice(2)), `${subpath}: ${file}`);
+    for (const file of [target.types, target.default]) assert.ok(packed.includes(file.slice(2)), `${subpath}: ${file}`);
   }
+});
+
+test('every source map it ships, and every map a shipped file names, points only at files it ships', () => {
+  const shipped = new Set(packed);
+  const broken: string[] = [];
+  for (const path of packed) {
+    const file = join(consumer, 'node_modules/signalbox', path);
+    if (path.endsWith('.map')) {
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources?: string[]; sourcesContent?: unknown[] };
+      (map.sources ?? []).forEach((source, i) => {
+        const target = posix.join(posix.dirname(path), source);
+        if (!shipped.has(target) && map.sourcesContent?.[i] == null) broken.push(`${path} -> ${target}`);
+      });
+    } else if (/\.(js|d\.ts)$/.test(path)) {
+      const named = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(file, 'utf8'))?.[1];
+      if (named !== undefined && !named.startsWith('data:') && !shipped.has(posix.join(posix.dirname(path), named))) broken.push(`${path} -> ${named}`);
+    }
+  }
+  assert.equal(broken, [], 'an editor following these would find nothing');
 });
 
 test('plain node imports every entry and serves an application written in JavaScript', async () => {
