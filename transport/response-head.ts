@@ -34,6 +34,12 @@ export interface Head {
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * Header names already seen to be tokens. Names come from the app's code, nearly always literals, so a
+ * handful covers every answer; bounded all the same, since an app may copy names from a request.
+ */
+const GOOD_NAMES = new Set<string>();
+const MAX_GOOD_NAMES = 512;
 /** What Node refuses in a header value or reason phrase. */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const WIDE = /[^\t\x20-\x7e]/;
@@ -61,7 +67,10 @@ export function responseHead(response: ResponseMessage, options: HeadOptions): H
   const headers = response.headers;
   for (const name in headers) {
     const value = headers[name];
-    if (!TOKEN.test(name)) throw new InvalidHeader('ERR_INVALID_HTTP_TOKEN', `Header name must be a valid HTTP token ["${name}"]`);
+    if (!GOOD_NAMES.has(name)) {
+      if (!TOKEN.test(name)) throw new InvalidHeader('ERR_INVALID_HTTP_TOKEN', `Header name must be a valid HTTP token ["${name}"]`);
+      if (GOOD_NAMES.size < MAX_GOOD_NAMES) GOOD_NAMES.add(name);
+    }
     if (typeof value === 'string') {
       if (WIDE.test(value)) wide = checked(name, value) || wide;
       text += `${name}: ${value}\r\n`;
@@ -72,10 +81,10 @@ export function responseHead(response: ResponseMessage, options: HeadOptions): H
         text += `${name}: ${line}\r\n`;
       }
     }
-    // Names that change what Node adds; the same length test first keeps this cheap for the rest.
+    // Names that change what Node adds; the length and first letter come first, so the others (ETag...) are not lower-cased.
     switch (name.length) {
       case 4:
-        date ||= name.toLowerCase() === 'date';
+        date ||= (name.charCodeAt(0) | 0x20) === 0x64 && name.toLowerCase() === 'date';
         break;
       case 10:
         if (name.toLowerCase() === 'connection') {
