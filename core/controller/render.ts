@@ -111,14 +111,13 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
     res.body = ' ';
     return;
   }
-  const name = options.template ?? `${c.controller_path}/${options.action ?? c.action_name}`;
-  return renderTemplate(c, name, options);
+  return renderTemplate(c, options);
 }
 
-function renderTemplate(c: Renderer, name: string, options: RenderOptions): void | Promise<void> {
+function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<void> {
   const format = options.format ?? runOf(c).format ?? c.request.template_format;
   const views = c.views;
-  const wanted = `${name}.${format}`;
+  const wanted = options.template !== undefined ? `${options.template}.${format}` : templateName(c.controller_path, options.action ?? c.action_name, format);
   if (views === null) return Promise.reject(new MissingTemplate([`(no views directory)/${wanted}`]));
   let rendered: string | null | Promise<string | null>;
   try {
@@ -132,6 +131,31 @@ function renderTemplate(c: Renderer, name: string, options: RenderOptions): void
     c.response.content_type ??= c.request.mime.get(format)?.string ?? 'text/html';
     c.response.body = markup;
   });
+}
+
+/**
+ * `<controller path>/<action>.<format>` by its three parts, each name spelt once: a name built for each
+ * render is a new string, which the lookup of its template then hashes and compares in full, where a
+ * kept one is known by its hash and found by identity. Bounded, since the default route takes action
+ * names from the URL: past the bound, names are built per render as before.
+ */
+const TEMPLATE_NAMES = new Map<string, Map<string, Map<string, string>>>();
+let templateNamesKept = 0;
+const MAX_TEMPLATE_NAMES = 4096;
+
+function templateName(path: string, action: string, format: string): string {
+  let actions = TEMPLATE_NAMES.get(path);
+  let formats = actions?.get(action);
+  let name = formats?.get(format);
+  if (name !== undefined) return name;
+  name = `${path}/${action}.${format}`;
+  if (templateNamesKept < MAX_TEMPLATE_NAMES) {
+    if (actions === undefined) TEMPLATE_NAMES.set(path, (actions = new Map()));
+    if (formats === undefined) actions.set(action, (formats = new Map()));
+    formats.set(format, name);
+    templateNamesKept++;
+  }
+  return name;
 }
 
 const VIEW_CLASSES = new WeakMap<object, ViewClass>();

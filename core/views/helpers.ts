@@ -68,9 +68,11 @@ const ATTRIBUTE_NAME = /^[A-Za-z_:][\w:.-]*$/;
 /** Attribute names seen to be well formed (bounded: names come from templates, nearly always literals). */
 const GOOD_NAMES = new Set<string>();
 
-function attributes(attrs: Attributes): string {
+/** The attributes of `attrs`, in their order; `skip` names one left out (link_to's `method`, which is not markup). */
+function attributes(attrs: Attributes, skip?: string): string {
   let out = '';
   for (const name of Object.keys(attrs)) {
+    if (name === skip) continue;
     const value = attrs[name];
     if (value === false || value === null || value === undefined) continue;
     if (!GOOD_NAMES.has(name)) {
@@ -85,6 +87,22 @@ function attributes(attrs: Attributes): string {
 function tag(name: string, attrs: Attributes, content?: unknown): SafeString {
   const open = `<${name}${attributes(attrs)}>`;
   return new SafeString(content === undefined ? open : `${open}${escape(content)}</${name}>`);
+}
+
+/**
+ * What `tag('a', { href, ...attrs }, text)` writes, without the attribute objects: links are the commonest
+ * helper of a page, and copying options into a fresh object per link costs more than the markup.
+ */
+function anchor(href: unknown, text: unknown, attrs: Attributes | null): SafeString {
+  // Only a string href is certain to be written as ` href="…"` (tag drops false and null, writes true bare).
+  if (typeof href !== 'string') return tag('a', attrs === null ? { href } : { href, ...withoutMethod(attrs) }, text);
+  const open = attrs === null ? `<a href="${escape(href)}">` : `<a href="${escape(href)}"${attributes(attrs, 'method')}>`;
+  return new SafeString(text === undefined ? open : `${open}${escape(text)}</a>`);
+}
+
+function withoutMethod(attrs: Attributes): Attributes {
+  const { method: _, ...rest } = attrs;
+  return rest;
 }
 
 type Ctx = ContextSlots;
@@ -157,10 +175,12 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   },
   /** A link; with `method` other than GET it becomes a one-button form, so it works without JavaScript. */
   link_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
-    if (options === undefined) return tag('a', { href: urlFor(this, 'link_to', target) }, text);
-    const { method, ...rest } = options;
-    if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(this, 'link_to', text, target, { method, ...rest });
-    return tag('a', { href: urlFor(this, 'link_to', target), ...rest }, text);
+    if (options === undefined) return anchor(urlFor(this, 'link_to', target), text, null);
+    const method = options.method;
+    if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(this, 'link_to', text, target, { method, ...withoutMethod(options) });
+    // An `href` among the options takes the link's place, as in `{ href, ...options }`: the general tag writes that.
+    if (Object.hasOwn(options, 'href')) return tag('a', { href: urlFor(this, 'link_to', target), ...withoutMethod(options) }, text);
+    return anchor(urlFor(this, 'link_to', target), text, options);
   },
   button_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
     return buttonTo(this, 'button_to', text, target, options);

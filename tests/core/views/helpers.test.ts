@@ -45,6 +45,15 @@ test('link_to links to a string, a route hash or a record, escaping text and URL
   assert.is(await rendered((v) => v.link_to('Get', '/x', { method: 'get' })), '<a href="/x">Get</a>', 'method get stays a link');
 });
 
+test('link_to writes what the anchor tag writes for every shape of options', async () => {
+  // The link is its own attribute first; an href among the options takes its value but keeps that place.
+  assert.is(await rendered((v) => v.link_to('x', '/a', { id: 'l', href: '/b', 'data-n': 2 })), '<a href="/b" id="l" data-n="2">x</a>');
+  assert.is(await rendered((v) => v.link_to('x', '/a', { class: 'c', method: 'GET', hidden: true, title: null, rel: false })), '<a href="/a" class="c" hidden>x</a>');
+  assert.is(await rendered((v) => `${v.link_to(undefined, '/a')}|${v.link_to(undefined, '/a', { class: 'c' })}`), '<a href="/a">|<a href="/a" class="c">');
+  assert.is(await rendered((v) => v.link_to(v.raw('<b>x</b>'), '/a?b="c"', { title: '<t>' })), '<a href="/a?b=&quot;c&quot;" title="&lt;t&gt;"><b>x</b></a>');
+  assert.is(await rendered((v) => v.link_to(7, '')), '<a href="">7</a>');
+});
+
 test('link_to with method delete is a one-button form carrying _method and the token', async () => {
   const body = await rendered((v) => `${v.link_to('Delete', '/posts/1', { method: 'delete' })}|${v.form_authenticity_token()}`);
   const [markup, token] = body.split('|');
