@@ -1,16 +1,20 @@
 /**
  * The fast lane: simple HTTP/1.1 requests read and answered on the socket
  * itself, without node:http's request and response objects. Most requests
- * a server sees are simple (a whole head, no body, nothing that changes the
- * protocol: request-head.ts says exactly which), and for them node:http's
- * objects, events and per-header checks cost about a third of the CPU of a
- * small answer. Every connection starts here. The first request that is not
- * simple (a body, an upgrade, a head that arrives in pieces, anything
- * unusual or malformed) hands the connection to node:http, once the answers
- * owed before it are written, with the bytes not yet answered: from then on
- * node:http reads it as if it had from the start, with its own parser,
- * limits, timeouts and refusals. So nothing unusual is ever read here, and a
- * connection is never read by both.
+ * a server sees are simple (a whole head, nothing that changes the protocol,
+ * and either no body or a small one framed by a plain Content-Length:
+ * request-head.ts says exactly which), and for them node:http's objects,
+ * events and per-header checks cost about a third of the CPU of a small
+ * answer. Every connection starts here. A body is taken only when all of it
+ * is already in the bytes read and it is no larger than `maxBodyBytes` and
+ * LANE_MAX_BODY, so the lane never waits for a body and needs no timeout of
+ * its own. The first request that is not simple or not taken that way (a
+ * body still arriving or too large, an upload, an upgrade, a head that
+ * arrives in pieces, anything unusual or malformed) hands the connection to
+ * node:http, once the answers owed before it are written, with the bytes
+ * not yet answered: from then on node:http reads it as if it had from the
+ * start, with its own parser, limits, timeouts and refusals. So nothing
+ * unusual is ever read here, and a connection is never read by both.
  *
  * Answers go out in request order, each head written as node:http writes
  * it (response-head.ts), coalesced with the HTTP transport's write batching.
@@ -32,6 +36,8 @@ import { WriteBatch } from './write-batch.ts';
 
 export interface FastLaneOptions {
   readonly maxHeaderBytes: number;
+  /** The largest body the app accepts (node:http's side answers 413 beyond it). */
+  readonly maxBodyBytes: number;
   readonly maxHeaders: number;
   readonly maxPipelined: number;
   readonly keepAliveTimeoutMs: number;
@@ -44,6 +50,11 @@ export interface FastLaneOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+/**
+ * The largest body the lane takes, in bytes. Each body is copied out of the bytes read, so the bound keeps
+ * that copy small; larger bodies (and any still arriving) are node:http's, which reads them as they come.
+ */
+export const LANE_MAX_BODY = 64 * 1024;
 const FAILED_BODY = 'Internal Server Error';
 const FAILED: ResponseMessage = {
   status: 500,
@@ -103,12 +114,16 @@ export class FastLane {
   readonly #all = new Map<Socket, LaneConnection>();
   readonly #batch: WriteBatch<LaneConnection, null> | null;
   readonly #keepAliveSeconds: number;
+  readonly #maxBody: number;
   #draining = false;
   #sweep: NodeJS.Timeout | null = null;
 
   constructor(app: App, options: FastLaneOptions) {
     this.#app = app;
     this.#options = options;
+    // NaN compares false with every length: no bound at all. Then the lane takes no body.
+    const maxBody = Math.min(options.maxBodyBytes, LANE_MAX_BODY);
+    this.#maxBody = maxBody >= 0 ? maxBody : 0;
     // As node:http: no Keep-Alive header, and no idle timeout, when the keep-alive timeout is 0.
     this.#keepAliveSeconds = options.keepAliveTimeoutMs > 0 ? Math.floor(options.keepAliveTimeoutMs / 1000) : -1;
     this.#batch = options.batchWrites ? new WriteBatch<LaneConnection, null>((connection) => this.#flush(connection)) : null;
@@ -169,7 +184,7 @@ export class FastLane {
     this.#take(connection);
   }
 
-  /** Takes every whole simple request in the bytes read, as far as the bounds allow. */
+  /** Takes every whole simple request (head and body) in the bytes read, as far as the bounds allow. */
   #take(connection: LaneConnection): void {
     const { maxHeaderBytes, maxHeaders, maxPipelined } = this.#options;
     const bytes = connection.pending;
@@ -181,12 +196,16 @@ export class FastLane {
       }
       const end = bytes.indexOf('\r\n\r\n', at, 'latin1');
       const head = end < 0 || end + 4 - at > maxHeaderBytes ? null : readSimpleHead(bytes.toString('latin1', at, end), maxHeaders);
-      if (head === null || this.#options.elsewhere(pathOf(head.url))) {
+      const bodyEnd = head === null ? -1 : end + 4 + head.bodyLength;
+      // A body too large for the lane, or not all here yet, is node:http's to read (and refuse, or wait for).
+      if (head === null || head.bodyLength > this.#maxBody || bodyEnd > bytes.length || this.#options.elsewhere(pathOf(head.url))) {
         connection.leaving = true;
         break;
       }
-      at = end + 4;
-      this.#start(connection, head);
+      // A copy: the app may keep the body, and must not keep the whole read (or see it change) with it.
+      const body = head.bodyLength === 0 ? EMPTY : Buffer.from(bytes.subarray(end + 4, bodyEnd));
+      at = bodyEnd;
+      this.#start(connection, head, body);
     }
     // Whatever follows a closing request is never read (as node:http drops it).
     connection.pending = connection.closing || at >= bytes.length ? EMPTY : at === 0 ? bytes : bytes.subarray(at);
@@ -196,7 +215,7 @@ export class FastLane {
     }
   }
 
-  #start(connection: LaneConnection, head: SimpleHead): void {
+  #start(connection: LaneConnection, head: SimpleHead, body: Buffer): void {
     if (connection.exchanges.length === 0 && connection.answered) connection.longestPause = Math.max(connection.longestPause, performance.now() - connection.idleSince);
     if (head.closes) connection.closing = true;
     const exchange: Exchange = { head, response: null };
@@ -205,7 +224,7 @@ export class FastLane {
       method: head.method,
       url: head.url,
       headers: head.headers,
-      body: EMPTY,
+      body,
       remoteAddress: connection.remoteAddress,
       localAddress: connection.localAddress,
       localPort: connection.localPort,

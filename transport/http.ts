@@ -33,6 +33,7 @@ import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { checkOptionNames } from './option-names.ts';
 import { Connections } from './connections.ts';
 import { FastLane } from './fast-lane.ts';
+import { MULTIPART } from './request-head.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 import { servePrimary, type RunningCluster } from './workers.ts';
 import { joinCluster } from './worker.ts';
@@ -73,8 +74,9 @@ export interface ServeOptions {
    */
   readonly maxPipelined?: number;
   /**
-   * Read and answer simple requests (a whole head, no body, no upgrade) on the socket itself rather than
-   * through node:http's request and response objects: the same answers for less CPU (default true). A
+   * Read and answer simple requests (a whole head, no upgrade, no body or a small one by Content-Length
+   * already received) on the socket itself rather than through node:http's request and response objects:
+   * the same answers for less CPU (default true). A
    * connection's first request that is not simple hands it to node:http for good (transport/fast-lane.ts).
    */
   readonly fastLane?: boolean;
@@ -218,6 +220,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   };
   const lane = options.fastLane === false ? null : new FastLane(app, {
     maxHeaderBytes: options.maxHeaderBytes ?? 16 * 1024,
+    maxBodyBytes: maxBody,
     maxHeaders,
     maxPipelined,
     keepAliveTimeoutMs: server.keepAliveTimeout,
@@ -374,8 +377,6 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   if (MULTIPART.test(req.headers['content-type'] ?? '')) return answer(app, req, res, streamedBody(body, maxBody, res), handling);
   readBody(body, maxBody).then((bytes) => (bytes === null ? refuseBody(body, res) : answer(app, req, res, bytes, handling))).then(undefined, (error: unknown) => handling.failed(res, error));
 }
-
-const MULTIPART = /^\s*multipart\/form-data(?:[\s;]|$)/i;
 
 /**
  * A body's chunks as they arrive, for the app to read once. Past `max` bytes it fails with a 413

@@ -3,14 +3,18 @@
  * lane (fast-lane.ts). A head is simple when it cannot be read two ways:
  * an `HTTP/1.1` request line with a known method and an origin-form target
  * of URI characters, then header lines of token names and printable ASCII
- * values, each name once, a Host, and nothing that frames a body or changes
- * the connection's protocol (Content-Length, Transfer-Encoding, Upgrade,
- * Expect, a Connection other than keep-alive/close). Anything else, however
- * valid, is not read here: `readSimpleHead` answers null and the connection
- * goes to node:http, whose parser decides what it is. So this reader never
- * has to be right about an unusual request, only about these.
+ * values, each name once, a Host, and nothing that changes the connection's
+ * protocol or waits on the client (Upgrade, Expect, a Connection other than
+ * keep-alive/close). A body is framed only by one plain `Content-Length`
+ * (`Content-Length: 42`: digits alone, at most 15 of them, after at most one
+ * space), never by Transfer-Encoding, and is not a multipart upload (which
+ * node:http's side streams). Anything else, however valid, is not read here:
+ * `readSimpleHead` answers null and the connection goes to node:http, whose
+ * parser decides what it is. So this reader never has to be right about an
+ * unusual request, only about these, and where a body ends is never a
+ * question two readers could answer differently.
  *
- * @example readSimpleHead('GET /posts HTTP/1.1\r\nHost: a\r\n', 100) // { method: 'GET', url: '/posts', headers: { host: 'a' }, closes: false }
+ * @example readSimpleHead('GET /posts HTTP/1.1\r\nHost: a\r\n', 100) // { method: 'GET', url: '/posts', headers: { host: 'a' }, closes: false, bodyLength: 0 }
  */
 
 /** What the fast lane needs of a simple request. */
@@ -22,6 +26,8 @@ export interface SimpleHead {
   readonly headers: Record<string, string>;
   /** Whether the request asked for the connection to close after its answer. */
   readonly closes: boolean;
+  /** The body's length in bytes, from `Content-Length` (0 without one). */
+  readonly bodyLength: number;
 }
 
 /** Methods whose body-less request both readers take the same way, and the app implements. */
@@ -33,6 +39,14 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An origin-form target of RFC 3986 characters (no fragment, no quotes or braces). */
 const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]*$/;
 const CONNECTION_OPTION = /^(?:keep-alive|close)$/i;
+/**
+ * The text after a Content-Length's colon: at most one space, then up to 15 digits and the line's end.
+ * Signs, other whitespace, lists (`5, 5`) and lengths too long to be exact as numbers are node:http's to judge.
+ */
+const PLAIN_LENGTH = /^ ?([0-9]{1,15})$/;
+
+/** A multipart upload, which the HTTP transport streams to the app as it arrives rather than reading it whole. */
+export const MULTIPART = /^\s*multipart\/form-data(?:[\s;]|$)/i;
 
 /**
  * Header names as sent, each with its lower-cased form, once checked as a token. The forms handed out
@@ -71,6 +85,7 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
   const headers: Record<string, string> = {};
   let count = 0;
   let closes = false;
+  let bodyLength = 0;
   let start = end + 2;
   while (start < head.length) {
     end = lineEnd(head, start);
@@ -81,7 +96,13 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
     if (key === null || key in headers || key === '__proto__') return null;
     const value = trimmed(head, colon + 1, end);
     switch (key) {
-      case 'content-length':
+      case 'content-length': {
+        // Read from the raw text, not the trimmed value: anything but the plain form goes to node:http.
+        const digits = PLAIN_LENGTH.exec(head.slice(colon + 1, end));
+        if (digits === null) return null;
+        bodyLength = Number(digits[1]);
+        break;
+      }
       case 'transfer-encoding':
       case 'upgrade':
       case 'expect':
@@ -95,7 +116,8 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
     start = end + 2;
   }
   if (headers.host === undefined) return null;
-  return { method, url, headers, closes };
+  if (bodyLength > 0 && MULTIPART.test(headers['content-type'] ?? '')) return null;
+  return { method, url, headers, closes, bodyLength };
 }
 
 /**
