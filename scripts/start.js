@@ -8,7 +8,7 @@
 // instead, for the edit loop. Plain JavaScript, so that it runs on any Node without a build of its own.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import * as nodeModule from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -47,7 +47,7 @@ function build() {
   console.log('npm start: compiling the blog to build/ (its sources changed since the last build)');
   let tsc;
   try {
-    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    tsc = nodeModule.createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
     console.error('npm start: build/ is missing or out of date, and compiling it needs the development dependencies: run npm install');
     process.exit(1);
@@ -68,4 +68,9 @@ function build() {
 // Workers (WEB_CONCURRENCY) run this file again: only the primary builds.
 if (process.env.NODE_UNIQUE_ID === undefined && stale()) build();
 // `node scripts/start.js --build-only` (npm run build:app): compile when needed, start nothing.
-if (process.argv[2] !== '--build-only') await import(pathToFileURL(MAIN).href);
+if (process.argv[2] !== '--build-only') {
+  // Node's compile cache (22.1+) keeps V8's compiled code of every module on disk, checked against each
+  // file's contents: the next start reads it instead of compiling the framework and the app again.
+  nodeModule.enableCompileCache?.(join(BUILD, '.compile-cache'));
+  await import(pathToFileURL(MAIN).href);
+}

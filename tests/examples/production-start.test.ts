@@ -4,7 +4,8 @@
  * process tree, and a first line that says which mode it runs in.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -80,6 +81,15 @@ test('npm start in production: one node process, no tsx in its tree, the mode on
   const closed = new Promise<number | null>((r) => child.once('close', r));
   process.kill(nodes[0]!.pid, 'SIGTERM');
   assert.is(await closed, 0);
+});
+
+test("the start leaves V8's compiled code in build/.compile-cache, for the next start to read", () => {
+  // Node 22.1 and later have the compile cache; the start above wrote it as its process exited.
+  if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache !== 'function') return;
+  const cache = `${ROOT}build/.compile-cache`;
+  assert.ok(existsSync(cache), 'the cache directory exists');
+  const files = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? files(`${dir}/${e.name}`) : 1), 0);
+  assert.ok(files(cache) > 10, 'compiled code of the framework and the blog is kept');
 });
 
 test.run();

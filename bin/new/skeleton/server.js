@@ -5,8 +5,14 @@
  * production needs SIGNALBOX_SECRET (30+ characters, to sign session cookies) and SIGNALBOX_HOSTS
  * (the host names it answers to, comma-separated).
  */
-import { serve } from 'signalbox';
-import { createApplication } from './config/application.js';
+import * as nodeModule from 'node:module';
+
+// Node's compile cache keeps V8's compiled code of every module on disk (checked against each file's
+// contents), so a restart reads it instead of compiling the framework and the app again. It applies to
+// modules loaded after this line, hence the dynamic imports below (Node 22.0 has no such cache: then nothing is kept).
+nodeModule.enableCompileCache?.();
+const { serve } = await import('signalbox');
+const { createApplication } = await import('./config/application.js');
 
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
