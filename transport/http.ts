@@ -18,7 +18,8 @@
  * @example await serve(() => createBlogApp(), { port: 3000, workers: webConcurrency(), handleSignals: true })
  */
 import cluster from 'node:cluster';
-import { createServer, METHODS, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, METHODS } from './node-http.ts';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';

@@ -8,7 +8,8 @@
  * request listener as any other, on a connection that closes afterwards.
  * Internal to the HTTP transport.
  */
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse as NodeResponse } from 'node:http';
+import { ServerResponse } from './node-http.ts';
 import type { Socket } from 'node:net';
 import { Readable, type Duplex } from 'node:stream';
 import { abortHandshake } from './upgrade.ts';
@@ -21,7 +22,7 @@ import { abortHandshake } from './upgrade.ts';
  */
 export function answerWithoutUpgrade(
   req: IncomingMessage, socket: Duplex, head: Buffer,
-  listener: (req: IncomingMessage, res: ServerResponse, body: Readable) => void, timeoutMs: number,
+  listener: (req: IncomingMessage, res: NodeResponse, body: Readable) => void, timeoutMs: number,
 ): void {
   if (req.headers['transfer-encoding'] !== undefined) {
     abortHandshake(socket, 411, 'A request that asks to upgrade must give its body a Content-Length');

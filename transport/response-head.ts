@@ -8,7 +8,7 @@
  * character (a CR/LF would split the response) throws before a byte is
  * written, so the caller can answer 500 instead.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from './node-http.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 
 /** How the connection goes on after this answer. */

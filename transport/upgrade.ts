@@ -8,7 +8,8 @@
  * without its query, what the request says about itself, the Origin check,
  * the close grace. Internal to the transports.
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES } from './node-http.ts';
 import type { Duplex } from 'node:stream';
 import { normaliseHeaders } from '../core/http/message.ts';
 import { protocol, rawHostWithPort, type RequestEnv } from '../core/request/env.ts';

@@ -1,6 +1,6 @@
 /**
  * What a server loads at start: the WebSocket library only with the
- * tunnel's first socket, the XML parser with the first XML body, the multipart parser with
+ * tunnel's first socket, Node's bundled undici never (a server uses neither fetch nor its WebSocket), the XML parser with the first XML body, the multipart parser with
  * the first multipart body. Each runs in a process of its own (this test
  * process has loaded everything already).
  */
