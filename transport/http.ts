@@ -142,6 +142,12 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** A size limit: a whole number of bytes or headers, 0 or more (0 refuses every body). Anything else would leave a cost unbounded. */
+function limit(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new ArgumentError(`serve() option ${name} must be a whole number, 0 or more, not ${String(value)}`);
+  return value;
+}
+
 /**
  * Serves an app over HTTP (and the tunnel, and the inspector) on one port: in this process, or with
  * `workers` above 1, in that many worker processes, this one supervising them.
@@ -173,14 +179,17 @@ export function serve(source: AppSource, options: ServeOptions & { readonly work
 function serveOne(app: App, options: ServeOptions, role: RunningServer['role']): Promise<RunningServer> {
   let shutdownMs: number;
   let maxPipelined: number;
+  let maxBody: number;
+  let maxHeaders: number;
   try {
     shutdownMs = shutdownTimeout(options);
     maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
+    maxBody = limit('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024);
+    maxHeaders = positiveInteger('maxHeaders', options.maxHeaders ?? 100);
+    positiveInteger('maxHeaderBytes', options.maxHeaderBytes ?? 16 * 1024);
   } catch (error) {
     return Promise.reject(error);
   }
-  const maxBody = options.maxBodyBytes ?? 10 * 1024 * 1024;
-  const maxHeaders = options.maxHeaders ?? 100;
   const sendNow = (res: ServerResponse, response: ResponseMessage): void => {
     try {
       write(res, response, connections.closesAfter(res));

@@ -100,4 +100,21 @@ test('maxPipelined must be a positive integer', async () => {
   }
 });
 
+test('size limits are whole numbers: a negative, fractional or endless one is refused when serving starts', async () => {
+  const cases: [string, number, RegExp][] = [
+    ['maxBodyBytes', -1, /maxBodyBytes must be a whole number, 0 or more/],
+    ['maxBodyBytes', 1.5, /maxBodyBytes must be a whole number, 0 or more/],
+    ['maxBodyBytes', Number.POSITIVE_INFINITY, /maxBodyBytes must be a whole number, 0 or more/],
+    ['maxBodyBytes', Number.NaN, /maxBodyBytes must be a whole number, 0 or more/],
+    ['maxHeaders', 0, /maxHeaders must be a positive integer/],
+    ['maxHeaderBytes', -5, /maxHeaderBytes must be a positive integer/],
+  ];
+  for (const [name, value, message] of cases) {
+    await serve(app(), { port: 0, host: '127.0.0.1', [name]: value }).then(
+      () => assert.unreachable(`${name} ${value} accepted`),
+      (e: Error) => assert.match(e.message, message),
+    );
+  }
+});
+
 test.run();
