@@ -16,6 +16,7 @@
  *
  * @example readSimpleHead('GET /posts HTTP/1.1\r\nHost: a\r\n', 100) // { method: 'GET', url: '/posts', headers: { host: 'a' }, closes: false, bodyLength: 0 }
  */
+import { HTTP_TOKEN } from '../core/http/response.ts';
 
 /** What the fast lane needs of a simple request. */
 export interface SimpleHead {
@@ -35,7 +36,6 @@ const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DEL
 
 /** Anything but HTAB, CR, LF and printable ASCII: control bytes and non-ASCII leave reading to node:http. */
 const UNUSUAL = /[^\t\r\n\x20-\x7e]/;
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An origin-form target of RFC 3986 characters (no fragment, no quotes or braces). */
 const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]*$/;
 const CONNECTION_OPTION = /^(?:keep-alive|close)$/i;
@@ -61,7 +61,7 @@ const names = new Map<string, string>();
 function headerKey(name: string): string | null {
   let key = names.get(name);
   if (key !== undefined) return key;
-  if (!TOKEN.test(name)) return null;
+  if (!HTTP_TOKEN.test(name)) return null;
   key = name.toLowerCase();
   if (names.size < NAME_CACHE_SIZE) names.set(name, key);
   return key;

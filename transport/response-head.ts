@@ -10,6 +10,7 @@
  */
 import { STATUS_CODES } from './node-http.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
+import { isHeaderName } from '../core/http/response.ts';
 
 /** How the connection goes on after this answer. */
 export interface HeadOptions {
@@ -33,13 +34,6 @@ export interface Head {
   readonly chunked: boolean;
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/**
- * Header names already seen to be tokens. Names come from the app's code, nearly always literals, so a
- * handful covers every answer; bounded all the same, since an app may copy names from a request.
- */
-const GOOD_NAMES = new Set<string>();
-const MAX_GOOD_NAMES = 512;
 /** What Node refuses in a header value or reason phrase. */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const WIDE = /[^\t\x20-\x7e]/;
@@ -67,10 +61,7 @@ export function responseHead(response: ResponseMessage, options: HeadOptions): H
   const headers = response.headers;
   for (const name in headers) {
     const value = headers[name];
-    if (!GOOD_NAMES.has(name)) {
-      if (!TOKEN.test(name)) throw new InvalidHeader('ERR_INVALID_HTTP_TOKEN', `Header name must be a valid HTTP token ["${name}"]`);
-      if (GOOD_NAMES.size < MAX_GOOD_NAMES) GOOD_NAMES.add(name);
-    }
+    if (!isHeaderName(name)) throw new InvalidHeader('ERR_INVALID_HTTP_TOKEN', `Header name must be a valid HTTP token ["${name}"]`);
     if (typeof value === 'string') {
       if (WIDE.test(value)) wide = checked(name, value) || wide;
       text += `${name}: ${value}\r\n`;

@@ -7,6 +7,7 @@
  * documents the protocol these functions implement.
  */
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
+import { HTTP_TOKEN } from '../core/http/response.ts';
 
 /** The client's correlation id, echoed in the answer. */
 export type FrameId = string | number;
@@ -74,8 +75,6 @@ export type ReadFrame =
   | { readonly ok: true; readonly id: FrameId; readonly method: string; readonly path: string; readonly headers: Record<string, string | string[]>; readonly body: Buffer }
   | { readonly ok: false; readonly error: ErrorFrame };
 
-// RFC 9110 token characters: what a method or a header name may be made of.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Printable ASCII after the leading slash: no space, no control character, nothing a request line could not carry.
 const PATH = /^\/[\x21-\x7e]*$/;
 // CR, LF and NUL would split or truncate a header on any HTTP hop the value is copied to.
@@ -108,7 +107,7 @@ export function readRequestFrame(text: string, inherited: Readonly<Record<string
     return refuse('bad_frame', '"id" must be a string or a finite number');
   }
   const method = frame.method;
-  if (typeof method !== 'string' || !TOKEN.test(method)) return refuse('bad_frame', '"method" must be an HTTP method token', id);
+  if (typeof method !== 'string' || !HTTP_TOKEN.test(method)) return refuse('bad_frame', '"method" must be an HTTP method token', id);
   if (!TUNNEL_METHODS.has(method)) return refuse('unknown_method', `Unknown HTTP method ${JSON.stringify(method.slice(0, 40))}`, id);
   const path = frame.path;
   if (typeof path !== 'string' || !PATH.test(path)) {
@@ -138,7 +137,7 @@ function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>):
     if (typeof raw !== 'object' || Array.isArray(raw)) return '"headers" must be an object';
     const given = raw as Record<string, unknown>;
     for (const name of Object.keys(given)) {
-      if (UNSAFE_NAMES.has(name) || !TOKEN.test(name)) continue;
+      if (UNSAFE_NAMES.has(name) || !HTTP_TOKEN.test(name)) continue;
       const key = name.toLowerCase();
       if (UNSAFE_NAMES.has(key) || FRAMING_HEADERS.has(key)) continue;
       const value = given[name];

@@ -175,8 +175,9 @@ export function runtimeHeader(ms: number): string {
   return whole === 0 ? UNDER_A_SECOND[fraction.length] + fraction : `${whole}.${ZEROS[fraction.length]}${fraction}`;
 }
 
-// RFC 9110's token for names; values may hold visible ASCII, spaces, tabs and obs-text, never CR, LF or NUL.
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** RFC 9110's token: what a method or a header name is made of. */
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Header values may hold visible ASCII, spaces, tabs and obs-text, never CR, LF or NUL.
 const UNSAFE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
@@ -199,9 +200,12 @@ class SafeTexts {
   }
 }
 
-const safeNames = new SafeTexts(HEADER_NAME, true);
+const safeNames = new SafeTexts(HTTP_TOKEN, true);
 const safeValues = new SafeTexts(UNSAFE_VALUE, false);
 const unsafeText = (text: string): boolean => !safeValues.has(text);
+
+/** Whether `name` is a token, so a header line may carry it (names seen before are found in a set). */
+export const isHeaderName = (name: string): boolean => safeNames.has(name);
 
 const unsafeValue = (value: string | readonly string[]): boolean =>
   Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(typeof value === 'string' ? value : String(value));
