@@ -29,14 +29,36 @@ import type { Socket } from 'node:net';
 export const GRACE_MIN_MS = 50;
 export const GRACE_MAX_MS = 1_000;
 
+/** What the drain's grace rule reads of a connection, and the timer it keeps on it. */
+export interface GracedConnection {
+  readonly socket: Socket;
+  /** Whether any request has been answered on it. */
+  readonly answered: boolean;
+  /** The longest pause its client took between an answer and its next request, in ms. */
+  readonly longestPause: number;
+  /** When its last answer left (or it opened), from `performance.now()`. */
+  readonly idleSince: number;
+  graceTimer: NodeJS.Timeout | null;
+}
+
 /**
- * How long a draining connection whose last answer left `idleMs` ago may still send a request: none if
- * it was never answered, else three times the longest pause its client took, within the bounds.
- * Shared with the fast lane (fast-lane.ts), whose connections drain by the same rule.
+ * Lets a draining connection with nothing owed go by the grace rule: it may still send a request for
+ * three times the longest pause its client took (within the bounds; none if it was never answered),
+ * counted from its last answer. Past that it is closed now; else `again` runs once the grace is over,
+ * to decide afresh. Shared with the fast lane (fast-lane.ts), whose connections drain by the same rule.
  */
-export function graceLeft(answered: boolean, longestPause: number, idleMs: number): number {
-  const grace = answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * longestPause)) : 0;
-  return grace - idleMs;
+export function letGoAfterGrace(connection: GracedConnection, again: () => void): void {
+  const grace = connection.answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * connection.longestPause)) : 0;
+  const left = grace - (performance.now() - connection.idleSince);
+  if (left <= 0) {
+    connection.socket.destroy();
+    return;
+  }
+  connection.graceTimer ??= setTimeout(() => {
+    connection.graceTimer = null;
+    again();
+  }, left);
+  connection.graceTimer.unref();
 }
 
 class Connection {
@@ -185,15 +207,8 @@ export class Connections {
   /** A draining connection with nothing owed: closed now, after its grace, or by the timeouts if half a request is in. */
   #letGo(connection: Connection): void {
     if (connection.socket.destroyed || connection.socket.bytesRead > connection.bytesAtRequest) return;
-    const left = graceLeft(connection.answered, connection.longestPause, performance.now() - connection.idleSince);
-    if (left <= 0) {
-      connection.socket.destroy();
-      return;
-    }
-    connection.graceTimer ??= setTimeout(() => {
-      connection.graceTimer = null;
+    letGoAfterGrace(connection, () => {
       if (connection.unanswered === 0) this.#letGo(connection);
-    }, left);
-    connection.graceTimer.unref();
+    });
   }
 }

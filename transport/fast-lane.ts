@@ -27,7 +27,7 @@
 import type { Socket } from 'node:net';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
-import { graceLeft } from './connections.ts';
+import { letGoAfterGrace } from './connections.ts';
 import { readSimpleHead, type SimpleHead } from './request-head.ts';
 import { responseHead, type Head } from './response-head.ts';
 import { streamSlice } from './send-file.ts';
@@ -427,16 +427,9 @@ export class FastLane {
       connection.leaving = true;
       return this.#leave(connection);
     }
-    const left = graceLeft(connection.answered, connection.longestPause, performance.now() - connection.idleSince);
-    if (left <= 0) {
-      socket.destroy();
-      return;
-    }
-    connection.graceTimer ??= setTimeout(() => {
-      connection.graceTimer = null;
+    letGoAfterGrace(connection, () => {
       if (connection.idle) this.#letGo(connection);
-    }, left);
-    connection.graceTimer.unref();
+    });
   }
 
   /** Closes connections idle past the keep-alive timeout (as node:http's socket timeout does). */
