@@ -121,9 +121,8 @@ export class FastLane {
   constructor(app: App, options: FastLaneOptions) {
     this.#app = app;
     this.#options = options;
-    // NaN compares false with every length: no bound at all. Then the lane takes no body.
-    const maxBody = Math.min(options.maxBodyBytes, LANE_MAX_BODY);
-    this.#maxBody = maxBody >= 0 ? maxBody : 0;
+    // serve() has checked maxBodyBytes is a whole number, 0 or more.
+    this.#maxBody = Math.min(options.maxBodyBytes, LANE_MAX_BODY);
     // As node:http: no Keep-Alive header, and no idle timeout, when the keep-alive timeout is 0.
     this.#keepAliveSeconds = options.keepAliveTimeoutMs > 0 ? Math.floor(options.keepAliveTimeoutMs / 1000) : -1;
     this.#batch = options.batchWrites ? new WriteBatch<LaneConnection, null>((connection) => this.#flush(connection)) : null;

@@ -181,12 +181,13 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   let maxPipelined: number;
   let maxBody: number;
   let maxHeaders: number;
+  let maxHeaderBytes: number;
   try {
     shutdownMs = shutdownTimeout(options);
     maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
     maxBody = limit('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024);
     maxHeaders = positiveInteger('maxHeaders', options.maxHeaders ?? 100);
-    positiveInteger('maxHeaderBytes', options.maxHeaderBytes ?? 16 * 1024);
+    maxHeaderBytes = positiveInteger('maxHeaderBytes', options.maxHeaderBytes ?? 16 * 1024);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -214,7 +215,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     });
   };
   const server = createServer({
-    maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024,
+    maxHeaderSize: maxHeaderBytes,
     requestTimeout: options.requestTimeoutMs ?? 30_000,
     headersTimeout: options.headersTimeoutMs ?? 10_000,
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
@@ -229,7 +230,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     connections.open(socket);
   };
   const lane = options.fastLane === false ? null : new FastLane(app, {
-    maxHeaderBytes: options.maxHeaderBytes ?? 16 * 1024,
+    maxHeaderBytes,
     maxBodyBytes: maxBody,
     maxHeaders,
     maxPipelined,
