@@ -143,14 +143,7 @@ export function createHelperPrototype(table: HelperTable): HelperPrototype {
   let allNames: string[] | null = null;
   const names = () => (allNames ??= [...builtins.keys(), ...[...table.named.keys()].flatMap(helperNames)]);
   const proto = new Proxy(Object.create(null) as object, {
-    get(_target, prop, receiver: Bound) {
-      if (typeof prop !== 'string') return undefined;
-      const impl = resolve(prop);
-      if (impl === null) return undefined;
-      const bound = impl.bind(receiver);
-      keepOwn(receiver, prop, bound);
-      return bound;
-    },
+    get: (_target, prop, receiver: Bound) => (typeof prop === 'string' ? bindOwn(receiver, prop, resolve) : undefined),
     has: (_target, prop) => typeof prop === 'string' && resolve(prop) !== null,
     ownKeys: () => names(),
     getOwnPropertyDescriptor: (_target, prop) =>
@@ -173,9 +166,14 @@ export function createHelperPrototype(table: HelperTable): HelperPrototype {
 export function helperOf(helpers: object, name: string): unknown {
   const resolve = (helpers as { [RESOLVE]?: Resolve })[RESOLVE];
   if (resolve === undefined || Object.hasOwn(helpers, name)) return (helpers as Record<string, unknown>)[name];
+  return bindOwn(helpers as Bound, name, resolve);
+}
+
+/** The helper `name` bound to `helpers`, kept as its own property for the next read; undefined when no helper has that name. */
+function bindOwn(helpers: Bound, name: string, resolve: Resolve): HelperFn | undefined {
   const impl = resolve(name);
   if (impl === null) return undefined;
-  const bound = impl.bind(helpers as Bound);
+  const bound = impl.bind(helpers);
   keepOwn(helpers, name, bound);
   return bound;
 }
