@@ -141,7 +141,10 @@ interface Pending {
   readonly init: TunnelRequestInit;
   readonly resolve: (response: TunnelResponse) => void;
   readonly reject: (error: TunnelError) => void;
-  timer: ReturnType<typeof setTimeout> | null;
+  /** When it times out, on `performance.now()`'s clock. */
+  readonly deadline: number;
+  /** Its frame went out on the current socket: only then can an answer settle it. */
+  sent: boolean;
 }
 
 class TunnelClient implements Tunnel {
@@ -152,10 +155,17 @@ class TunnelClient implements Tunnel {
   readonly #reconnect: Required<ReconnectOptions> | null;
   readonly #timeout: number;
   readonly #listeners = new Map<TunnelEvent, Set<(info: Record<string, unknown>) => void>>();
-  /** Sent, waiting for an answer. */
+  /**
+   * Every request not settled yet, sent or waiting, oldest first. All share one timeout, so this is
+   * also the order of their deadlines, and one timer (`#deadline`) serves them all.
+   */
   readonly #pending = new Map<number, Pending>();
   /** Not sent yet: waiting for a socket. */
   #waiting: Pending[] = [];
+  /** Armed for the oldest request's deadline (or earlier) while any request is pending. */
+  #deadline: ReturnType<typeof setTimeout> | null = null;
+  /** Whether answers' Set-Cookie lines feed the jar, and the jar goes out with requests. */
+  readonly #jar: boolean;
   #socket: WebSocketLike | null = null;
   #state: Tunnel['state'] = 'reconnecting';
   #seq = 0;
@@ -170,6 +180,7 @@ class TunnelClient implements Tunnel {
     this.#Socket = Socket;
     this.#options = options;
     this.#timeout = options.timeoutMs ?? 30_000;
+    this.#jar = options.cookies !== false;
     this.#reconnect = options.reconnect === false ? null : {
       minMs: options.reconnect?.minMs ?? 100,
       maxMs: options.reconnect?.maxMs ?? 5_000,
@@ -205,11 +216,9 @@ class TunnelClient implements Tunnel {
         reject(new TunnelError('tunnel_closed', 'The tunnel is closed'));
         return;
       }
-      const pending: Pending = { id: ++this.#seq, init, resolve, reject, timer: null };
-      pending.timer = setTimeout(() => {
-        this.#forget(pending);
-        reject(new TunnelError('tunnel_timeout', `No answer within ${this.#timeout} ms`, undefined, pending.id));
-      }, this.#timeout);
+      const pending: Pending = { id: ++this.#seq, init, resolve, reject, deadline: performance.now() + this.#timeout, sent: false };
+      this.#pending.set(pending.id, pending);
+      this.#deadline ??= setTimeout(this.#expire, this.#timeout);
       if (this.#state === 'open' && this.#socket !== null && this.#socket.readyState === OPEN) {
         this.#send(pending);
         return;
@@ -303,21 +312,35 @@ class TunnelClient implements Tunnel {
     for (const pending of this.#waiting.splice(0)) this.#send(pending);
   }
 
+  /** Rejects every request whose deadline has passed, oldest first, and arms the timer for the next one. */
+  readonly #expire = (): void => {
+    this.#deadline = null;
+    const now = performance.now();
+    for (const pending of this.#pending.values()) {
+      if (pending.deadline > now) {
+        this.#deadline = setTimeout(this.#expire, pending.deadline - now);
+        return;
+      }
+      this.#forget(pending);
+      pending.reject(new TunnelError('tunnel_timeout', `No answer within ${this.#timeout} ms`, undefined, pending.id));
+    }
+  };
+
   #send(pending: Pending): void {
     const { init } = pending;
-    const headers: Record<string, string> = { ...(init.headers ?? {}) };
-    if (this.#options.cookies !== false && this.cookies.size > 0 && !Object.keys(headers).some((name) => name.toLowerCase() === 'cookie')) {
-      headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    let headers = ownHeaders(init.headers);
+    if (this.#jar && this.cookies.size > 0 && (headers === undefined || !hasCookie(headers))) {
+      headers = { ...headers, Cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
     }
     const frame: { -readonly [K in keyof RequestFrame]: RequestFrame[K] } = {
       id: pending.id,
-      method: (init.method ?? 'GET').toUpperCase(),
+      method: init.method === undefined ? 'GET' : init.method.toUpperCase(),
       path: init.path,
     };
-    if (Object.keys(headers).length > 0) frame.headers = headers;
+    if (headers !== undefined) frame.headers = headers;
     if (typeof init.body === 'string') frame.body = init.body;
     else if (init.body !== undefined) frame.bodyBase64 = toBase64(init.body);
-    this.#pending.set(pending.id, pending);
+    pending.sent = true;
     const tcp = this.#tcp;
     if (tcp !== null && !this.#corked) {
       // Requests made in the same turn leave in one write instead of one system call each.
@@ -341,7 +364,7 @@ class TunnelClient implements Tunnel {
     }
     if (frame === null || typeof frame !== 'object' || typeof frame.id !== 'number') return;
     const pending = this.#pending.get(frame.id);
-    if (pending === undefined) return;
+    if (pending === undefined || !pending.sent) return;
     this.#forget(pending);
     if (frame.error !== undefined) {
       const { code, message, status } = frame.error;
@@ -353,21 +376,27 @@ class TunnelClient implements Tunnel {
       return;
     }
     const response = new FrameResponse(frame as ResponseFrame);
-    this.#keepCookies(response.headers.getSetCookie());
+    if (this.#jar) this.#keepCookies(response.headers.getSetCookie());
     pending.resolve(response);
   }
 
   #forget(pending: Pending): void {
-    if (pending.timer !== null) clearTimeout(pending.timer);
-    pending.timer = null;
     this.#pending.delete(pending.id);
-    const waiting = this.#waiting.indexOf(pending);
-    if (waiting >= 0) this.#waiting.splice(waiting, 1);
+    if (!pending.sent) {
+      const waiting = this.#waiting.indexOf(pending);
+      if (waiting >= 0) this.#waiting.splice(waiting, 1);
+    }
+    if (this.#pending.size === 0 && this.#deadline !== null) {
+      // Nothing left to time out: no timer keeps the process alive.
+      clearTimeout(this.#deadline);
+      this.#deadline = null;
+    }
   }
 
   #onClose(code: number, reason: string): void {
     // An answer can no longer arrive on another socket: the server forgot these ids with this one.
     for (const pending of [...this.#pending.values()]) {
+      if (!pending.sent) continue;
       this.#forget(pending);
       pending.reject(new TunnelError('tunnel_closed', `The socket closed (${code}${reason ? ` ${reason}` : ''}) before the answer arrived`, undefined, pending.id));
     }
@@ -424,14 +453,13 @@ class TunnelClient implements Tunnel {
   }
 
   #failAll(message: string): void {
-    for (const pending of [...this.#waiting, ...this.#pending.values()]) {
+    for (const pending of [...this.#pending.values()]) {
       this.#forget(pending);
       pending.reject(new TunnelError('tunnel_closed', message, undefined, pending.id));
     }
   }
 
   #keepCookies(lines: readonly string[]): void {
-    if (this.#options.cookies === false) return;
     for (const line of lines) {
       // Raw values, as the server wrote them: they go back exactly so (the server decodes).
       const cookie = parseSetCookie(line, { decode: (v) => v });
@@ -451,6 +479,21 @@ class TunnelClient implements Tunnel {
       }
     }
   }
+}
+
+/** A request's own headers as the frame carries them: undefined when there are none. */
+function ownHeaders(headers: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
+  if (headers === undefined) return undefined;
+  const proto = Object.getPrototypeOf(headers) as unknown;
+  // A plain object goes into the frame as it is; anything else is copied to its own enumerable keys first, as before.
+  const plain = proto === Object.prototype || proto === null ? headers : { ...headers };
+  for (const name in plain) if (Object.hasOwn(plain, name)) return plain;
+  return undefined;
+}
+
+function hasCookie(headers: Readonly<Record<string, string>>): boolean {
+  for (const name of Object.keys(headers)) if (name.length === 6 && name.toLowerCase() === 'cookie') return true;
+  return false;
 }
 
 // What a Cookie header can carry back: a token name, a value without separators or controls.

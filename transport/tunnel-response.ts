@@ -87,8 +87,9 @@ class FrameHeaders {
   #find(name: string): string | string[] | undefined {
     if (Object.hasOwn(this.raw, name)) return this.raw[name];
     const lower = name.toLowerCase();
-    const key = Object.keys(this.raw).find((k) => k.toLowerCase() === lower);
-    return key === undefined ? undefined : this.raw[key];
+    // Only names of the same length can match: no lower-casing of every header on every look-up.
+    for (const key of Object.keys(this.raw)) if (key.length === lower.length && key.toLowerCase() === lower) return this.raw[key];
+    return undefined;
   }
 }
 

@@ -161,6 +161,83 @@ test('a lower-case method is upper-cased; a Uint8Array body travels as base64 an
   });
 });
 
+test('a text answer reads the same through text(), json(), body and arrayBuffer(), non-ASCII included', async () => {
+  const app = echoApp();
+  const bodies: Record<string, { type: string; body: string | Uint8Array }> = {
+    '/ascii': { type: 'application/json', body: '{"a":1}' },
+    '/accents': { type: 'application/json; charset=utf-8', body: '{"title":"café — “quoted” ✓ 😀","n":[1,2]}' },
+    '/bytes': { type: 'text/plain; charset=utf-8', body: new TextEncoder().encode('naïve bytes — ✓ 😀') },
+    '/empty': { type: 'text/plain', body: '' },
+  };
+  const fake: App = { ...app, handle: async (m) => ({ status: 200, headers: { 'Content-Type': bodies[m.url].type }, body: bodies[m.url].body }) };
+  await withServer(fake, {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      for (const [path, { body }] of Object.entries(bodies)) {
+        const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+        const bytes = new TextEncoder().encode(text);
+        const res = await t.request({ path });
+        assert.is(await res.text(), text, path);
+        assert.is(await res.text(), text, `${path}: read twice`);
+        if (path !== '/bytes' && path !== '/empty') assert.equal(await res.json(), JSON.parse(text), path);
+        assert.instance(res.body, Uint8Array);
+        assert.equal([...res.body], [...bytes], `${path}: body is the UTF-8 bytes`);
+        assert.is(res.body, res.body, `${path}: made once`);
+        assert.equal([...new Uint8Array(await res.arrayBuffer())], [...bytes], path);
+        assert.is(await res.text(), text, `${path}: text() after body`);
+      }
+    });
+  });
+});
+
+test('a base64 answer reads as its bytes, and text() and json() decode them as UTF-8', async () => {
+  const app = echoApp();
+  const json = '{"name":"Zoë ✓"}';
+  const fake: App = { ...app, handle: async () => ({ status: 200, headers: { 'Content-Type': 'application/octet-stream' }, body: new TextEncoder().encode(json) }) };
+  await withServer(fake, {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const res = await t.request({ path: '/data' });
+      assert.equal([...res.body], [...new TextEncoder().encode(json)]);
+      assert.is(await res.text(), json);
+      assert.equal(await res.json(), { name: 'Zoë ✓' });
+    });
+  });
+});
+
+test('headers.get finds a header by any spelling, and getSetCookie reads Set-Cookie however the app spelled it', async () => {
+  const app = echoApp();
+  const fake: App = { ...app, handle: async () => ({ status: 200, headers: { 'content-TYPE': 'text/plain', 'SET-COOKIE': ['a=1', 'b=2'], 'X-Two': ['x', 'y'] }, body: 'ok' }) };
+  await withServer(fake, {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const res = await t.request({ path: '/' });
+      assert.is(res.headers.get('Content-Type'), 'text/plain');
+      assert.is(res.headers.get('content-type'), 'text/plain');
+      assert.is(res.headers.get('x-two'), 'x, y');
+      assert.is(res.headers.get('x-tw'), null);
+      assert.equal(res.headers.getSetCookie(), ['a=1', 'b=2']);
+      assert.equal(Object.fromEntries(t.cookies), { a: '1', b: '2' }, 'the jar read them too');
+    });
+  });
+});
+
+test('request headers: a plain object is sent as given, an empty one sends none, the jar adds Cookie unless a request sets any spelling of it', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      const seen = async (headers?: Record<string, string>) =>
+        ((await (await t.request({ path: '/echo/show', ...(headers !== undefined ? { headers } : {}) })).json()) as { headers: Record<string, string> }).headers;
+      assert.is((await seen({}))['x-extra'], undefined);
+      assert.is((await seen({ 'X-Extra': 'a' }))['x-extra'], 'a');
+      const inherited = Object.create({ 'X-Inherited': 'no' }) as Record<string, string>;
+      inherited['X-Own'] = 'yes';
+      const fromProto = await seen(inherited);
+      assert.is(fromProto['x-own'], 'yes');
+      assert.is(fromProto['x-inherited'], undefined, 'only own keys travel');
+      await t.request({ path: '/echo/login/bob' });
+      assert.match((await seen())['cookie'] ?? '', /user=bob/);
+      assert.is((await seen({ COOKIE: 'user=zed' }))['cookie'], 'user=zed');
+    });
+  });
+});
+
 test('a binary answer comes back as its exact bytes', async () => {
   const app = echoApp();
   const fake: App = { ...app, handle: async () => ({ status: 200, headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71, 0, 255]) }) };
@@ -333,6 +410,47 @@ test('a request without an answer within timeoutMs is rejected tunnel_timeout; a
       await sleep(150);
       assert.is(await (await t.request({ path: '/echo/slow/2?ms=1' })).text(), 'slow 2');
     });
+  });
+});
+
+test('each request has its own timeoutMs, counted from when it was made: a later one outlives an earlier one', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), { timeoutMs: 150 }, async (t) => {
+      const started = performance.now();
+      const first = rejection(t.request({ path: '/echo/slow/1?ms=400' }));
+      await sleep(100);
+      const second = t.request({ path: '/echo/slow/2?ms=100' });
+      const third = rejection(t.request({ path: '/echo/slow/3?ms=400' }));
+      const error = await first;
+      assert.is(error.code, 'tunnel_timeout');
+      assert.is(error.message, 'No answer within 150 ms');
+      assert.ok(performance.now() - started >= 145, 'not before its own deadline');
+      assert.is(await (await second).text(), 'slow 2', 'answered after the first one timed out, before its own deadline');
+      const late = await third;
+      assert.is(late.code, 'tunnel_timeout');
+      assert.ok(performance.now() - started >= 245, `the third times out at its own deadline, not the first's (${Math.round(performance.now() - started)} ms)`);
+      assert.is(await (await t.request({ path: '/echo/slow/4?ms=1' })).text(), 'slow 4', 'the tunnel goes on');
+    });
+  });
+});
+
+test('a request waiting for a reconnect times out within timeoutMs too', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const relay = await new Relay(server.port).start();
+    const t = await tunnel(urlOf(relay.port), { timeoutMs: 100, reconnect: { minMs: 1000, maxMs: 1000, retries: 1 } });
+    try {
+      assert.is(await (await t.request({ path: '/echo/slow/1?ms=1' })).text(), 'slow 1');
+      relay.refusing = true;
+      relay.cut();
+      while (t.state !== 'reconnecting') await sleep(5);
+      const started = performance.now();
+      const waiting = await rejection(t.request({ path: '/echo/show' }));
+      assert.is(waiting.code, 'tunnel_timeout');
+      assert.ok(performance.now() - started < 900, 'within timeoutMs, not at the reconnect');
+    } finally {
+      await t.close();
+      await relay.close();
+    }
   });
 });
 
