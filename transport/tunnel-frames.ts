@@ -234,3 +234,54 @@ function textFrame(id: FrameId, response: ResponseMessage, body: string): Respon
   const { status, headers, reason } = response;
   return reason !== undefined ? { id, status, reason, headers, body } : { id, status, headers, body };
 }
+
+/**
+ * The response frame as the UTF-8 bytes of a text frame: exactly
+ * `Buffer.from(JSON.stringify(responseFrame(id, response)))`, made in parts.
+ * One non-Latin-1 character in a body (an em dash) makes the whole
+ * serialised frame a two-byte string, which then costs a pass to measure its
+ * UTF-8 length and a slow pass to encode it; in parts, only the body is
+ * two-byte, and it is encoded once, straight into the frame's bytes.
+ */
+export function responseFrameBytes(id: FrameId, response: ResponseMessage): Buffer {
+  const frame = responseFrame(id, response);
+  const { status, headers, reason } = response;
+  // Anything but the plain shape is serialised whole, so that its bytes cannot differ from JSON.stringify's.
+  if (typeof status !== 'number' || (reason !== undefined && typeof reason !== 'string') || typeof headers !== 'object' || headers === null || 'toJSON' in headers) {
+    return Buffer.from(JSON.stringify(frame));
+  }
+  const head = `{"id":${JSON.stringify(id)},"status":${JSON.stringify(status)}${reason !== undefined ? `,"reason":${JSON.stringify(reason)}` : ''},"headers":${JSON.stringify(headers)}`;
+  return frame.body !== undefined
+    ? joinUtf8(head, ',"body":', JSON.stringify(frame.body))
+    : joinUtf8(head, ',"bodyBase64":', JSON.stringify(frame.bodyBase64));
+}
+
+/** Frames' bytes are cut from slabs, as Buffer.from cuts small strings from its pool: no pass to measure them first. */
+const SLAB_BYTES = 64 * 1024;
+let slab = Buffer.allocUnsafe(SLAB_BYTES);
+let slabUsed = 0;
+
+/** `head + key + value + '}'` as UTF-8 bytes (none of the strings holds a lone surrogate: they come from JSON.stringify). */
+function joinUtf8(head: string, key: string, value: string): Buffer {
+  // At most three bytes per UTF-16 unit.
+  const most = (head.length + key.length + value.length) * 3 + 1;
+  let out: Buffer;
+  let start: number;
+  if (most <= SLAB_BYTES / 4) {
+    if (most > SLAB_BYTES - slabUsed) {
+      slab = Buffer.allocUnsafe(SLAB_BYTES);
+      slabUsed = 0;
+    }
+    out = slab;
+    start = slabUsed;
+  } else {
+    out = Buffer.allocUnsafe(Buffer.byteLength(head) + key.length + Buffer.byteLength(value) + 1);
+    start = 0;
+  }
+  let at = start + out.write(head, start);
+  at += out.write(key, at, 'latin1');
+  at += out.write(value, at);
+  out[at++] = 0x7d;
+  if (out === slab) slabUsed = (at + 7) & ~7;
+  return out.subarray(start, at);
+}

@@ -29,8 +29,8 @@ import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pa
 const requireHere = createRequire(import.meta.url);
 const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 import {
-  errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrame, sniffId,
-  type ErrorFrame, type FrameId, type ResponseFrame,
+  errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrameBytes, sniffId,
+  type ErrorFrame, type FrameId,
 } from './tunnel-frames.ts';
 
 export interface TunnelOptions {
@@ -229,7 +229,9 @@ const FAILED = { status: 500, headers: { 'Content-Type': 'text/plain; charset=ut
  * turn ends leave in one write, but then the client idles until the last is ready and the server idles
  * while the client works through all of them; writing every 8 KiB keeps both sides busy (bench/RESULTS.md).
  */
-const FLUSH_CHARS = 8 * 1024;
+const FLUSH_BYTES = 8 * 1024;
+/** Frames go out as text frames, whether given as a string or as its UTF-8 bytes. */
+const TEXT_FRAME = { binary: false } as const;
 
 /** One tunnel socket: its requests in flight, its timers, its back-pressure. Internal. */
 class TunnelConnection {
@@ -254,8 +256,8 @@ class TunnelConnection {
   /** The TCP socket under `ws`, for corking; `ws` keeps it in `_socket` (stable across ws 1–8, not typed). */
   readonly #socket: Duplex | null;
   #corked = false;
-  /** Characters of answers written since the socket was corked. */
-  #corkedChars = 0;
+  /** Bytes (or characters) of answers written since the socket was corked. */
+  #corkedBytes = 0;
 
   constructor(ws: WebSocket, req: IncomingMessage, env: RequestFacts, app: App, settings: Settings, onGone: () => void) {
     this.#ws = ws;
@@ -404,14 +406,14 @@ class TunnelConnection {
   #answer(id: FrameId, response: ResponseMessage): void {
     // A closed socket has already forgotten its requests; this answer has nowhere to go.
     if (!this.#inFlight.has(id)) return;
-    let frame: ResponseFrame;
+    let frame: Buffer | string;
     try {
-      frame = responseFrame(id, response);
+      frame = responseFrameBytes(id, response);
     } catch (error) {
       this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
-      frame = { id, ...FAILED };
+      frame = JSON.stringify({ id, ...FAILED });
     }
-    this.#send(JSON.stringify(frame));
+    this.#send(frame);
     this.#settled(id);
   }
 
@@ -429,19 +431,20 @@ class TunnelConnection {
     this.#send(JSON.stringify(frame));
   }
 
-  #send(text: string): void {
+  /** Sends a text frame: a string, or its UTF-8 bytes. */
+  #send(text: string | Buffer): void {
     const ws = this.#ws;
     if (ws.readyState !== ws.OPEN) return;
     if (!this.#corked && this.#socket !== null) {
-      // Answers finishing in the same turn leave together (writev), in pieces of about FLUSH_CHARS, not one system call each.
+      // Answers finishing in the same turn leave together (writev), in pieces of about FLUSH_BYTES, not one system call each.
       this.#corked = true;
       this.#socket.cork();
       process.nextTick(this.#uncork);
     }
-    ws.send(text, this.#sent);
-    if (this.#corked && (this.#corkedChars += text.length) >= FLUSH_CHARS) {
+    ws.send(text, TEXT_FRAME, this.#sent);
+    if (this.#corked && (this.#corkedBytes += text.length) >= FLUSH_BYTES) {
       // A long run of answers leaves in pieces, so the client can start on the first while the rest are serialised.
-      this.#corkedChars = 0;
+      this.#corkedBytes = 0;
       this.#socket!.uncork();
       this.#socket!.cork();
     }
@@ -455,7 +458,7 @@ class TunnelConnection {
 
   readonly #uncork = (): void => {
     this.#corked = false;
-    this.#corkedChars = 0;
+    this.#corkedBytes = 0;
     this.#socket!.uncork();
   };
 

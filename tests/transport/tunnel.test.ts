@@ -16,6 +16,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket, type ClientOptions } from 'ws';
 import { Controller } from '../../core/index.ts';
+import type { ResponseMessage } from '../../core/http/message.ts';
 import type { App } from '../../machines/index.ts';
 import { attachTunnel, serve, type RunningServer, type ServeOptions, type TunnelOptions } from '../../transport/index.ts';
 import { AdminController } from './support.ts';
@@ -212,6 +213,33 @@ test('an answer goes as text when it is textual UTF-8, as base64 otherwise, with
     const moved = await raw.call({ id: 4, method: 'GET', path: '/moved' });
     assert.is(moved.status, 404);
     assert.is(moved.reason, 'Moved Elsewhere');
+  });
+});
+
+test('an answer frame is a text frame whose bytes are the JSON of { id, status, reason, headers, body }, in that order', async () => {
+  const app = echoApp();
+  const responses: Record<string, ResponseMessage> = {
+    '/dash': { status: 200, headers: { 'Content-Type': 'application/json', ETag: '"e"' }, body: '{"t":"a \"quote\" — dash 😀\n"}' },
+    '/moved': { status: 404, reason: 'Moved — gone', headers: { 'Content-Type': 'text/plain', 'Set-Cookie': ['a=1', 'b=2'] }, body: 'gone \u0001 \ud800' },
+    '/png': { status: 200, headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71]) },
+  };
+  const fake: App = { ...app, handle: async (message) => responses[message.url] };
+  await withServer(fake, {}, async (server) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/_tunnel`);
+    const received: { data: Buffer; isBinary: boolean }[] = [];
+    ws.on('message', (data: Buffer, isBinary: boolean) => received.push({ data, isBinary }));
+    await new Promise((r) => ws.once('open', r));
+    const ids = ['dash-1', 2, 3.5];
+    Object.keys(responses).forEach((path, i) => ws.send(JSON.stringify({ id: ids[i], method: 'GET', path })));
+    while (received.length < 3) await sleep(5);
+    const expected = [
+      { id: 'dash-1', status: 200, headers: responses['/dash'].headers, body: responses['/dash'].body },
+      { id: 2, status: 404, reason: 'Moved — gone', headers: responses['/moved'].headers, body: responses['/moved'].body },
+      { id: 3.5, status: 200, headers: responses['/png'].headers, bodyBase64: 'iVBORw==' },
+    ].map((frame) => JSON.stringify(frame));
+    assert.equal(received.map((r) => r.isBinary), [false, false, false]);
+    assert.equal(received.map((r) => r.data.toString('utf8')).sort(), [...expected].sort());
+    ws.close();
   });
 });
 
