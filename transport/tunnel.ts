@@ -364,27 +364,41 @@ class TunnelConnection {
     }
     this.#inFlight.add(id);
     this.#requests++;
-    let answer: Promise<ResponseMessage | null>;
+    const { path } = frame;
+    let handled: Promise<ResponseMessage>;
     try {
       // Written out in the HTTP transport's order: one message shape keeps the pipeline's property reads monomorphic.
-      answer = this.#app.handle({
-        method: frame.method, url: frame.path, headers: frame.headers, body: frame.body,
+      handled = this.#app.handle({
+        method: frame.method, url: path, headers: frame.headers, body: frame.body,
         remoteAddress: this.#remote, localAddress: this.#localAddress, localPort: this.#localPort, encrypted: this.#encrypted, transport: 'tunnel',
         staticFiles: this.#settings.staticFiles,
-      }).then((response) => this.#withBody(id, frame.path, response));
+      });
     } catch (error) {
-      answer = Promise.reject(error);
+      handled = Promise.reject(error);
     }
-    answer.then(
-      (response) => {
-        if (response !== null) this.#answer(id, response);
-      },
-      (error: unknown) => {
-        // `app.handle` never rejects; if it does anyway, answer like the HTTP transport does.
-        this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
-        this.#answer(id, FAILED);
-      },
+    // One reaction per request: an answer whose body is in memory (nearly all) goes out at once; a file slice is read in first.
+    handled.then(
+      (response) => (response.file === undefined ? this.#answer(id, response) : this.#answerFile(id, path, response)),
+      (error: unknown) => this.#failed(id, error),
     );
+  }
+
+  #answerFile(id: FrameId, path: string, response: ResponseMessage): void {
+    let whole: ResponseMessage | null | Promise<ResponseMessage>;
+    try {
+      whole = this.#withBody(id, path, response);
+    } catch (error) {
+      this.#failed(id, error);
+      return;
+    }
+    if (whole === null) return;
+    Promise.resolve(whole).then((read) => this.#answer(id, read), (error: unknown) => this.#failed(id, error));
+  }
+
+  #failed(id: FrameId, error: unknown): void {
+    // `app.handle` never rejects; if it does anyway, answer like the HTTP transport does.
+    this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
+    this.#answer(id, FAILED);
   }
 
   /**
