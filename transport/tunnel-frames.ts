@@ -9,6 +9,8 @@
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
 import { HTTP_TOKEN } from '../core/http/response.ts';
 
+export { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
+
 /** The client's correlation id, echoed in the answer. */
 export type FrameId = string | number;
 
@@ -100,6 +102,27 @@ export function readRequestFrame(text: string, inherited: Readonly<Record<string
   } catch {
     return refuse('bad_json', 'The frame is not valid JSON', sniffId(text));
   }
+  return readRequestValue(value, inherited);
+}
+
+/**
+ * Reads one text frame of the batching protocol (`TUNNEL_PROTOCOL`): a
+ * request frame, or a JSON array of them, each read (and refused) on its own.
+ */
+export function readRequestBatch(text: string, inherited: Readonly<Record<string, string>>): ReadFrame | ReadFrame[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse('bad_json', 'The frame is not valid JSON', sniffId(text));
+  }
+  if (!Array.isArray(value)) return readRequestValue(value, inherited);
+  const reads: ReadFrame[] = [];
+  for (const member of value as unknown[]) reads.push(readRequestValue(member, inherited));
+  return reads;
+}
+
+function readRequestValue(value: unknown, inherited: Readonly<Record<string, string>>): ReadFrame {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return refuse('bad_json', 'The frame is not a JSON object');
   const frame = value as Record<string, unknown>;
   const id = frame.id;
@@ -254,6 +277,43 @@ export function responseFrameBytes(id: FrameId, response: ResponseMessage): Buff
   return frame.body !== undefined
     ? joinUtf8(head, ',"body":', JSON.stringify(frame.body))
     : joinUtf8(head, ',"bodyBase64":', JSON.stringify(frame.bodyBase64));
+}
+
+/**
+ * One answer of the batching protocol, as the two parts of its record: the
+ * head (the response frame without its body, or the error frame) as JSON
+ * text, and the body's exact bytes (a string body as UTF-8).
+ */
+export function answerRecord(id: FrameId, response: ResponseMessage): readonly [head: string, body: Uint8Array] {
+  const { status, headers, reason } = response;
+  const head = JSON.stringify(reason !== undefined ? { id, status, reason, headers } : { id, status, headers });
+  const body = response.body;
+  return [head, typeof body === 'string' ? (body === '' ? EMPTY : Buffer.from(body)) : body];
+}
+
+/**
+ * Records as one binary frame: for each, its head's length in UTF-8 bytes and
+ * its body's length (32-bit unsigned, big-endian), then the head, then the body.
+ */
+export function recordsFrame(heads: readonly string[], bodies: readonly Uint8Array[]): Buffer {
+  let size = 0;
+  const headBytes: number[] = [];
+  for (let i = 0; i < heads.length; i++) {
+    const length = Buffer.byteLength(heads[i]);
+    headBytes.push(length);
+    size += 8 + length + bodies[i].byteLength;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < heads.length; i++) {
+    out.writeUInt32BE(headBytes[i], at);
+    out.writeUInt32BE(bodies[i].byteLength, at + 4);
+    at += 8;
+    at += out.write(heads[i], at);
+    out.set(bodies[i], at);
+    at += bodies[i].byteLength;
+  }
+  return out;
 }
 
 /** Frames' bytes are cut from slabs, as Buffer.from cuts small strings from its pool: no pass to measure them first. */

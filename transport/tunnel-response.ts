@@ -27,6 +27,8 @@ export interface TunnelResponse {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// A record's body is the text's own bytes: a leading BOM is part of the text, as it is in a text frame's body.
+const recordDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** A response frame read lazily: the bytes are made only when asked for (most callers want text or JSON). */
 export class FrameResponse implements TunnelResponse {
@@ -37,9 +39,12 @@ export class FrameResponse implements TunnelResponse {
   readonly headers: FrameHeaders;
   readonly #text: string | null;
   readonly #base64: string;
+  /** A binary record's body, as received (a view into the frame it came in). */
+  readonly #raw: Uint8Array | null;
   #bytes: Uint8Array | null = null;
 
-  constructor(frame: ResponseFrame) {
+  /** `raw`: the body bytes of a record of the batching protocol, whose head carries no body. */
+  constructor(frame: ResponseFrame, raw: Uint8Array | null = null) {
     this.id = frame.id;
     this.status = frame.status;
     this.ok = frame.status >= 200 && frame.status < 300;
@@ -47,18 +52,25 @@ export class FrameResponse implements TunnelResponse {
     this.headers = new FrameHeaders(frame.headers as Record<string, string | string[]>);
     this.#text = typeof frame.body === 'string' ? frame.body : null;
     this.#base64 = frame.bodyBase64 ?? '';
+    this.#raw = raw;
   }
 
   get body(): Uint8Array {
-    return (this.#bytes ??= this.#text !== null ? encoder.encode(this.#text) : fromBase64(this.#base64));
+    // A record's bytes are copied out, so that the body's buffer holds this body only.
+    return (this.#bytes ??= this.#raw !== null ? this.#raw.slice() : this.#text !== null ? encoder.encode(this.#text) : fromBase64(this.#base64));
   }
 
   async text(): Promise<string> {
-    return this.#text ?? decoder.decode(this.body);
+    return this.#readText();
   }
 
   async json(): Promise<unknown> {
-    return JSON.parse(this.#text ?? decoder.decode(this.body)) as unknown;
+    return JSON.parse(this.#readText()) as unknown;
+  }
+
+  #readText(): string {
+    if (this.#text !== null) return this.#text;
+    return this.#raw !== null ? recordDecoder.decode(this.#raw) : decoder.decode(this.body);
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {

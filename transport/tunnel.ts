@@ -29,8 +29,8 @@ import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pa
 const requireHere = createRequire(import.meta.url);
 const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 import {
-  errorFrame, INHERITED_HEADERS, readRequestFrame, responseFrameBytes, sniffId,
-  type ErrorFrame, type FrameId,
+  answerRecord, errorFrame, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordsFrame, responseFrameBytes, sniffId,
+  TUNNEL_PROTOCOL, type ErrorFrame, type FrameId, type ReadFrame,
 } from './tunnel-frames.ts';
 
 export interface TunnelOptions {
@@ -130,6 +130,8 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
     maxPayload: settings.maxPayloadBytes,
     // Compression would let a small frame inflate past every limit here.
     perMessageDeflate: false,
+    // The batching protocol for a client that offers it; any other gets JSON text frames, one request each.
+    handleProtocols: (offered: Set<string>) => (offered.has(TUNNEL_PROTOCOL) ? TUNNEL_PROTOCOL : false),
   }));
   const live = new Set<TunnelConnection>();
   let closing: Promise<void> | null = null;
@@ -232,6 +234,8 @@ const FAILED = { status: 500, headers: { 'Content-Type': 'text/plain; charset=ut
 const FLUSH_BYTES = 8 * 1024;
 /** Frames go out as text frames, whether given as a string or as its UTF-8 bytes. */
 const TEXT_FRAME = { binary: false } as const;
+const BINARY_FRAME = { binary: true } as const;
+const EMPTY_BODY = new Uint8Array(0);
 
 /** One tunnel socket: its requests in flight, its timers, its back-pressure. Internal. */
 class TunnelConnection {
@@ -258,6 +262,13 @@ class TunnelConnection {
   #corked = false;
   /** Bytes (or characters) of answers written since the socket was corked. */
   #corkedBytes = 0;
+  /** The client chose the batching protocol: arrays of requests in, binary frames of answer records out. */
+  readonly #batching: boolean;
+  /** Answer records waiting for the end of the turn (or FLUSH_BYTES) to leave as one binary frame. */
+  #heads: string[] = [];
+  #bodies: Uint8Array[] = [];
+  #queuedBytes = 0;
+  #flushScheduled = false;
 
   constructor(ws: WebSocket, req: IncomingMessage, env: RequestFacts, app: App, settings: Settings, onGone: () => void) {
     this.#ws = ws;
@@ -271,6 +282,7 @@ class TunnelConnection {
     this.#localAddress = req.socket.localAddress;
     this.#localPort = req.socket.localPort;
     this.#encrypted = env.ssl;
+    this.#batching = ws.protocol === TUNNEL_PROTOCOL;
     this.#inherited = Object.create(null) as Record<string, string>;
     for (const name of INHERITED_HEADERS) {
       if (Object.hasOwn(env.headers, name)) this.#inherited[name] = env.headers[name];
@@ -287,6 +299,8 @@ class TunnelConnection {
         clearInterval(this.#beat);
         // Requests still running answer into nothing: their results are dropped when they arrive.
         this.#inFlight.clear();
+        this.#heads = [];
+        this.#bodies = [];
         this.#drained = null;
         this.#onGone();
         app.log.info({ transport: 'tunnel', remote: this.#remote, code, requests: this.#requests }, 'tunnel connection closed');
@@ -319,6 +333,7 @@ class TunnelConnection {
       this.#ws.pause();
       const finish = () => {
         this.#drained = null;
+        this.#flush(false);
         this.#ws.resume();
         this.#ws.close(code, 'server shutting down');
         setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS).unref();
@@ -348,7 +363,18 @@ class TunnelConnection {
       this.#refuse(errorFrame('frame_too_large', `Frames are limited to ${this.#settings.maxFrameBytes} bytes`, id));
       return;
     }
-    const frame = readRequestFrame(data.toString('utf8'), this.#inherited);
+    const text = data.toString('utf8');
+    if (!this.#batching) {
+      this.#start(readRequestFrame(text, this.#inherited));
+      return;
+    }
+    const read = readRequestBatch(text, this.#inherited);
+    // Each request of a batch is its own: its own limits, its own refusal.
+    if (Array.isArray(read)) for (const one of read) this.#start(one);
+    else this.#start(read);
+  }
+
+  #start(frame: ReadFrame): void {
     if (!frame.ok) {
       this.#refuse(frame.error);
       return;
@@ -420,14 +446,25 @@ class TunnelConnection {
   #answer(id: FrameId, response: ResponseMessage): void {
     // A closed socket has already forgotten its requests; this answer has nowhere to go.
     if (!this.#inFlight.has(id)) return;
-    let frame: Buffer | string;
-    try {
-      frame = responseFrameBytes(id, response);
-    } catch (error) {
-      this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
-      frame = JSON.stringify({ id, ...FAILED });
+    if (this.#batching) {
+      let record: readonly [string, Uint8Array];
+      try {
+        record = answerRecord(id, response);
+      } catch (error) {
+        this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
+        record = answerRecord(id, FAILED);
+      }
+      this.#queue(record[0], record[1]);
+    } else {
+      let frame: Buffer | string;
+      try {
+        frame = responseFrameBytes(id, response);
+      } catch (error) {
+        this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
+        frame = JSON.stringify({ id, ...FAILED });
+      }
+      this.#send(frame);
     }
-    this.#send(frame);
     this.#settled(id);
   }
 
@@ -442,11 +479,37 @@ class TunnelConnection {
 
   #refuse(frame: ErrorFrame): void {
     this.#app.log.debug({ transport: 'tunnel', remote: this.#remote, code: frame.error.code, id: frame.id ?? null }, 'tunnel frame refused');
-    this.#send(JSON.stringify(frame));
+    if (this.#batching) this.#queue(JSON.stringify(frame), EMPTY_BODY);
+    else this.#send(JSON.stringify(frame));
+  }
+
+  /** Holds an answer record until the turn ends, or until about FLUSH_BYTES wait: answers of one turn leave as one frame. */
+  #queue(head: string, body: Uint8Array): void {
+    if (this.#ws.readyState !== this.#ws.OPEN) return;
+    this.#heads.push(head);
+    this.#bodies.push(body);
+    this.#queuedBytes += 8 + head.length + body.byteLength;
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      process.nextTick(this.#flushTurn);
+    }
+    if (this.#queuedBytes >= FLUSH_BYTES) this.#flush(false);
+  }
+
+  readonly #flushTurn = (): void => this.#flush(true);
+
+  #flush(turnEnded: boolean): void {
+    if (turnEnded) this.#flushScheduled = false;
+    if (this.#heads.length === 0) return;
+    const frame = recordsFrame(this.#heads, this.#bodies);
+    this.#heads = [];
+    this.#bodies = [];
+    this.#queuedBytes = 0;
+    this.#send(frame, BINARY_FRAME);
   }
 
   /** Sends a text frame: a string, or its UTF-8 bytes. */
-  #send(text: string | Buffer): void {
+  #send(text: string | Buffer, kind: typeof TEXT_FRAME | typeof BINARY_FRAME = TEXT_FRAME): void {
     const ws = this.#ws;
     if (ws.readyState !== ws.OPEN) return;
     if (!this.#corked && this.#socket !== null) {
@@ -455,7 +518,7 @@ class TunnelConnection {
       this.#socket.cork();
       process.nextTick(this.#uncork);
     }
-    ws.send(text, TEXT_FRAME, this.#sent);
+    ws.send(text, kind, this.#sent);
     if (this.#corked && (this.#corkedBytes += text.length) >= FLUSH_BYTES) {
       // A long run of answers leaves in pieces, so the client can start on the first while the rest are serialised.
       this.#corkedBytes = 0;
