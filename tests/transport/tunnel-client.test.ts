@@ -552,6 +552,68 @@ test('close() rejects what is in flight, resolves once the socket is closed, and
   });
 });
 
+/** A `ws` socket that counts the frames it sends and remembers the subprotocol it got. */
+function countingSocket(offer: boolean): { Socket: TunnelClientOptions['WebSocket']; sent: string[]; protocols: string[] } {
+  const sent: string[] = [];
+  const protocols: string[] = [];
+  class Counting extends WebSocket {
+    constructor(url: string, given?: string | string[], options?: ConstructorParameters<typeof WebSocket>[2]) {
+      // Offering nothing is what a client of the JSON text protocol does.
+      super(url, offer ? given : [], options);
+      this.once('open', () => protocols.push(this.protocol));
+    }
+    override send(data: never, ...rest: never[]): void {
+      sent.push(String(data));
+      (super.send as (...args: unknown[]) => void)(data, ...rest);
+    }
+  }
+  return { Socket: Counting as never, sent, protocols };
+}
+
+test('the client offers signalbox-tunnel.2: requests made in one turn leave as one frame, answers read as over JSON text', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const { Socket, sent, protocols } = countingSocket(true);
+    await withClient(urlOf(server.port), { WebSocket: Socket }, async (t) => {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => t.request({ path: `/echo/slow/${i}?ms=1` })));
+      assert.equal(await Promise.all(answers.map((a) => a.text())), Array.from({ length: 50 }, (_, i) => `slow ${i}`));
+      assert.equal(protocols, ['signalbox-tunnel.2']);
+      assert.is(sent.length, 1, 'fifty requests, one frame');
+      assert.is((JSON.parse(sent[0]) as unknown[]).length, 50);
+      const many = await Promise.all(Array.from({ length: 400 }, (_, i) => t.request({ path: `/echo/slow/${i}?ms=1` })));
+      assert.is(many.length, 400);
+      assert.ok(sent.length > 2, 'a large turn is cut into several frames');
+      assert.ok(sent.every((frame) => frame.length <= 4096 + 2), 'each under the batch limit');
+      const big = 'x'.repeat(10_000);
+      const echoed = (await (await t.request({ method: 'POST', path: '/echo/show', headers: { 'Content-Type': 'text/plain' }, body: big })).json()) as { body: string };
+      assert.is(echoed.body, big, 'a request larger than a batch goes alone');
+      assert.ok(sent.at(-1)!.startsWith('{"id":'));
+    });
+  });
+});
+
+test('against a server that chooses no subprotocol, the client speaks JSON text frames, one request each', async () => {
+  const app = echoApp();
+  const bodies: Record<string, { type: string; body: string | Uint8Array }> = {
+    '/text': { type: 'application/json', body: '{"title":"café — ✓"}' },
+    '/png': { type: 'image/png', body: new Uint8Array([137, 80, 0, 255]) },
+  };
+  const fake: App = { ...app, handle: async (m) => (m.url in bodies ? { status: 200, headers: { 'Content-Type': bodies[m.url].type }, body: bodies[m.url].body } : app.handle(m)) };
+  await withServer(fake, {}, async (server) => {
+    const { Socket, sent, protocols } = countingSocket(false);
+    await withClient(urlOf(server.port), { WebSocket: Socket }, async (t) => {
+      const [text, png] = await Promise.all([t.request({ path: '/text' }), t.request({ path: '/png' })]);
+      assert.equal(protocols, ['']);
+      assert.is(sent.length, 2);
+      assert.ok(sent.every((frame) => frame.startsWith('{"id":')));
+      assert.equal(await text.json(), { title: 'café — ✓' });
+      assert.equal([...text.body], [...new TextEncoder().encode('{"title":"café — ✓"}')]);
+      assert.equal([...png.body], [137, 80, 0, 255]);
+      const error = await rejection(t.request({ method: 'CONNECT', path: '/echo/show' }));
+      assert.is(error.code, 'unknown_method');
+    });
+  });
+});
+
 test('options.WebSocket chooses the WebSocket class', async () => {
   let made = 0;
   class Counted extends WebSocket {

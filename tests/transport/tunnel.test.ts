@@ -243,6 +243,102 @@ test('an answer frame is a text frame whose bytes are the JSON of { id, status, 
   });
 });
 
+/** The records of one binary frame of the batching protocol: each head parsed, each body as bytes. */
+function records(data: Buffer): { head: Frame; body: Buffer }[] {
+  const out: { head: Frame; body: Buffer }[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const headLength = data.readUInt32BE(at);
+    const bodyLength = data.readUInt32BE(at + 4);
+    const head = JSON.parse(data.subarray(at + 8, at + 8 + headLength).toString('utf8')) as Frame;
+    out.push({ head, body: data.subarray(at + 8 + headLength, at + 8 + headLength + bodyLength) });
+    at += 8 + headLength + bodyLength;
+  }
+  assert.is(at, data.length, 'the records fill the frame exactly');
+  return out;
+}
+
+/** A raw socket offering the batching protocol; it keeps every record it receives. */
+async function batching(server: RunningServer): Promise<{ ws: WebSocket; got: { head: Frame; body: Buffer }[]; frames: { binary: boolean }[]; until: (n: number) => Promise<void> }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/_tunnel`, ['signalbox-tunnel.2']);
+  const got: { head: Frame; body: Buffer }[] = [];
+  const frames: { binary: boolean }[] = [];
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    frames.push({ binary: isBinary });
+    if (isBinary) got.push(...records(data));
+  });
+  await new Promise((r, j) => { ws.once('open', r); ws.once('error', j); });
+  const until = async (n: number) => {
+    const deadline = Date.now() + 10_000;
+    while (got.length < n) {
+      if (Date.now() > deadline) throw new Error(`only ${got.length} of ${n} records`);
+      await sleep(5);
+    }
+  };
+  return { ws, got, frames, until };
+}
+
+test('a client offering signalbox-tunnel.2 may batch requests in a JSON array; each is answered as a binary record with its raw body', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const { ws, got, frames, until } = await batching(server);
+    assert.is(ws.protocol, 'signalbox-tunnel.2', 'the server chose the protocol');
+    ws.send(JSON.stringify([
+      { id: 1, method: 'GET', path: '/echo/show?q=caf%C3%A9' },
+      { id: 'two', method: 'POST', path: '/echo/show', headers: { 'Content-Type': 'text/plain' }, body: 'naïve — ✓' },
+      { id: 3, method: 'GET', path: 'no-slash' },
+      { id: 4, method: 'PATCH', path: '/echo/show' },
+      'not an object',
+      { id: 5, method: 'GET', path: '/echo/slow/5?ms=1' },
+    ]));
+    ws.send(JSON.stringify({ id: 6, method: 'GET', path: '/echo/slow/6?ms=1' }));
+    await until(7);
+    assert.ok(frames.every((f) => f.binary), 'answers and refusals come as binary frames');
+    const by = new Map(got.map((r) => [JSON.stringify(r.head.id ?? null), r]));
+    const first = by.get('1')!;
+    assert.is(first.head.status, 200);
+    assert.is(first.head.body, undefined, 'the head carries no body');
+    assert.is(first.head.headers['Content-Type'], 'application/json; charset=utf-8');
+    assert.is((JSON.parse(first.body.toString('utf8')) as { params: { q: string } }).params.q, 'café');
+    assert.is(String(first.body.length), first.head.headers['Content-Length'], 'the body is the exact bytes');
+    assert.is((JSON.parse(by.get('"two"')!.body.toString('utf8')) as { body: string }).body, Buffer.from('naïve — ✓').toString('latin1'));
+    assert.is(by.get('3')!.head.error.code, 'bad_frame');
+    assert.is(by.get('3')!.body.length, 0);
+    assert.is(by.get('4')!.head.error.code, 'unknown_method');
+    assert.is(by.get('null')!.head.error.code, 'bad_json', 'a member that is not an object is refused on its own');
+    assert.is(by.get('5')!.body.toString(), 'slow 5');
+    assert.is(by.get('6')!.body.toString(), 'slow 6', 'a single frame is still a request');
+    ws.close();
+  });
+});
+
+test('in a batch every request counts against maxInFlight, and a duplicate id is refused on its own', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxInFlight: 2 }), async (server) => {
+    const { ws, got, until } = await batching(server);
+    ws.send(JSON.stringify([1, 2, 3].map((id) => ({ id, method: 'GET', path: `/echo/slow/${id}?ms=50` })).concat([{ id: 1, method: 'GET', path: '/echo/show' }])));
+    await until(4);
+    const codes = Object.fromEntries(got.map((r) => [String(r.head.id), r.head.error?.code ?? r.head.status]));
+    assert.equal(codes, { 1: 200, 2: 200, 3: 'too_many_requests' }, 'the later duplicate of 1 is named by the same id');
+    assert.equal(got.filter((r) => r.head.id === 1).map((r) => r.head.error?.code ?? r.head.status).sort(), [200, 'duplicate_id'].sort());
+    ws.close();
+  });
+});
+
+test('a batch over maxFrameBytes is refused whole with frame_too_large; a client offering nothing gets JSON text and arrays are bad_json', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxFrameBytes: 2048 }), async (server) => {
+    const { ws, got, until } = await batching(server);
+    ws.send(JSON.stringify(Array.from({ length: 60 }, (_, id) => ({ id, method: 'GET', path: '/echo/show' }))));
+    await until(1);
+    assert.is(got[0].head.error.code, 'frame_too_large');
+    assert.is(got[0].head.error.status, 413);
+    ws.close();
+    const raw = await Raw.open(server);
+    assert.is(raw.ws.protocol, '');
+    raw.send([{ id: 1, method: 'GET', path: '/echo/show' }] as unknown as Frame);
+    assert.is((await raw.next()).error.code, 'bad_json');
+    await stillUsable(raw, 'after');
+  });
+});
+
 test('files under the public directory are served before routing, as over HTTP; nothing outside it', async () => {
   const pub = tempDir('tunnel-public');
   try {

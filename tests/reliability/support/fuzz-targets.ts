@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { SignalboxError, Request, createMimeRegistry, decodeCredentials, draw, type RequestMessage } from '../../../core/index.ts';
 import { parseJsonParams, parseMultipart, parseQuery, parseXmlParams } from '../../../core/request/params.ts';
-import { readRequestFrame } from '../../../transport/tunnel-frames.ts';
+import { readRequestBatch, readRequestFrame } from '../../../transport/tunnel-frames.ts';
 
 export type Outcome = 'accepted' | 'refused' | 'crash';
 
@@ -121,6 +121,23 @@ export const PARSERS: readonly ParserTarget[] = [
       textOver(['{', '}', '"', ':', ',', 'id', 'method', 'path', '1']),
     ),
     run: (input) => readRequestFrame(input, {}),
+  },
+  {
+    name: 'tunnel request batch (signalbox-tunnel.2)',
+    input: fc.oneof(
+      fc.array(fc.oneof(
+        fc.record({
+          id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+          method: fc.constantFrom('GET', 'POST', 'PATCH', ''),
+          path: fc.oneof(fc.constantFrom('/', '/posts', 'http://x/'), fc.string()),
+          headers: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer())), fc.constant(null)),
+          bodyBase64: fc.oneof(fc.base64String(), fc.string(), fc.constant(undefined)),
+        }, { requiredKeys: [] }),
+        fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer())),
+      ), { maxLength: 8 }).map((batch) => JSON.stringify(batch)),
+      textOver(['[', ']', '{', '}', '"', ':', ',', 'id', 'method', 'path', '1']),
+    ),
+    run: (input) => readRequestBatch(input, {}),
   },
 ];
 
