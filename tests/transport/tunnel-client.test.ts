@@ -614,6 +614,20 @@ test('against a server that chooses no subprotocol, the client speaks JSON text 
   });
 });
 
+test('requests and answers work over whichever WebSocket class the client is given, binary records included', async () => {
+  const app = echoApp();
+  const fake: App = { ...app, handle: async (m) => (m.url === '/png' ? { status: 200, headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 0, 255]) } : app.handle(m)) };
+  await withServer(fake, {}, async (server) => {
+    for (const [name, Socket] of socketClasses()) {
+      await withClient(urlOf(server.port), { WebSocket: Socket }, async (t) => {
+        const [slow, png] = await Promise.all([t.request({ path: '/echo/slow/7?ms=1' }), t.request({ path: '/png' })]);
+        assert.is(await slow.text(), 'slow 7', name);
+        assert.equal([...png.body], [137, 80, 0, 255], name);
+      });
+    }
+  });
+});
+
 test('options.WebSocket chooses the WebSocket class', async () => {
   let made = 0;
   class Counted extends WebSocket {
