@@ -284,36 +284,47 @@ export function responseFrameBytes(id: FrameId, response: ResponseMessage): Buff
  * head (the response frame without its body, or the error frame) as JSON
  * text, and the body's exact bytes (a string body as UTF-8).
  */
-export function answerRecord(id: FrameId, response: ResponseMessage): readonly [head: string, body: Uint8Array] {
+export function answerRecord(id: FrameId, response: ResponseMessage): readonly [head: string, body: string | Uint8Array] {
   const { status, headers, reason } = response;
   const head = JSON.stringify(reason !== undefined ? { id, status, reason, headers } : { id, status, headers });
-  const body = response.body;
-  return [head, typeof body === 'string' ? (body === '' ? EMPTY : Buffer.from(body)) : body];
+  // A string body is encoded as UTF-8 once, straight into the frame (recordsFrame).
+  return [head, response.body];
 }
 
 /**
  * Records as one binary frame: for each, its head's length in UTF-8 bytes and
  * its body's length (32-bit unsigned, big-endian), then the head, then the body.
  */
-export function recordsFrame(heads: readonly string[], bodies: readonly Uint8Array[]): Buffer {
-  let size = 0;
-  const headBytes: number[] = [];
+export function recordsFrame(heads: readonly string[], bodies: readonly (string | Uint8Array)[]): Buffer {
+  // At most three bytes of UTF-8 per UTF-16 unit: room enough to write each string once, without measuring it first.
+  let most = 0;
   for (let i = 0; i < heads.length; i++) {
-    const length = Buffer.byteLength(heads[i]);
-    headBytes.push(length);
-    size += 8 + length + bodies[i].byteLength;
+    const body = bodies[i];
+    most += 8 + heads[i].length * 3 + (typeof body === 'string' ? body.length * 3 : body.byteLength);
   }
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
+  const [out, start] = room(most, () => {
+    let size = 0;
+    for (let i = 0; i < heads.length; i++) {
+      const body = bodies[i];
+      size += 8 + Buffer.byteLength(heads[i]) + (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    }
+    return size;
+  });
+  let at = start;
   for (let i = 0; i < heads.length; i++) {
-    out.writeUInt32BE(headBytes[i], at);
-    out.writeUInt32BE(bodies[i].byteLength, at + 4);
-    at += 8;
-    at += out.write(heads[i], at);
-    out.set(bodies[i], at);
-    at += bodies[i].byteLength;
+    const headLength = out.write(heads[i], at + 8);
+    const body = bodies[i];
+    let bodyLength: number;
+    if (typeof body === 'string') bodyLength = body === '' ? 0 : out.write(body, at + 8 + headLength);
+    else {
+      out.set(body, at + 8 + headLength);
+      bodyLength = body.byteLength;
+    }
+    out.writeUInt32BE(headLength, at);
+    out.writeUInt32BE(bodyLength, at + 4);
+    at += 8 + headLength + bodyLength;
   }
-  return out;
+  return done(out, start, at);
 }
 
 /** Frames' bytes are cut from slabs, as Buffer.from cuts small strings from its pool: no pass to measure them first. */
@@ -325,23 +336,26 @@ let slabUsed = 0;
 function joinUtf8(head: string, key: string, value: string): Buffer {
   // At most three bytes per UTF-16 unit.
   const most = (head.length + key.length + value.length) * 3 + 1;
-  let out: Buffer;
-  let start: number;
-  if (most <= SLAB_BYTES / 4) {
-    if (most > SLAB_BYTES - slabUsed) {
-      slab = Buffer.allocUnsafe(SLAB_BYTES);
-      slabUsed = 0;
-    }
-    out = slab;
-    start = slabUsed;
-  } else {
-    out = Buffer.allocUnsafe(Buffer.byteLength(head) + key.length + Buffer.byteLength(value) + 1);
-    start = 0;
-  }
+  const [out, start] = room(most, () => Buffer.byteLength(head) + key.length + Buffer.byteLength(value) + 1);
   let at = start + out.write(head, start);
   at += out.write(key, at, 'latin1');
   at += out.write(value, at);
   out[at++] = 0x7d;
-  if (out === slab) slabUsed = (at + 7) & ~7;
-  return out.subarray(start, at);
+  return done(out, start, at);
+}
+
+/** Where to write at most `most` bytes: the slab when that is small, else a buffer of the exact size `exact()` measures. */
+function room(most: number, exact: () => number): [Buffer, number] {
+  if (most > SLAB_BYTES / 4) return [Buffer.allocUnsafe(exact()), 0];
+  if (most > SLAB_BYTES - slabUsed) {
+    slab = Buffer.allocUnsafe(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  return [slab, slabUsed];
+}
+
+/** The bytes written, from `start` to `end`; what is used of the slab is never written again. */
+function done(out: Buffer, start: number, end: number): Buffer {
+  if (out === slab) slabUsed = (end + 7) & ~7;
+  return out === slab || start !== 0 || end !== out.length ? out.subarray(start, end) : out;
 }

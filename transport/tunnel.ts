@@ -266,7 +266,7 @@ class TunnelConnection {
   readonly #batching: boolean;
   /** Answer records waiting for the end of the turn (or FLUSH_BYTES) to leave as one binary frame. */
   #heads: string[] = [];
-  #bodies: Uint8Array[] = [];
+  #bodies: (string | Uint8Array)[] = [];
   #queuedBytes = 0;
   #flushScheduled = false;
 
@@ -447,7 +447,7 @@ class TunnelConnection {
     // A closed socket has already forgotten its requests; this answer has nowhere to go.
     if (!this.#inFlight.has(id)) return;
     if (this.#batching) {
-      let record: readonly [string, Uint8Array];
+      let record: readonly [string, string | Uint8Array];
       try {
         record = answerRecord(id, response);
       } catch (error) {
@@ -484,11 +484,11 @@ class TunnelConnection {
   }
 
   /** Holds an answer record until the turn ends, or until about FLUSH_BYTES wait: answers of one turn leave as one frame. */
-  #queue(head: string, body: Uint8Array): void {
+  #queue(head: string, body: string | Uint8Array): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
     this.#heads.push(head);
     this.#bodies.push(body);
-    this.#queuedBytes += 8 + head.length + body.byteLength;
+    this.#queuedBytes += 8 + head.length + (typeof body === 'string' ? body.length : body.byteLength);
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       process.nextTick(this.#flushTurn);

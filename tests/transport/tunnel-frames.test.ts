@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResponseMessage } from '../../core/http/message.ts';
-import { responseFrame, responseFrameBytes, type FrameId } from '../../transport/tunnel-frames.ts';
+import { answerRecord, recordsFrame, responseFrame, responseFrameBytes, type FrameId } from '../../transport/tunnel-frames.ts';
 
 const test = suite('response frames are written byte for byte as JSON.stringify writes them');
 
@@ -71,6 +71,30 @@ test('a response of an unusual shape is serialised whole, with the same bytes', 
     { status: Number.NaN, headers: {}, body: 'x' },
   ];
   for (const response of odd) assert.ok(responseFrameBytes(3, response).equals(Buffer.from(JSON.stringify(responseFrame(3, response)))));
+});
+
+test('answer records carry each head as JSON and each body as its exact UTF-8 bytes, however many share a frame', () => {
+  const all = cases();
+  for (const count of [1, 3, all.length]) {
+    for (let round = 0; round < 20; round++) {
+      const chosen = all.slice(0, count);
+      const parts = chosen.map(([id, response]) => answerRecord(id, response));
+      const frame = recordsFrame(parts.map((p) => p[0]), parts.map((p) => p[1]));
+      let at = 0;
+      for (const [id, response] of chosen) {
+        const headLength = frame.readUInt32BE(at);
+        const bodyLength = frame.readUInt32BE(at + 4);
+        const head = JSON.parse(frame.subarray(at + 8, at + 8 + headLength).toString('utf8')) as Record<string, unknown>;
+        const body = frame.subarray(at + 8 + headLength, at + 8 + headLength + bodyLength);
+        const { status, headers, reason } = response;
+        assert.equal(head, JSON.parse(JSON.stringify(reason !== undefined ? { id, status, reason, headers } : { id, status, headers })));
+        const expected = typeof response.body === 'string' ? Buffer.from(response.body) : Buffer.from(response.body);
+        assert.ok(body.equals(expected), `body of ${JSON.stringify(id)}`);
+        at += 8 + headLength + bodyLength;
+      }
+      assert.is(at, frame.length);
+    }
+  }
 });
 
 test.run();
