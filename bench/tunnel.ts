@@ -20,7 +20,7 @@
  * Environment: DURATION (s per run, 10), ROUNDS (3), WARMUP (s per transport and route, 2),
  * IN_FLIGHT (50: tunnel requests in flight, shared by the PROCESSES (3) loader processes, and wrk's
  * connections), LOAD_CORES (the load core, 1: taskset's list of cores for the tunnel loaders), RAMP (s of load before a
- * tunnel run's window opens, 0.5), PAUSE (s between runs, 0.5), LOADERS (`client,raw`: which tunnel
+ * tunnel run's window opens, 0.5), PAUSE (s between runs, 0.5), LOADERS (`client,raw`, or `raw-text` too: which tunnel
  * loaders run; the first is the headline unless it saturated its core), QUICK=1 (2 s runs, 1 s
  * warm-up, no repeats: about a minute). The machine may be shared: QUIET (cores, 0.15) and
  * QUIET_WAIT (s, 20) gate each run on an idle machine; a run during which others used more than
@@ -60,13 +60,14 @@ const TARGET = 2.5;
 // A loader using this much of its core may be what limits the figure rather than the server.
 const SATURATED = 0.9;
 
-type LoaderMode = 'client' | 'raw';
+type LoaderMode = 'client' | 'raw' | 'raw-text';
 const LOADER_LABELS: Record<LoaderMode, string> = {
   client: `tunnel, project client (\`tunnel()\`), ${Math.round(positive('PROCESSES', 3))} processes`,
-  raw: `tunnel, raw \`ws\` loader, ${Math.round(positive('PROCESSES', 3))} processes`,
+  raw: `tunnel, raw \`ws\` loader (batching), ${Math.round(positive('PROCESSES', 3))} processes`,
+  'raw-text': `tunnel, raw \`ws\` loader (JSON text frames), ${Math.round(positive('PROCESSES', 3))} processes`,
 };
 const LOADERS: readonly LoaderMode[] = (process.env.LOADERS ?? 'client,raw').split(',').map((m) => m.trim()).map((m) => {
-  if (m !== 'client' && m !== 'raw') throw new Error(`LOADERS lists client and/or raw, not ${JSON.stringify(m)}`);
+  if (m !== 'client' && m !== 'raw' && m !== 'raw-text') throw new Error(`LOADERS lists client, raw and/or raw-text, not ${JSON.stringify(m)}`);
   return m;
 });
 if (LOADERS.length === 0) throw new Error('LOADERS must name at least one tunnel loader');
@@ -297,7 +298,7 @@ async function main(): Promise<void> {
   writeSection('tunnel', `
 ## WebSocket tunnel vs HTTP keep-alive (\`npm run bench:tunnel\`)
 
-One server process (\`serve()\` with the tunnel on at \`${TUNNEL_PATH}\`, the app of \`bench/servers/signalbox-app.ts\`: the compiled engine, the ${'~'}670-route table, \`PostsController#show\` with \`respond_to({ json, html })\`, \`environment: 'production'\`, \`logger: false\`), run from \`npm run build\` and pinned to core ${SERVER_CORE}, answers both transports. The load generators run in their own processes pinned to core(s) ${LOAD_CORES}: wrk with ${IN_FLIGHT} keep-alive connections for HTTP; for the tunnel, ${PROCESSES} processes of \`bench/servers/tunnel-load.ts\` (also from the build) at once, each with its own socket and its share of ${IN_FLIGHT} requests in flight (so that no one client process is the limit; the run's rate is the sum of theirs, its CPU window the one all of them measured in), either through the project's client (\`tunnel()\` with \`cookies: false, reconnect: false\`: one loop per request in flight, each awaiting its answer and reading its body before sending the next; it speaks the batching subprotocol \`signalbox-tunnel.2\`: the requests of one turn in one frame, answers as binary records with unescaped bodies) or through raw \`ws\` (no subprotocol, so JSON text frames: ${IN_FLIGHT} frames serialised once, one per id, each answer sending its id's frame again; answers read only as far as id and status). Before measuring, both transports gave status 200 and the same body, Content-Type and ETag for each route, and a raw frame's answer began \`{"id":<id>,"status":200\`.
+One server process (\`serve()\` with the tunnel on at \`${TUNNEL_PATH}\`, the app of \`bench/servers/signalbox-app.ts\`: the compiled engine, the ${'~'}670-route table, \`PostsController#show\` with \`respond_to({ json, html })\`, \`environment: 'production'\`, \`logger: false\`), run from \`npm run build\` and pinned to core ${SERVER_CORE}, answers both transports. The load generators run in their own processes pinned to core(s) ${LOAD_CORES}: wrk with ${IN_FLIGHT} keep-alive connections for HTTP; for the tunnel, ${PROCESSES} processes of \`bench/servers/tunnel-load.ts\` (also from the build) at once, each with its own socket and its share of ${IN_FLIGHT} requests in flight (so that no one client process is the limit; the run's rate is the sum of theirs, its CPU window the one all of them measured in), either through the project's client (\`tunnel()\` with \`cookies: false, reconnect: false\`: one loop per request in flight, each awaiting its answer and reading its body before sending the next; it speaks the batching subprotocol \`signalbox-tunnel.2\`: the requests of one turn in one frame, answers as binary records with unescaped bodies) or through raw \`ws\` (${IN_FLIGHT} frames serialised once, one per id, each answer sending its id's frame again; answers read only as far as id and status; \`raw\` batches as the client does, the frames due in one turn as one JSON array, and reads each answer record's head; \`raw-text\`, run only when LOADERS names it, offers no subprotocol and sends and reads JSON text frames, one request each, as a client of the plain protocol does). Before measuring, both transports gave status 200 and the same body, Content-Type and ETag for each route, and a raw frame's answer began \`{"id":<id>,"status":200\`.
 After a warm-up (${WARMUP} s per transport and route), ${ROUNDS} rounds each ran, per route, ${TRANSPORTS.map((tr) => (tr === 'http' ? 'HTTP' : `the ${tr} tunnel loader`)).join(', then ')}: ${DURATION} s per run (a tunnel run's window opens after ${RAMP} s of load, once its loader's JIT has warmed). Figures are medians of the ${ROUNDS} rounds; the ratio is the tunnel's median over HTTP's (the per-round ratios in brackets).
 
 ${machine()}; ${gen.version}; ws ${version('ws')}, signalbox ${ownVersion()} (${tree}; sources fingerprint ${fingerprint}, sha1 of core/, machines/, transport/${changed ? `; **they changed during the run**, to ${fingerprintAfter}: the server kept the build it started with` : ''}).${gen.kind === 'autocannon' ? `\n**HTTP load generator: autocannon, not wrk** — ${gen.note}` : ` ${gen.note}`}

@@ -2,13 +2,16 @@
  * The load generator of `bench/tunnel.ts`: one tunnel socket kept at a fixed number of requests in
  * flight, in its own process (the bench pins it to the load core). Internal to the bench.
  *
- *   node dist/bench/servers/tunnel-load.js <client|raw> <ws-url> <path> <seconds> [in-flight] [ramp-seconds]
+ *   node dist/bench/servers/tunnel-load.js <client|raw|raw-text> <ws-url> <path> <seconds> [in-flight] [ramp-seconds]
  *
  * `client` drives the project's client (`tunnel()` from transport/tunnel-client.ts, cookies and
  * reconnecting off): `in-flight` loops, each awaiting its answer and reading its body before sending
  * the next, as an application would. `raw` drives `ws` directly with the frames serialised once:
  * one frame per slot, the slot number as its id, and each answer's arrival sends its slot's frame
  * again, so exactly `in-flight` frames are outstanding; answers are read only as far as id and status.
+ * `raw` speaks the batching subprotocol (`signalbox-tunnel.2`, as the project's client does): the
+ * frames due in one turn leave as one JSON array, and answers come as binary records, each read as
+ * far as its head's id and status. `raw-text` offers no subprotocol: one JSON text frame each way.
  *
  * The load starts once the socket is open; after `ramp-seconds` (default 0.5: this process's own
  * JIT warm-up) it prints `START`, measures for `seconds`, prints `END` (the bench samples CPU use at
@@ -19,8 +22,9 @@
  */
 import { WebSocket, type RawData } from 'ws';
 import { tunnel, type Tunnel } from '../../transport/tunnel-client.ts';
+import { TUNNEL_PROTOCOL } from '../../transport/tunnel-protocol.ts';
 
-const MODES = ['client', 'raw'] as const;
+const MODES = ['client', 'raw', 'raw-text'] as const;
 type Mode = (typeof MODES)[number];
 
 const [modeArg, url, path, secondsArg, inFlightArg, rampArg] = process.argv.slice(2);
@@ -106,14 +110,22 @@ async function clientDriver(): Promise<Driver> {
   };
 }
 
-async function rawDriver(): Promise<Driver> {
-  const ws = new WebSocket(url, { perMessageDeflate: false });
+async function rawDriver(batching: boolean): Promise<Driver> {
+  const ws = new WebSocket(url, batching ? [TUNNEL_PROTOCOL] : [], { perMessageDeflate: false });
   await new Promise<void>((open, fail) => {
     const timer = setTimeout(() => fail(new Error(`no open within 10 s: ${url}`)), 10_000);
     ws.once('open', () => { clearTimeout(timer); open(); });
     ws.once('error', (error) => { clearTimeout(timer); fail(error); });
   });
-  const frames = Array.from({ length: inFlight }, (_, slot) => Buffer.from(JSON.stringify({ id: slot, method: 'GET', path })));
+  if (batching && ws.protocol !== TUNNEL_PROTOCOL) throw new Error(`the server did not choose ${TUNNEL_PROTOCOL}`);
+  const texts = Array.from({ length: inFlight }, (_, slot) => JSON.stringify({ id: slot, method: 'GET', path }));
+  const frames = texts.map((text) => Buffer.from(text));
+  let due: number[] = [];
+  const flushDue = () => {
+    const slots = due;
+    due = [];
+    ws.send(slots.length === 1 ? frames[slots[0]] : `[${slots.map((slot) => texts[slot]).join(',')}]`, textFrame);
+  };
   const sentAt = new Float64Array(inFlight);
   const socket = (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
   const textFrame = { binary: false };
@@ -124,15 +136,20 @@ async function rawDriver(): Promise<Driver> {
   let failure: Error | null = null;
   const uncork = () => { corked = false; socket.uncork(); };
   const send = (slot: number) => {
-    // Answers read in one turn send their next frames in one write, as the project's client does.
-    if (!corked) { corked = true; socket.cork(); process.nextTick(uncork); }
     sentAt[slot] = performance.now();
     outstanding++;
+    if (batching) {
+      // The frames due in one turn leave as one array, as the project's client sends them.
+      if (due.length === 0) process.nextTick(flushDue);
+      due.push(slot);
+      return;
+    }
+    // Answers read in one turn send their next frames in one write, as the project's client does.
+    if (!corked) { corked = true; socket.cork(); process.nextTick(uncork); }
     ws.send(frames[slot], textFrame);
   };
-  ws.on('message', (data: RawData, isBinary: boolean) => {
-    const answer = head(data as Buffer);
-    if (isBinary || answer === null || answer.id < 0 || answer.id >= inFlight) {
+  const answered = (answer: { id: number; status: number } | null, data: Buffer) => {
+    if (answer === null || answer.id < 0 || answer.id >= inFlight) {
       failure ??= new Error(`unexpected answer: ${String(data).slice(0, 200)}`);
       return;
     }
@@ -140,6 +157,24 @@ async function rawDriver(): Promise<Driver> {
     record(sentAt[answer.id], answer.status);
     if (running) send(answer.id);
     else if (outstanding === 0) drained?.();
+  };
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    const bytes = data as Buffer;
+    if (isBinary !== batching) {
+      failure ??= new Error(`unexpected ${isBinary ? 'binary' : 'text'} frame: ${String(data).slice(0, 200)}`);
+      return;
+    }
+    if (!batching) {
+      answered(head(bytes), bytes);
+      return;
+    }
+    // Records: the head's length and the body's (32-bit, big-endian), the head (JSON), the body.
+    for (let at = 0; at + 8 <= bytes.length;) {
+      const headEnd = at + 8 + bytes.readUInt32BE(at);
+      const end = headEnd + bytes.readUInt32BE(at + 4);
+      answered(head(bytes.subarray(at + 8, headEnd)), bytes);
+      at = end;
+    }
   });
   ws.on('close', (code: number) => { if (running) failure ??= new Error(`socket closed (${code}) during the run`); drained?.(); });
   return {
@@ -169,7 +204,7 @@ const STATUS_HEAD = Buffer.from(',"status":');
  * (checked against a full parse by the bench before measuring); anything else is read with JSON.parse.
  */
 function head(data: Buffer): { id: number; status: number } | null {
-  if (data.length > 20 && data.compare(ID_HEAD, 0, ID_HEAD.length, 0, ID_HEAD.length) === 0) {
+  if (data.length > 15 && data.compare(ID_HEAD, 0, ID_HEAD.length, 0, ID_HEAD.length) === 0) {
     let i = ID_HEAD.length;
     let id = 0;
     while (i < data.length && data[i] >= 0x30 && data[i] <= 0x39) id = id * 10 + data[i++] - 0x30;
@@ -187,7 +222,7 @@ function head(data: Buffer): { id: number; status: number } | null {
   }
 }
 
-const driver = mode === 'client' ? await clientDriver() : await rawDriver();
+const driver = mode === 'client' ? await clientDriver() : await rawDriver(mode === 'raw');
 driver.start();
 await sleep(ramp * 1000);
 process.stdout.write('START\n');
