@@ -62,6 +62,11 @@ export interface TunnelOptions {
    * and is to be fetched over HTTP, which streams it. A frame holds its whole body, so this bounds what one request can make the server hold. Default 4 MiB.
    */
   readonly maxFileBytes?: number;
+  /**
+   * Choose the batching protocol (`signalbox-tunnel.2`) for a client that offers it. Default true;
+   * `false` chooses no subprotocol, so every client speaks JSON text frames, one request or answer each.
+   */
+  readonly batching?: boolean;
 }
 
 export interface TunnelServer {
@@ -91,6 +96,7 @@ export const TUNNEL_DEFAULTS = Object.freeze({
   backpressureBytes: 1024 * 1024,
   maxHeaders: 100,
   maxFileBytes: 4 * 1024 * 1024,
+  batching: true,
 });
 
 interface Settings {
@@ -105,6 +111,7 @@ interface Settings {
   readonly maxHeaders: number;
   readonly staticFiles: boolean;
   readonly maxFileBytes: number;
+  readonly batching: boolean;
 }
 
 /**
@@ -131,7 +138,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
     // Compression would let a small frame inflate past every limit here.
     perMessageDeflate: false,
     // The batching protocol for a client that offers it; any other gets JSON text frames, one request each.
-    handleProtocols: (offered: Set<string>) => (offered.has(TUNNEL_PROTOCOL) ? TUNNEL_PROTOCOL : false),
+    handleProtocols: (offered: Set<string>) => (settings.batching && offered.has(TUNNEL_PROTOCOL) ? TUNNEL_PROTOCOL : false),
   }));
   const live = new Set<TunnelConnection>();
   let closing: Promise<void> | null = null;
@@ -182,7 +189,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
 
 const TUNNEL_OPTIONS: ReadonlySet<string> = new Set<keyof TunnelOptions>([
   'path', 'origins', 'maxFrameBytes', 'maxPayloadBytes', 'maxInFlight', 'idleTimeoutMs', 'heartbeatMs', 'backpressureBytes',
-  'maxHeaders', 'staticFiles', 'maxFileBytes',
+  'maxHeaders', 'staticFiles', 'maxFileBytes', 'batching',
 ]);
 
 function settle(options: TunnelOptions): Settings {
@@ -197,6 +204,8 @@ function settle(options: TunnelOptions): Settings {
   const maxFrame = positive('maxFrameBytes', TUNNEL_DEFAULTS.maxFrameBytes);
   const maxPayload = positive('maxPayloadBytes', 4 * maxFrame);
   if (maxPayload < maxFrame) throw new ArgumentError('Tunnel option maxPayloadBytes must be at least maxFrameBytes');
+  const batching = options.batching ?? TUNNEL_DEFAULTS.batching;
+  if (typeof batching !== 'boolean') throw new ArgumentError(`Tunnel option batching must be true or false, not ${String(batching)}`);
   return {
     path,
     origins: options.origins === undefined ? null : new Set(options.origins.map((o) => {
@@ -213,6 +222,7 @@ function settle(options: TunnelOptions): Settings {
     maxHeaders: positive('maxHeaders', TUNNEL_DEFAULTS.maxHeaders),
     staticFiles: options.staticFiles !== false,
     maxFileBytes: positive('maxFileBytes', TUNNEL_DEFAULTS.maxFileBytes),
+    batching,
   };
 }
 

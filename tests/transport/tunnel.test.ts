@@ -759,6 +759,21 @@ test('the tunnel path is configurable', async () => {
     () => assert.unreachable('zero in flight'),
     (e: Error) => assert.match(e.message, /maxInFlight must be a positive number/),
   );
+  await serve(echoApp(), { port: 0, tunnel: { batching: 'no' as never } }).then(
+    () => assert.unreachable('batching is a boolean'),
+    (e: Error) => assert.match(e.message, /batching must be true or false, not no/),
+  );
+});
+
+test('with batching: false the server chooses no subprotocol, and a client offering signalbox-tunnel.2 gets JSON text frames', async () => {
+  await withServer(echoApp(), tunnelOptions({ batching: false }), async (server) => {
+    // ws insists on a subprotocol once it offered one: its refusal shows the server chose none.
+    await batching(server).then(
+      () => assert.unreachable('the server chose signalbox-tunnel.2'),
+      (e: Error) => assert.match(e.message, /Server sent no subprotocol/),
+    );
+    await stillUsable(await Raw.open(server), 'batching off');
+  });
 });
 
 test('server.close() lets tunnelled requests in flight answer, then closes their sockets with 1001 and refuses new upgrades', async () => {
