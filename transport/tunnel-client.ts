@@ -113,6 +113,16 @@ export class TunnelError extends Error {
 const OPEN = 1;
 const CLOSING = 2;
 
+/** How `ws` fails a handshake whose answer chooses none of the subprotocols offered. */
+const NO_SUBPROTOCOL = 'Server sent no subprotocol';
+
+/** A handshake failed only because the server chose no subprotocol: worth one more try offering none. */
+class NoSubprotocol extends TunnelError {
+  constructor(message: string) {
+    super('tunnel_unavailable', message);
+  }
+}
+
 /**
  * Opens a tunnel. Rejects (`tunnel_unavailable`, with the HTTP `status`
  * when `ws` reports one, e.g. 403 for a refused Origin) when the first
@@ -181,6 +191,8 @@ class TunnelClient implements Tunnel {
   #corked = false;
   /** The server chose the batching protocol: requests of one turn leave as one frame, answers come as binary records. */
   #batching = false;
+  /** Offer the batching protocol in the handshake: until a server refuses a socket that offers it (`ws` only). */
+  #offer = true;
   /** Request frames of this turn, not sent yet (batching only). */
   #outbox: string[] = [];
   #outboxChars = 0;
@@ -251,8 +263,25 @@ class TunnelClient implements Tunnel {
     this.#emit('close', {});
   }
 
-  /** One socket, open; rejects with `tunnel_unavailable` when it cannot open, or does not within `timeoutMs`. */
-  #open(): Promise<WebSocketLike> {
+  /**
+   * One socket, open; rejects with `tunnel_unavailable` when it cannot open, or does not within `timeoutMs`.
+   * `ws` refuses a server that chooses none of the subprotocols offered (one of an earlier release, or with
+   * batching off), where browsers accept it: then the handshake is tried once more offering none, and
+   * this tunnel offers none from then on.
+   */
+  async #open(): Promise<WebSocketLike> {
+    const deadline = performance.now() + this.#timeout;
+    if (!this.#offer) return this.#handshake(false, deadline);
+    try {
+      return await this.#handshake(true, deadline);
+    } catch (error) {
+      if (!(error instanceof NoSubprotocol)) throw error;
+      this.#offer = false;
+      return this.#handshake(false, deadline);
+    }
+  }
+
+  #handshake(offer: boolean, deadline: number): Promise<WebSocketLike> {
     return new Promise((resolve, reject) => {
       const nodeOptions = {
         ...(this.#options.headers !== undefined ? { headers: this.#options.headers } : {}),
@@ -260,7 +289,7 @@ class TunnelClient implements Tunnel {
       };
       let socket: WebSocketLike;
       try {
-        socket = new this.#Socket(this.#url, [TUNNEL_PROTOCOL], nodeOptions);
+        socket = new this.#Socket(this.#url, offer ? [TUNNEL_PROTOCOL] : [], nodeOptions);
       } catch (error) {
         reject(new TunnelError('tunnel_unavailable', `Cannot open ${this.#url}: ${(error as Error).message}`));
         return;
@@ -281,13 +310,14 @@ class TunnelClient implements Tunnel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        reject(new TunnelError('tunnel_unavailable', `Cannot open ${this.#url}${why ? `: ${why}` : ''}`, status));
+        const message = `Cannot open ${this.#url}${why ? `: ${why}` : ''}`;
+        reject(offer && why === NO_SUBPROTOCOL ? new NoSubprotocol(message) : new TunnelError('tunnel_unavailable', message, status));
       };
       // A server that accepts the connection and never answers the upgrade would otherwise hold tunnel() forever.
       const timer = setTimeout(() => {
         unavailable(`no handshake within ${this.#timeout} ms`);
         socket.close();
-      }, this.#timeout);
+      }, Math.max(0, deadline - performance.now()));
       socket.addEventListener('error', (event: { message?: string; error?: Error }) => {
         reason = event.error?.message || event.message || reason;
         // An error before `open` ends the attempt: Node 22's built-in WebSocket reports a refused

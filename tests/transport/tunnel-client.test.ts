@@ -614,6 +614,62 @@ test('against a server that chooses no subprotocol, the client speaks JSON text 
   });
 });
 
+/** A `ws` socket that records the subprotocols each handshake offered and the one the server chose. */
+function offeringSocket(): { Socket: TunnelClientOptions['WebSocket']; offered: string[][]; chosen: string[] } {
+  const offered: string[][] = [];
+  const chosen: string[] = [];
+  class Offering extends WebSocket {
+    constructor(url: string, given?: string | string[], options?: ConstructorParameters<typeof WebSocket>[2]) {
+      super(url, given, options);
+      offered.push(given === undefined ? [] : [given].flat());
+      this.once('open', () => chosen.push(this.protocol));
+    }
+  }
+  return { Socket: Offering as never, offered, chosen };
+}
+
+test('a server with batching off chooses no subprotocol: a ws client retries once offering none, and offers none again on reconnect', async () => {
+  await withServer(echoApp(), { tunnel: { batching: false, idleTimeoutMs: 50 } }, async (server) => {
+    const { Socket, offered, chosen } = offeringSocket();
+    await withClient(urlOf(server.port), { WebSocket: Socket, timeoutMs: 5_000 }, async (t) => {
+      assert.equal(offered, [['signalbox-tunnel.2'], []], 'refused once for offering it, then accepted offering nothing');
+      assert.equal(chosen, ['']);
+      const answers = await Promise.all([1, 2, 3].map((i) => t.request({ path: `/echo/slow/${i}?ms=1` })));
+      assert.equal(await Promise.all(answers.map((a) => a.text())), ['slow 1', 'slow 2', 'slow 3']);
+      const disconnected = new Promise<Record<string, unknown>>((r) => t.on('disconnect', r));
+      assert.is((await disconnected).code, 1000, 'the idle timeout closes the socket');
+      assert.is(await (await t.request({ path: '/echo/slow/4?ms=1' })).text(), 'slow 4');
+      assert.equal(offered, [['signalbox-tunnel.2'], [], []], 'the reconnect offers nothing at once');
+      assert.equal(chosen, ['', '']);
+    });
+  });
+});
+
+test('a server with batching off serves every WebSocket class the client may use, in JSON text frames', async () => {
+  const app = echoApp();
+  const fake: App = { ...app, handle: async (m) => (m.url === '/png' ? { status: 200, headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 0, 255]) } : app.handle(m)) };
+  await withServer(fake, { tunnel: { batching: false } }, async (server) => {
+    for (const [name, Socket] of socketClasses()) {
+      await withClient(urlOf(server.port), { WebSocket: Socket }, async (t) => {
+        const [slow, png] = await Promise.all([t.request({ path: '/echo/slow/7?ms=1' }), t.request({ path: '/png' })]);
+        assert.is(await slow.text(), 'slow 7', name);
+        assert.equal([...png.body], [137, 80, 0, 255], name);
+        assert.is((await rejection(t.request({ method: 'CONNECT', path: '/echo/show' }))).code, 'unknown_method', name);
+      });
+    }
+  });
+});
+
+test('a handshake refused for another reason is not retried', async () => {
+  await withServer(echoApp(), { tunnel: { batching: false } }, async (server) => {
+    const { Socket, offered } = offeringSocket();
+    const refused = await rejection(tunnel(urlOf(server.port), { WebSocket: Socket, origin: 'https://evil.example' }));
+    assert.is(refused.code, 'tunnel_unavailable');
+    assert.is(refused.status, 403);
+    assert.equal(offered, [['signalbox-tunnel.2']]);
+  });
+});
+
 test('requests and answers work over whichever WebSocket class the client is given, binary records included', async () => {
   const app = echoApp();
   const fake: App = { ...app, handle: async (m) => (m.url === '/png' ? { status: 200, headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 0, 255]) } : app.handle(m)) };
