@@ -45,9 +45,13 @@ export type TunnelErrorCode =
   | 'duplicate_id'
   | 'file_too_large';
 
-/** A frame the tunnel refused. `id` is there when it could be read. */
+/**
+ * A frame the tunnel refused. `id` is there when it could be read; `frame`, in the batching
+ * protocol, when a whole text frame was refused unread (its ordinal on the socket, from 1).
+ */
 export interface ErrorFrame {
   readonly id?: FrameId;
+  readonly frame?: number;
   readonly error: { readonly code: TunnelErrorCode; readonly message: string; readonly status: number };
 }
 
@@ -67,8 +71,9 @@ export const TUNNEL_ERROR_STATUS: Readonly<Record<TunnelErrorCode, number>> = Ob
 /** The methods the request layer accepts (Rails 2.1's ACCEPTED_HTTP_METHODS, upper-case as on the wire). */
 export const TUNNEL_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
 
-export function errorFrame(code: TunnelErrorCode, message: string, id?: FrameId): ErrorFrame {
+export function errorFrame(code: TunnelErrorCode, message: string, id?: FrameId, frame?: number): ErrorFrame {
   const error = { code, message, status: TUNNEL_ERROR_STATUS[code] };
+  if (frame !== undefined) return id === undefined ? { frame, error } : { id, frame, error };
   return id === undefined ? { error } : { id, error };
 }
 

@@ -279,6 +279,11 @@ class TunnelConnection {
   #bodies: (string | Uint8Array)[] = [];
   #queuedBytes = 0;
   #flushScheduled = false;
+  /**
+   * Text frames read so far (batching only). A frame refused unread is named by its ordinal, which the
+   * client counts too: that is how it learns which requests of a batch were refused.
+   */
+  #textFrames = 0;
 
   constructor(ws: WebSocket, req: IncomingMessage, env: RequestFacts, app: App, settings: Settings, onGone: () => void) {
     this.#ws = ws;
@@ -368,9 +373,10 @@ class TunnelConnection {
       this.#refuse(errorFrame('binary_frame', 'Binary frames are not accepted; send JSON text frames'));
       return;
     }
+    const ordinal = this.#batching ? ++this.#textFrames : undefined;
     if (data.length > this.#settings.maxFrameBytes) {
       const id = sniffId(data.subarray(0, 400).toString('utf8'));
-      this.#refuse(errorFrame('frame_too_large', `Frames are limited to ${this.#settings.maxFrameBytes} bytes`, id));
+      this.#refuse(errorFrame('frame_too_large', `Frames are limited to ${this.#settings.maxFrameBytes} bytes`, id, ordinal));
       return;
     }
     const text = data.toString('utf8');

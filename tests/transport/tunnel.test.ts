@@ -339,6 +339,32 @@ test('a batch over maxFrameBytes is refused whole with frame_too_large; a client
   });
 });
 
+test('in the batching protocol a frame refused unread names its ordinal among the text frames the socket sent', async () => {
+  await withServer(echoApp(), tunnelOptions({ maxFrameBytes: 2048 }), async (server) => {
+    const { ws, got, until } = await batching(server);
+    const batch = (from: number) => JSON.stringify(Array.from({ length: 60 }, (_, i) => ({ id: from + i, method: 'GET', path: '/echo/show' })));
+    ws.send(JSON.stringify({ id: 'a', method: 'GET', path: '/echo/show' }));
+    ws.send(Buffer.from('binary frames are not counted'));
+    ws.send(batch(100));
+    ws.send(JSON.stringify([{ id: 'b', method: 'GET', path: '/echo/show' }]));
+    ws.send(JSON.stringify({ id: 'big', method: 'POST', path: '/echo/show', body: 'x'.repeat(3000) }));
+    ws.send(batch(200));
+    await until(6);
+    const refused = got.filter((r) => r.head.error?.code === 'frame_too_large').map((r) => r.head);
+    assert.equal(refused.map((h) => [h.id, h.frame]), [[undefined, 2], ['big', 4], [undefined, 5]]);
+    assert.equal(got.filter((r) => r.head.status === 200).map((r) => r.head.id).sort(), ['a', 'b']);
+    assert.is(got.find((r) => r.head.error?.code === 'binary_frame')!.head.frame, undefined);
+    ws.close();
+  });
+  await withServer(echoApp(), tunnelOptions({ maxFrameBytes: 2048 }), async (server) => {
+    const raw = await Raw.open(server);
+    raw.send({ id: 1, method: 'POST', path: '/echo/show', body: 'x'.repeat(3000) });
+    const refusal = await raw.next();
+    assert.equal(Object.keys(refusal), ['id', 'error'], 'JSON text frames are not counted');
+    await stillUsable(raw, 'after');
+  });
+});
+
 test('files under the public directory are served before routing, as over HTTP; nothing outside it', async () => {
   const pub = tempDir('tunnel-public');
   try {
