@@ -160,6 +160,19 @@ interface Pending {
   readonly deadline: number;
   /** Its frame went out on the current socket: only then can an answer settle it. */
   sent: boolean;
+  /** The frame of several requests it went out in, until it is settled. */
+  batch: Batch | null;
+}
+
+/** A text frame that carried several requests (batching only): if it is refused unread, these are the requests it held. */
+interface Batch {
+  /** Its ordinal among the text frames sent on the socket, from 1, as the server counts them. */
+  readonly ordinal: number;
+  readonly members: readonly Pending[];
+  /** Its length in UTF-16 units. */
+  readonly chars: number;
+  /** Members not settled yet: at 0 the batch is forgotten. */
+  open: number;
 }
 
 class TunnelClient implements Tunnel {
@@ -193,10 +206,22 @@ class TunnelClient implements Tunnel {
   #batching = false;
   /** Offer the batching protocol in the handshake: until a server refuses a socket that offers it (`ws` only). */
   #offer = true;
-  /** Request frames of this turn, not sent yet (batching only). */
+  /** Request frames of this turn, not sent yet, and their requests (batching only). */
   #outbox: string[] = [];
+  #outboxMembers: Pending[] = [];
   #outboxChars = 0;
   #outboxScheduled = false;
+  /**
+   * Most UTF-16 units of requests in one batch. Halved (for this tunnel, reconnects included) when the
+   * server refuses a batch as too large, or drops the socket for one (1009): its limits are its own.
+   */
+  #batchChars = BATCH_CHARS;
+  /** Text frames sent on this socket (batching only): the server names a frame it refused by this count. */
+  #framesSent = 0;
+  /** Frames of several requests sent on this socket with some not settled, by ordinal. */
+  readonly #batches = new Map<number, Batch>();
+  /** The longest batch sent on this socket, in UTF-16 units (0 for none): what a 1009 close is blamed on. */
+  #longestBatch = 0;
 
   constructor(url: string, Socket: WebSocketClass, options: TunnelClientOptions) {
     this.#url = url;
@@ -239,7 +264,7 @@ class TunnelClient implements Tunnel {
         reject(new TunnelError('tunnel_closed', 'The tunnel is closed'));
         return;
       }
-      const pending: Pending = { id: ++this.#seq, init, resolve, reject, deadline: performance.now() + this.#timeout, sent: false };
+      const pending: Pending = { id: ++this.#seq, init, resolve, reject, deadline: performance.now() + this.#timeout, sent: false, batch: null };
       this.#pending.set(pending.id, pending);
       this.#deadline ??= setTimeout(this.#expire, this.#timeout);
       if (this.#state === 'open' && this.#socket !== null && this.#socket.readyState === OPEN) {
@@ -344,7 +369,11 @@ class TunnelClient implements Tunnel {
     this.#batching = socket.protocol === TUNNEL_PROTOCOL;
     if (socket.binaryType === 'blob') socket.binaryType = 'arraybuffer';
     this.#outbox = [];
+    this.#outboxMembers = [];
     this.#outboxChars = 0;
+    this.#framesSent = 0;
+    this.#batches.clear();
+    this.#longestBatch = 0;
     let closed!: () => void;
     this.#socketClosed = new Promise((r) => {
       closed = r;
@@ -373,6 +402,26 @@ class TunnelClient implements Tunnel {
   };
 
   #send(pending: Pending): void {
+    pending.sent = true;
+    if (this.#batching) {
+      this.#enqueue(this.#frameText(pending), pending);
+      return;
+    }
+    const tcp = this.#tcp;
+    if (tcp !== null && !this.#corked) {
+      // Requests made in the same turn leave in one write instead of one system call each.
+      this.#corked = true;
+      tcp.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        tcp.uncork();
+      });
+    }
+    this.#socket!.send(this.#frameText(pending));
+  }
+
+  /** The request frame as JSON text, with the jar's cookies when it carries no Cookie of its own. */
+  #frameText(pending: Pending): string {
     const { init } = pending;
     let headers = ownHeaders(init.headers);
     if (this.#jar && this.cookies.size > 0 && (headers === undefined || !hasCookie(headers))) {
@@ -386,34 +435,18 @@ class TunnelClient implements Tunnel {
     if (headers !== undefined) frame.headers = headers;
     if (typeof init.body === 'string') frame.body = init.body;
     else if (init.body !== undefined) frame.bodyBase64 = toBase64(init.body);
-    pending.sent = true;
-    if (this.#batching) {
-      this.#enqueue(JSON.stringify(frame));
-      return;
-    }
-    const tcp = this.#tcp;
-    if (tcp !== null && !this.#corked) {
-      // Requests made in the same turn leave in one write instead of one system call each.
-      this.#corked = true;
-      tcp.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        tcp.uncork();
-      });
-    }
-    this.#socket!.send(JSON.stringify(frame));
+    return JSON.stringify(frame);
   }
 
-  /** Adds a request frame to this turn's batch; the batch leaves when the turn ends or reaches BATCH_CHARS. */
-  #enqueue(text: string): void {
-    if (text.length > BATCH_CHARS) {
-      // Alone, as its own frame: if it is too large for the server, the refusal can still name it.
-      this.#flushOutbox();
-      this.#socket!.send(text);
+  /** Adds a request frame to this turn's batch; the batch leaves when the turn ends or reaches `#batchChars`. */
+  #enqueue(text: string, pending: Pending): void {
+    if (text.length > this.#batchChars) {
+      this.#sendAlone(text);
       return;
     }
-    if (this.#outboxChars + text.length > BATCH_CHARS) this.#flushOutbox();
+    if (this.#outboxChars + text.length > this.#batchChars) this.#flushOutbox();
     this.#outbox.push(text);
+    this.#outboxMembers.push(pending);
     this.#outboxChars += text.length + 1;
     if (!this.#outboxScheduled) {
       this.#outboxScheduled = true;
@@ -426,15 +459,59 @@ class TunnelClient implements Tunnel {
     this.#flushOutbox();
   };
 
+  /** One request as its own frame, after the batch waiting (so frames keep the order of their requests). */
+  #sendAlone(text: string): void {
+    this.#flushOutbox();
+    const socket = this.#socket;
+    if (socket === null || socket.readyState !== OPEN) return;
+    // Refused as too large, it is still named by its id, which the server reads from the frame's start.
+    this.#framesSent++;
+    socket.send(text);
+  }
+
   #flushOutbox(): void {
-    const batch = this.#outbox;
-    if (batch.length === 0) return;
+    const texts = this.#outbox;
+    if (texts.length === 0) return;
+    const members = this.#outboxMembers;
     this.#outbox = [];
+    this.#outboxMembers = [];
     this.#outboxChars = 0;
     const socket = this.#socket;
     // A socket that closed meanwhile has already rejected these requests.
     if (socket === null || socket.readyState !== OPEN) return;
-    socket.send(batch.length === 1 ? batch[0] : `[${batch.join(',')}]`);
+    const ordinal = ++this.#framesSent;
+    if (texts.length === 1) {
+      socket.send(texts[0]);
+      return;
+    }
+    const text = `[${texts.join(',')}]`;
+    const batch: Batch = { ordinal, members, chars: text.length, open: members.length };
+    for (const pending of members) pending.batch = batch;
+    this.#batches.set(ordinal, batch);
+    if (text.length > this.#longestBatch) this.#longestBatch = text.length;
+    socket.send(text);
+  }
+
+  /**
+   * The server refused the frame `ordinal` unread. A batch too large for the server is its own doing, not
+   * its requests' (each may well fit alone, and none of them reached the app): they go again, each alone,
+   * and later batches are at most half as long. Any other refusal rejects them with its error.
+   */
+  #refusedFrame(ordinal: number, error: ErrorFrame['error']): void {
+    const batch = this.#batches.get(ordinal);
+    if (batch === undefined) return;
+    this.#batches.delete(ordinal);
+    const members = batch.members.filter((pending) => this.#pending.get(pending.id) === pending);
+    for (const pending of members) pending.batch = null;
+    if (error.code === 'frame_too_large') {
+      this.#batchChars = Math.min(this.#batchChars, Math.floor(batch.chars / 2));
+      for (const pending of members) this.#sendAlone(this.#frameText(pending));
+      return;
+    }
+    for (const pending of members) {
+      this.#forget(pending);
+      pending.reject(new TunnelError(error.code, error.message, error.status, pending.id));
+    }
   }
 
   #onMessage(data: unknown): void {
@@ -474,7 +551,11 @@ class TunnelClient implements Tunnel {
 
   /** Settles the request an answer names: `body` is the record's body bytes, or null for a JSON text frame. */
   #settle(frame: Partial<ResponseFrame & ErrorFrame> | null, body: Uint8Array | null): void {
-    if (frame === null || typeof frame !== 'object' || typeof frame.id !== 'number') return;
+    if (frame === null || typeof frame !== 'object') return;
+    if (typeof frame.id !== 'number') {
+      if (frame.id === undefined && typeof frame.frame === 'number' && frame.error !== undefined) this.#refusedFrame(frame.frame, frame.error);
+      return;
+    }
     const pending = this.#pending.get(frame.id);
     if (pending === undefined || !pending.sent) return;
     this.#forget(pending);
@@ -494,6 +575,11 @@ class TunnelClient implements Tunnel {
 
   #forget(pending: Pending): void {
     this.#pending.delete(pending.id);
+    const batch = pending.batch;
+    if (batch !== null) {
+      pending.batch = null;
+      if (--batch.open === 0) this.#batches.delete(batch.ordinal);
+    }
     if (!pending.sent) {
       const waiting = this.#waiting.indexOf(pending);
       if (waiting >= 0) this.#waiting.splice(waiting, 1);
@@ -506,6 +592,8 @@ class TunnelClient implements Tunnel {
   }
 
   #onClose(code: number, reason: string): void {
+    // 1009: a frame was over the server's maxPayloadBytes. Blame the longest batch, so that the next socket's fit.
+    if (code === 1009 && this.#longestBatch > 0) this.#batchChars = Math.min(this.#batchChars, Math.floor(this.#longestBatch / 2));
     // An answer can no longer arrive on another socket: the server forgot these ids with this one.
     for (const pending of [...this.#pending.values()]) {
       if (!pending.sent) continue;

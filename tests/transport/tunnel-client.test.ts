@@ -591,6 +591,53 @@ test('the client offers signalbox-tunnel.2: requests made in one turn leave as o
   });
 });
 
+test('a batch the server refuses as too large: its requests go again one by one, one still too large is rejected by itself, and later batches are shorter', async () => {
+  await withServer(echoApp(), { tunnel: { maxFrameBytes: 2048 } }, async (server) => {
+    const { Socket, sent } = countingSocket(true);
+    await withClient(urlOf(server.port), { WebSocket: Socket, timeoutMs: 20_000 }, async (t) => {
+      const started = performance.now();
+      const turn = (n: number) => Array.from({ length: n }, (_, i) => t.request({ path: `/echo/slow/${i}?ms=1` }).then((r) => r.text(), (e: TunnelError) => e.code));
+      const small = turn(30);
+      const tooLarge = rejection(t.request({ method: 'POST', path: '/echo/show', headers: { 'Content-Type': 'text/plain' }, body: 'x'.repeat(2000) }));
+      assert.equal(await Promise.all(small), Array.from({ length: 30 }, (_, i) => `slow ${i}`), 'every request of the refused batch is answered');
+      const error = await tooLarge;
+      assert.is(error.code, 'frame_too_large', 'one too large even alone is refused, by its id');
+      assert.is(error.status, 413);
+      assert.ok(performance.now() - started < 10_000, 'long before timeoutMs');
+      const refused = sent[0];
+      assert.ok(refused.startsWith('[') && refused.length > 2048 && refused.length < 4096, 'the turn left as one batch, over the limit');
+      assert.is(sent.length, 1 + 31, 'then each of its requests alone');
+      assert.ok(sent.slice(1).every((frame) => frame.startsWith('{"id":')));
+      sent.length = 0;
+      assert.equal(await Promise.all(turn(60)), Array.from({ length: 60 }, (_, i) => `slow ${i}`));
+      assert.is(sent.length, 2, 'batched again');
+      assert.ok(sent.every((frame) => frame.length <= refused.length / 2 + 2), 'each at most half as long as the refused one');
+    });
+  });
+});
+
+test('a batch over the server\'s maxPayloadBytes closes the socket (1009): its requests are rejected tunnel_closed at once, and batches shrink until they fit', async () => {
+  await withServer(echoApp(), { tunnel: { maxFrameBytes: 1024, maxPayloadBytes: 1024 } }, async (server) => {
+    await withClient(urlOf(server.port), { reconnect: { minMs: 5, maxMs: 20 }, timeoutMs: 20_000 }, async (t) => {
+      const codes: number[] = [];
+      t.on('disconnect', (info) => codes.push(info.code as number));
+      const started = performance.now();
+      const turn = () => Promise.all(Array.from({ length: 60 }, (_, i) => t.request({ path: `/echo/slow/${i}?ms=1` }).then((r) => r.text(), (e: TunnelError) => e.code)));
+      const first = await turn();
+      assert.equal(new Set(first), new Set(['tunnel_closed']));
+      assert.ok(performance.now() - started < 10_000, 'long before timeoutMs');
+      let answered = false;
+      for (let round = 0; round < 4 && !answered; round++) {
+        const got = await turn();
+        answered = got.every((text, i) => text === `slow ${i}`);
+        if (!answered) assert.equal(new Set(got), new Set(['tunnel_closed']));
+      }
+      assert.ok(answered, 'within a few drops the batches fit');
+      assert.ok(codes.length >= 1 && codes.every((code) => code === 1009), `closed with ${codes.join(', ')}`);
+    });
+  });
+});
+
 test('against a server that chooses no subprotocol, the client speaks JSON text frames, one request each', async () => {
   const app = echoApp();
   const bodies: Record<string, { type: string; body: string | Uint8Array }> = {
