@@ -62,17 +62,82 @@ const FAILED: ResponseMessage = {
   body: FAILED_BODY,
 };
 
-/** One request on a fast connection, and its answer once the app gave it. */
+/**
+ * One request on a fast connection, and its answer once the app gave it. While
+ * the answer waits in a write batch it is held as bytes, not as the app's
+ * objects: a minor GC in that window copies what is held, and objects held
+ * across collections are what make V8 enlarge its young generation (and the
+ * process's resident memory) under load.
+ */
 interface Exchange {
-  readonly head: SimpleHead;
+  method: string;
+  /** The request asked to close the connection after its answer. */
+  closes: boolean;
+  /** The answer as the app gave it, until it is written or encoded. */
   response: ResponseMessage | null;
+  /** The answer's head and body, encoded while it waits: bytes start..end of a slab shared with other answers; null when not encoded. */
+  encoded: Buffer | null;
+  start: number;
+  end: number;
+  /** Whether the encoded head closes the connection. */
+  encodedCloses: boolean;
+  /** Where the encoded head's own keep-alive lines are (responseHead's keepAliveStart/End; -1 for none). */
+  keepAliveStart: number;
+  keepAliveEnd: number;
+  /** The connection's next request, in arrival order. */
+  next: Exchange | null;
 }
+
+/**
+ * A connection's requests not yet answered, in arrival order, linked through
+ * the exchanges themselves: an array would get a new backing store whenever
+ * it empties and fills again, once per request on a keep-alive connection.
+ */
+class ExchangeQueue {
+  first: Exchange | null = null;
+  #last: Exchange | null = null;
+  length = 0;
+
+  push(exchange: Exchange): void {
+    if (this.#last === null) this.first = exchange;
+    else this.#last.next = exchange;
+    this.#last = exchange;
+    this.length++;
+  }
+
+  shift(): void {
+    const first = this.first;
+    if (first === null) return;
+    this.first = first.next;
+    first.next = null;
+    if (this.first === null) this.#last = null;
+    this.length--;
+  }
+
+  clear(): void {
+    this.first = null;
+    this.#last = null;
+    this.length = 0;
+  }
+}
+
+/** What the answers of a connection that closes say in place of their keep-alive lines. */
+const CLOSING = 'Connection: close\r\n';
+
+/**
+ * The size of the slabs waiting answers are encoded into, as Node's own
+ * Buffer pool: a slab is freed once every answer in it is written, so an
+ * answer stuck behind a slow reader keeps at most 8 KiB (or its own size) alive.
+ */
+const SLAB_BYTES = 8 * 1024;
 
 class LaneConnection {
   /** Bytes read and not yet taken as a request. */
   pending: Buffer = EMPTY;
   /** Requests taken and not yet answered, in arrival order: answers leave from the front. */
-  readonly exchanges: Exchange[] = [];
+  readonly exchanges = new ExchangeQueue();
+  /** An exchange written and done with, for the next request. */
+  spare: Exchange | null = null;
   /** A file is being piped into the socket: later answers wait for it. */
   streaming = false;
   /** This side stopped reading the socket (requests or answers waiting). */
@@ -116,6 +181,9 @@ export class FastLane {
   readonly #keepAliveSeconds: number;
   readonly #maxBody: number;
   #draining = false;
+  /** Where answers waiting in the write batch are encoded: held as bytes outside the JS heap, with no object of their own. */
+  #slab: Buffer = EMPTY;
+  #slabAt = 0;
   #sweep: NodeJS.Timeout | null = null;
 
   constructor(app: App, options: FastLaneOptions) {
@@ -217,7 +285,11 @@ export class FastLane {
   #start(connection: LaneConnection, head: SimpleHead, body: Buffer): void {
     if (connection.exchanges.length === 0 && connection.answered) connection.longestPause = Math.max(connection.longestPause, performance.now() - connection.idleSince);
     if (head.closes) connection.closing = true;
-    const exchange: Exchange = { head, response: null };
+    // The connection's last exchange, written and so answered, is used again: under load, a new one per request is what a minor GC finds held in the batch.
+    const exchange = connection.spare ?? newExchange();
+    connection.spare = null;
+    exchange.method = head.method;
+    exchange.closes = head.closes;
     connection.exchanges.push(exchange);
     const message: RequestMessage = {
       method: head.method,
@@ -243,9 +315,46 @@ export class FastLane {
 
   #answered(connection: LaneConnection, exchange: Exchange, response: ResponseMessage): void {
     exchange.response = response;
-    if (connection.exchanges[0] !== exchange) return;
-    if (this.#batch === null) this.#flush(connection);
-    else this.#batch.add(connection, null);
+    if (this.#batch === null) {
+      if (connection.exchanges.first === exchange) this.#flush(connection);
+      return;
+    }
+    this.#encode(exchange, response);
+    if (connection.exchanges.first === exchange) this.#batch.add(connection, null);
+  }
+
+  /** Encodes an answer that will wait before it is written: a string body, sent whole (no file, no chunks). */
+  #encode(exchange: Exchange, response: ResponseMessage): void {
+    const body = response.body;
+    if (response.file !== undefined || typeof body !== 'string') return;
+    const hasBody = answersWithBody(exchange.method, response.status);
+    let head: Head;
+    try {
+      head = responseHead(response, { closes: exchange.closes, keepAliveSeconds: this.#keepAliveSeconds, hasBody, body });
+    } catch {
+      // Written unencoded, where the same error is answered 500.
+      return;
+    }
+    // Latin-1 heads and chunked bodies are written in parts; they stay as they are.
+    if (head.wide || head.chunked) return;
+    // At most 3 bytes per UTF-16 unit; written in two parts, so the head and body are never joined into one string.
+    const most = (head.text.length + (hasBody ? body.length : 0)) * 3;
+    if (this.#slab.length - this.#slabAt < most) {
+      this.#slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, most));
+      this.#slabAt = 0;
+    }
+    const slab = this.#slab;
+    const start = this.#slabAt;
+    let end = start + slab.write(head.text, start, 'latin1');
+    if (hasBody && body.length > 0) end += slab.write(body, end, 'utf8');
+    this.#slabAt = end;
+    exchange.encoded = slab;
+    exchange.start = start;
+    exchange.end = end;
+    exchange.encodedCloses = head.closes;
+    exchange.keepAliveStart = head.keepAliveStart;
+    exchange.keepAliveEnd = head.keepAliveEnd;
+    exchange.response = null;
   }
 
   /** Writes the answers ready at the front, in order. Never throws. */
@@ -253,17 +362,22 @@ export class FastLane {
     const { socket, exchanges } = connection;
     if (connection.streaming) return;
     if (socket.destroyed || !socket.writable) {
-      exchanges.length = 0;
+      exchanges.clear();
       return;
     }
     let corked = false;
-    while (exchanges.length > 0 && exchanges[0].response !== null) {
-      const exchange = exchanges.shift()!;
-      if (!corked && exchanges.length > 0 && exchanges[0].response !== null) {
+    for (let exchange = exchanges.first; exchange !== null && answered(exchange); exchange = exchanges.first) {
+      exchanges.shift();
+      if (!corked && exchanges.first !== null && answered(exchanges.first)) {
         socket.cork();
         corked = true;
       }
-      if (!this.#write(connection, exchange, exchange.response!)) break;
+      const written = exchange.encoded !== null ? this.#writeEncoded(connection, exchange, exchange.encoded.subarray(exchange.start, exchange.end)) : this.#write(connection, exchange, exchange.response!);
+      // Its request's promise has settled, so nothing else can reach it: it serves the connection's next request.
+      exchange.response = null;
+      exchange.encoded = null;
+      connection.spare = exchange;
+      if (!written) break;
     }
     if (corked) socket.uncork();
     this.#afterWrites(connection);
@@ -272,10 +386,8 @@ export class FastLane {
   /** Writes one answer; false when nothing more can follow it now (a file streams, or the connection closes). */
   #write(connection: LaneConnection, exchange: Exchange, response: ResponseMessage): boolean {
     const { socket } = connection;
-    const { method } = exchange.head;
-    const status = response.status;
-    const hasBody = method !== 'HEAD' && status >= 200 && status !== 204 && status !== 304;
-    const closes = exchange.head.closes || (this.#draining && connection.exchanges.length === 0);
+    const hasBody = answersWithBody(exchange.method, response.status);
+    const closes = exchange.closes || (this.#draining && connection.exchanges.length === 0);
     let head: Head;
     try {
       head = responseHead(response, { closes, keepAliveSeconds: this.#keepAliveSeconds, hasBody, body: response.body });
@@ -302,6 +414,26 @@ export class FastLane {
     }
     if (head.closes) socket.end();
     return !head.closes;
+  }
+
+  /** Writes an answer encoded while it waited, closing the connection if it must close now though the answer did not say so. */
+  #writeEncoded(connection: LaneConnection, exchange: Exchange, bytes: Buffer): boolean {
+    const { socket } = connection;
+    const closes = exchange.encodedCloses || (this.#draining && connection.exchanges.length === 0);
+    if (closes) {
+      connection.closing = true;
+      connection.pending = EMPTY;
+    }
+    if (closes && !exchange.encodedCloses && exchange.keepAliveStart >= 0) {
+      // A shutdown began after the answer was made: its keep-alive lines become Connection: close (the head is ASCII, so characters are bytes).
+      socket.cork();
+      socket.write(bytes.subarray(0, exchange.keepAliveStart));
+      socket.write(CLOSING);
+      socket.write(bytes.subarray(exchange.keepAliveEnd));
+      socket.uncork();
+    } else socket.write(bytes);
+    if (closes) socket.end();
+    return !closes;
   }
 
   /** Pipes a file slice after its head; the answers behind it wait until it is out. */
@@ -401,7 +533,7 @@ export class FastLane {
 
   #closed(connection: LaneConnection): void {
     this.#forget(connection);
-    connection.exchanges.length = 0;
+    connection.exchanges.clear();
     connection.pending = EMPTY;
   }
 
@@ -457,3 +589,17 @@ function writeChunked(socket: Socket, body: string | Uint8Array): void {
 }
 
 function ignore(): void {}
+
+function newExchange(): Exchange {
+  return { method: '', closes: false, response: null, encoded: null, start: 0, end: 0, encodedCloses: false, keepAliveStart: -1, keepAliveEnd: -1, next: null };
+}
+
+/** Whether the app's answer to this exchange is in. */
+function answered(exchange: Exchange): boolean {
+  return exchange.response !== null || exchange.encoded !== null;
+}
+
+/** Whether bytes of a body follow the head (not for HEAD, 1xx, 204 or 304), as node:http decides. */
+function answersWithBody(method: string, status: number): boolean {
+  return method !== 'HEAD' && status >= 200 && status !== 204 && status !== 304;
+}

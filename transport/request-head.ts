@@ -32,7 +32,7 @@ export interface SimpleHead {
 }
 
 /** Methods whose body-less request both readers take the same way, and the app implements. */
-const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
+const METHODS: ReadonlyMap<string, string> = new Map(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'].map((method) => [method, method]));
 
 /** Anything but HTAB, CR, LF and printable ASCII: control bytes and non-ASCII leave reading to node:http. */
 const UNUSUAL = /[^\t\r\n\x20-\x7e]/;
@@ -78,9 +78,10 @@ export function readSimpleHead(head: string, maxHeaders: number): SimpleHead | n
   const space = head.indexOf(' ');
   const second = head.indexOf(' ', space + 1);
   if (space < 0 || second < 0 || second > end || head.slice(second + 1, end) !== 'HTTP/1.1') return null;
-  const method = head.slice(0, space);
+  // The method as one shared string, not a new one per request: a request's method is held until its answer is written.
+  const method = METHODS.get(head.slice(0, space));
   const url = head.slice(space + 1, second);
-  if (!METHODS.has(method) || !ORIGIN_FORM.test(url)) return null;
+  if (method === undefined || !ORIGIN_FORM.test(url)) return null;
   // A plain object (V8 keeps it fast, unlike a prototype-less one); names it inherits are taken as repeats below.
   const headers: Record<string, string> = {};
   let count = 0;

@@ -32,6 +32,13 @@ export interface Head {
   readonly closes: boolean;
   /** Whether the app's Transfer-Encoding says chunked: the body then goes out as one chunk and a last one. */
   readonly chunked: boolean;
+  /**
+   * Where the keep-alive lines this writer added (`Connection: keep-alive`, `Keep-Alive`) start and end in
+   * `text`; both -1 when it added none (the answer closes, or the app set its own Connection). An answer
+   * made before a shutdown began can then be sent closing, with `Connection: close` in their place.
+   */
+  readonly keepAliveStart: number;
+  readonly keepAliveEnd: number;
 }
 
 /** What Node refuses in a header value or reason phrase. */
@@ -92,9 +99,18 @@ export function responseHead(response: ResponseMessage, options: HeadOptions): H
     }
   }
   if (!date) text += `Date: ${utcDate()}\r\n`;
-  if (!connection) text += closes ? 'Connection: close\r\n' : options.keepAliveSeconds >= 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${options.keepAliveSeconds}\r\n` : 'Connection: keep-alive\r\n';
+  let keepAliveStart = -1;
+  let keepAliveEnd = -1;
+  if (!connection) {
+    if (closes) text += 'Connection: close\r\n';
+    else {
+      keepAliveStart = text.length;
+      text += options.keepAliveSeconds >= 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${options.keepAliveSeconds}\r\n` : 'Connection: keep-alive\r\n';
+      keepAliveEnd = text.length;
+    }
+  }
   if (!length && !chunked && options.hasBody) text += `Content-Length: ${typeof options.body === 'string' ? Buffer.byteLength(options.body) : options.body.byteLength}\r\n`;
-  return { text: `${text}\r\n`, wide, closes, chunked };
+  return { text: `${text}\r\n`, wide, closes, chunked, keepAliveStart, keepAliveEnd };
 }
 
 /** Throws for a value Node would refuse; true (it is wide) otherwise. */

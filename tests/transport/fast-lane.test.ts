@@ -28,6 +28,10 @@ class EchoController extends Controller {
   away(): void {
     this.redirect_to('/echo/show/9');
   }
+  long(): void {
+    // Longer than a slab of waiting answers, and three bytes of UTF-8 to some characters.
+    this.render({ text: `${'é—x'.repeat(4000)}${this.params.id ?? ''}` });
+  }
   async slow(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
     this.render({ text: 'slow done' });
@@ -91,6 +95,7 @@ const sameBytes: Record<string, string[]> = {
   'a HEAD': [get('/echo/show/1', CLOSE).replace('GET', 'HEAD')],
   'pipelined requests, one of them unrouted': [get('/echo/show/1') + get('/echo/show/2?q=a%20b', 'Accept: application/json') + get('/nothing/here') + get('/echo/moved') + get('/echo/show/3', CLOSE)],
   'a redirect': [get('/echo/away', CLOSE)],
+  'long non-ASCII answers pipelined with short ones': [get('/echo/long/1') + get('/echo/show/1') + get('/echo/long/2') + get('/echo/show/2', CLOSE)],
   'a public file streamed from disk, then the next answer': [get('/big.txt') + get('/echo/show/4', CLOSE)],
   'a head that arrives in two pieces': ['GET /echo/show/5 HTTP/1.1\r\nHo', `st: 127.0.0.1\r\n${CLOSE}\r\n\r\n`],
   'a request with no Host after a simple one': [get('/echo/show/1'), 'GET / HTTP/1.1\r\n\r\n'],
@@ -246,6 +251,32 @@ test('a connection that closes while its requests run is dropped, and the server
     const after = await exchange(lane, [get('/echo/slow', CLOSE)]);
     assert.match(after.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n[\s\S]*slow done$/);
   });
+});
+
+/** Pipelines a slow request and a quick one, begins the server's shutdown while the quick answer waits behind the slow one, and returns the bytes. */
+async function answersAcrossShutdown(options: ServeOptions): Promise<string> {
+  const server = await serve(echoApp(), { port: 0, ...options });
+  const socket = connect(server.port, '127.0.0.1', () => socket.write(get('/echo/slow') + get('/echo/show/1')));
+  const chunks: Buffer[] = [];
+  socket.on('data', (d: Buffer) => chunks.push(d));
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  await new Promise((r) => setTimeout(r, 40));
+  const closing = server.close();
+  await closed;
+  await closing;
+  return steady(Buffer.concat(chunks));
+}
+
+test('an answer made before a shutdown began, written after it, closes the connection as node:http would have it', async () => {
+  // The quick answer is ready first and waits (held as bytes with write batching) until the slow one is out; by then the server is closing.
+  const batched = await answersAcrossShutdown({});
+  const unbatched = await answersAcrossShutdown({ batchWrites: false });
+  assert.equal(statuses(Buffer.from(batched, 'latin1')), [200, 200]);
+  const [first, second] = batched.split(/(?=HTTP\/1\.1 )/);
+  assert.match(first, /Connection: keep-alive\r\nKeep-Alive: timeout=\d+\r\n/);
+  assert.match(second, /Connection: close\r\n/);
+  assert.not.match(second, /Keep-Alive/);
+  assert.equal(batched, unbatched);
 });
 
 /** Counts the requests node:http parses on `server`: those the lane answers emit no 'request' event. */
