@@ -31,6 +31,7 @@ import { letGoAfterGrace } from './connections.ts';
 import { readSimpleHead, type SimpleHead } from './request-head.ts';
 import { responseHead, type Head } from './response-head.ts';
 import { streamSlice } from './send-file.ts';
+import { Slabs } from './slabs.ts';
 import { pathOf } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 
@@ -124,13 +125,6 @@ class ExchangeQueue {
 /** What the answers of a connection that closes say in place of their keep-alive lines. */
 const CLOSING = 'Connection: close\r\n';
 
-/**
- * The size of the slabs waiting answers are encoded into, as Node's own
- * Buffer pool: a slab is freed once every answer in it is written, so an
- * answer stuck behind a slow reader keeps at most 8 KiB (or its own size) alive.
- */
-const SLAB_BYTES = 8 * 1024;
-
 class LaneConnection {
   /** Bytes read and not yet taken as a request. */
   pending: Buffer = EMPTY;
@@ -181,9 +175,12 @@ export class FastLane {
   readonly #keepAliveSeconds: number;
   readonly #maxBody: number;
   #draining = false;
-  /** Where answers waiting in the write batch are encoded: held as bytes outside the JS heap, with no object of their own. */
-  #slab: Buffer = EMPTY;
-  #slabAt = 0;
+  /**
+   * Where answers waiting in the write batch are encoded: held as bytes outside the JS heap, with no
+   * object of their own. A slab is freed once every answer in it is written, so an answer stuck behind a
+   * slow reader keeps at most one slab (or its own bytes, when larger than a quarter slab) alive.
+   */
+  readonly #slabs = new Slabs(32 * 1024);
   #sweep: NodeJS.Timeout | null = null;
 
   constructor(app: App, options: FastLaneOptions) {
@@ -337,18 +334,15 @@ export class FastLane {
     }
     // Latin-1 heads and chunked bodies are written in parts; they stay as they are.
     if (head.wide || head.chunked) return;
-    // At most 3 bytes per UTF-16 unit; written in two parts, so the head and body are never joined into one string.
-    const most = (head.text.length + (hasBody ? body.length : 0)) * 3;
-    if (this.#slab.length - this.#slabAt < most) {
-      this.#slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, most));
-      this.#slabAt = 0;
-    }
-    const slab = this.#slab;
-    const start = this.#slabAt;
-    let end = start + slab.write(head.text, start, 'latin1');
-    if (hasBody && body.length > 0) end += slab.write(body, end, 'utf8');
-    this.#slabAt = end;
-    exchange.encoded = slab;
+    const text = head.text;
+    const sent = hasBody ? body : '';
+    // Written in two parts, so the head and body are never joined into one string.
+    const out = this.#slabs.room(text.length + sent.length * 3, () => text.length + Buffer.byteLength(sent));
+    const start = this.#slabs.at;
+    let end = start + out.write(text, start, 'latin1');
+    if (sent.length > 0) end += out.write(sent, end, 'utf8');
+    this.#slabs.used(out, end);
+    exchange.encoded = out;
     exchange.start = start;
     exchange.end = end;
     exchange.encodedCloses = head.closes;

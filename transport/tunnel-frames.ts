@@ -8,6 +8,7 @@
  */
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
 import { HTTP_TOKEN } from '../core/http/response.ts';
+import { Slabs } from './slabs.ts';
 
 export { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 
@@ -307,7 +308,7 @@ export function recordsFrame(heads: readonly string[], bodies: readonly (string 
     const body = bodies[i];
     most += 8 + heads[i].length * 3 + (typeof body === 'string' ? body.length * 3 : body.byteLength);
   }
-  const [out, start] = room(most, () => {
+  const out = slabs.room(most, () => {
     let size = 0;
     for (let i = 0; i < heads.length; i++) {
       const body = bodies[i];
@@ -315,6 +316,7 @@ export function recordsFrame(heads: readonly string[], bodies: readonly (string 
     }
     return size;
   });
+  const start = slabs.at;
   let at = start;
   for (let i = 0; i < heads.length; i++) {
     const headLength = out.write(heads[i], at + 8);
@@ -329,38 +331,21 @@ export function recordsFrame(heads: readonly string[], bodies: readonly (string 
     out.writeUInt32BE(bodyLength, at + 4);
     at += 8 + headLength + bodyLength;
   }
-  return done(out, start, at);
+  return slabs.cut(out, start, at);
 }
 
-/** Frames' bytes are cut from slabs, as Buffer.from cuts small strings from its pool: no pass to measure them first. */
-const SLAB_BYTES = 64 * 1024;
-let slab = Buffer.allocUnsafe(SLAB_BYTES);
-let slabUsed = 0;
+/** Frames' bytes are cut from slabs, with no pass to measure them first. */
+const slabs = new Slabs(64 * 1024);
 
 /** `head + key + value + '}'` as UTF-8 bytes (none of the strings holds a lone surrogate: they come from JSON.stringify). */
 function joinUtf8(head: string, key: string, value: string): Buffer {
   // At most three bytes per UTF-16 unit.
   const most = (head.length + key.length + value.length) * 3 + 1;
-  const [out, start] = room(most, () => Buffer.byteLength(head) + key.length + Buffer.byteLength(value) + 1);
+  const out = slabs.room(most, () => Buffer.byteLength(head) + key.length + Buffer.byteLength(value) + 1);
+  const start = slabs.at;
   let at = start + out.write(head, start);
   at += out.write(key, at, 'latin1');
   at += out.write(value, at);
   out[at++] = 0x7d;
-  return done(out, start, at);
-}
-
-/** Where to write at most `most` bytes: the slab when that is small, else a buffer of the exact size `exact()` measures. */
-function room(most: number, exact: () => number): [Buffer, number] {
-  if (most > SLAB_BYTES / 4) return [Buffer.allocUnsafe(exact()), 0];
-  if (most > SLAB_BYTES - slabUsed) {
-    slab = Buffer.allocUnsafe(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  return [slab, slabUsed];
-}
-
-/** The bytes written, from `start` to `end`; what is used of the slab is never written again. */
-function done(out: Buffer, start: number, end: number): Buffer {
-  if (out === slab) slabUsed = (end + 7) & ~7;
-  return out === slab || start !== 0 || end !== out.length ? out.subarray(start, end) : out;
+  return slabs.cut(out, start, at);
 }
