@@ -116,7 +116,7 @@ const CLOSING = 2;
 /** How `ws` fails a handshake whose answer chooses none of the subprotocols offered. */
 const NO_SUBPROTOCOL = 'Server sent no subprotocol';
 
-/** A handshake failed only because the server chose no subprotocol: worth one more try offering none. */
+/** A handshake offering the batching protocol failed, perhaps because the server chose no subprotocol: worth one more try offering none. */
 class NoSubprotocol extends TunnelError {
   constructor(message: string) {
     super('tunnel_unavailable', message);
@@ -290,9 +290,10 @@ class TunnelClient implements Tunnel {
 
   /**
    * One socket, open; rejects with `tunnel_unavailable` when it cannot open, or does not within `timeoutMs`.
-   * `ws` refuses a server that chooses none of the subprotocols offered (one of an earlier release, or with
-   * batching off), where browsers accept it: then the handshake is tried once more offering none, and
-   * this tunnel offers none from then on.
+   * A WebSocket fails the handshake when the server chooses none of the subprotocols offered (one of an
+   * earlier release, or with batching off): then it is tried once more offering none, and once that
+   * succeeds this tunnel offers none from then on. `ws` says when that was the reason; browsers and
+   * Node's built-in WebSocket do not, so with them any failure without a status is tried again.
    */
   async #open(): Promise<WebSocketLike> {
     const deadline = performance.now() + this.#timeout;
@@ -301,8 +302,10 @@ class TunnelClient implements Tunnel {
       return await this.#handshake(true, deadline);
     } catch (error) {
       if (!(error instanceof NoSubprotocol)) throw error;
+      // Only a server that then accepts shows that the offer was the reason (a server that is down fails both).
+      const socket = await this.#handshake(false, deadline);
       this.#offer = false;
-      return this.#handshake(false, deadline);
+      return socket;
     }
   }
 
@@ -331,16 +334,19 @@ class TunnelClient implements Tunnel {
         });
       }
       let settled = false;
-      const unavailable = (why: string): void => {
+      // `ws` says why a handshake failed; browsers and Node's built-in WebSocket say nothing, and fail it too when the server chose no subprotocol.
+      const saysWhy = typeof emitter.on === 'function';
+      const unavailable = (why: string, timedOut = false): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         const message = `Cannot open ${this.#url}${why ? `: ${why}` : ''}`;
-        reject(offer && why === NO_SUBPROTOCOL ? new NoSubprotocol(message) : new TunnelError('tunnel_unavailable', message, status));
+        const refusedOffer = offer && !timedOut && (saysWhy ? why === NO_SUBPROTOCOL : status === undefined);
+        reject(refusedOffer ? new NoSubprotocol(message) : new TunnelError('tunnel_unavailable', message, status));
       };
       // A server that accepts the connection and never answers the upgrade would otherwise hold tunnel() forever.
       const timer = setTimeout(() => {
-        unavailable(`no handshake within ${this.#timeout} ms`);
+        unavailable(`no handshake within ${this.#timeout} ms`, true);
         socket.close();
       }, Math.max(0, deadline - performance.now()));
       socket.addEventListener('error', (event: { message?: string; error?: Error }) => {

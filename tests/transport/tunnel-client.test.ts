@@ -707,6 +707,40 @@ test('a server with batching off serves every WebSocket class the client may use
   });
 });
 
+test('a server that is down for a while does not make a client that cannot tell why a handshake failed give up the batching protocol', async () => {
+  const builtIn = (globalThis as { WebSocket?: new (url: string, protocols?: string | string[]) => { readonly protocol: string; addEventListener(type: string, listener: () => void): void } }).WebSocket;
+  // Node's built-in WebSocket (22 and later) says nothing about why a handshake failed, as browsers do not.
+  if (builtIn === undefined) return;
+  const offered: string[][] = [];
+  const chosen: string[] = [];
+  class Recording extends builtIn {
+    constructor(url: string, given?: string | string[]) {
+      super(url, given);
+      offered.push(given === undefined ? [] : [given].flat());
+      this.addEventListener('open', () => chosen.push(this.protocol));
+    }
+  }
+  await withServer(echoApp(), {}, async (server) => {
+    const relay = await new Relay(server.port).start();
+    const t = await tunnel(urlOf(relay.port), { WebSocket: Recording as never, reconnect: { minMs: 10, maxMs: 20, retries: 50 } });
+    try {
+      const reconnected = new Promise((r) => t.on('reconnect', r));
+      relay.refusing = true;
+      relay.cut();
+      while (relay.arrivals.length < 4) await sleep(5);
+      relay.refusing = false;
+      await reconnected;
+      assert.is(await (await t.request({ path: '/echo/slow/1?ms=1' })).text(), 'slow 1');
+      assert.ok(offered.some((protocols) => protocols.length === 0), 'a failed handshake was tried again offering nothing');
+      assert.equal(offered.at(-1), ['signalbox-tunnel.2'], 'the offer stands once the server is back');
+      assert.equal(chosen, ['signalbox-tunnel.2', 'signalbox-tunnel.2']);
+    } finally {
+      await t.close();
+      await relay.close();
+    }
+  });
+});
+
 test('a handshake refused for another reason is not retried', async () => {
   await withServer(echoApp(), { tunnel: { batching: false } }, async (server) => {
     const { Socket, offered } = offeringSocket();
