@@ -7,7 +7,7 @@
 import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { parseBodyParams, parseBodyStream, UploadFiles } from '../request/params.ts';
-import { BlockedHost } from '../errors.ts';
+import { BadRequest, BlockedHost } from '../errors.ts';
 import { hostAllowed } from '../request/env.ts';
 import { isThenable } from '../util.ts';
 import type { RequestRun } from './run.ts';
@@ -17,6 +17,8 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   const { config } = run.app;
   const request = new Request(run.message, run.app.requestSettings);
   run.request = request;
+  // An "http" URI with an empty host is invalid (RFC 9110 §4.2.1): nothing the app makes from this request could name it.
+  if (request.host === '') throw new BadRequest('The request names no host (its Host header is empty)');
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);
   // Query errors (bad escapes, limits) surface here rather than midway through an action.
