@@ -286,15 +286,13 @@ export function responseFrameBytes(id: FrameId, response: ResponseMessage): Buff
 }
 
 /**
- * One answer of the batching protocol, as the two parts of its record: the
- * head (the response frame without its body, or the error frame) as JSON
- * text, and the body's exact bytes (a string body as UTF-8).
+ * The head of an answer's record in the batching protocol: the response frame
+ * without its body, as JSON text. The body goes into the record as its exact
+ * bytes (a string body as UTF-8, encoded once, straight into the frame: recordsFrame).
  */
-export function answerRecord(id: FrameId, response: ResponseMessage): readonly [head: string, body: string | Uint8Array] {
+export function recordHead(id: FrameId, response: ResponseMessage): string {
   const { status, headers, reason } = response;
-  const head = JSON.stringify(reason !== undefined ? { id, status, reason, headers } : { id, status, headers });
-  // A string body is encoded as UTF-8 once, straight into the frame (recordsFrame).
-  return [head, response.body];
+  return JSON.stringify(reason !== undefined ? { id, status, reason, headers } : { id, status, headers });
 }
 
 /**

@@ -29,7 +29,7 @@ import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pa
 const requireHere = createRequire(import.meta.url);
 const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 import {
-  answerRecord, errorFrame, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordsFrame, responseFrameBytes, sniffId,
+  errorFrame, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordHead, recordsFrame, responseFrameBytes, sniffId,
   TUNNEL_PROTOCOL, type ErrorFrame, type FrameId, type ReadFrame,
 } from './tunnel-frames.ts';
 
@@ -463,14 +463,16 @@ class TunnelConnection {
     // A closed socket has already forgotten its requests; this answer has nowhere to go.
     if (!this.#inFlight.has(id)) return;
     if (this.#batching) {
-      let record: readonly [string, string | Uint8Array];
+      let answer = response;
+      let head: string;
       try {
-        record = answerRecord(id, response);
+        head = recordHead(id, answer);
       } catch (error) {
         this.#app.log.error({ err: error, transport: 'tunnel' }, 'transport failed');
-        record = answerRecord(id, FAILED);
+        answer = FAILED;
+        head = recordHead(id, answer);
       }
-      this.#queue(record[0], record[1]);
+      this.#queue(head, answer.body);
     } else {
       let frame: Buffer | string;
       try {

@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ResponseMessage } from '../../core/http/message.ts';
-import { answerRecord, recordsFrame, responseFrame, responseFrameBytes, type FrameId } from '../../transport/tunnel-frames.ts';
+import { recordHead, recordsFrame, responseFrame, responseFrameBytes, type FrameId } from '../../transport/tunnel-frames.ts';
 
 const test = suite('response frames are written byte for byte as JSON.stringify writes them');
 
@@ -78,8 +78,7 @@ test('answer records carry each head as JSON and each body as its exact UTF-8 by
   for (const count of [1, 3, all.length]) {
     for (let round = 0; round < 20; round++) {
       const chosen = all.slice(0, count);
-      const parts = chosen.map(([id, response]) => answerRecord(id, response));
-      const frame = recordsFrame(parts.map((p) => p[0]), parts.map((p) => p[1]));
+      const frame = recordsFrame(chosen.map(([id, response]) => recordHead(id, response)), chosen.map(([, response]) => response.body));
       let at = 0;
       for (const [id, response] of chosen) {
         const headLength = frame.readUInt32BE(at);
