@@ -526,11 +526,12 @@ class TunnelConnection {
     this.#send(frame, BINARY_FRAME);
   }
 
-  /** Sends a text frame: a string, or its UTF-8 bytes. */
+  /** Sends a frame: text (a string, or its UTF-8 bytes), or a binary frame of records. */
   #send(text: string | Buffer, kind: typeof TEXT_FRAME | typeof BINARY_FRAME = TEXT_FRAME): void {
     const ws = this.#ws;
     if (ws.readyState !== ws.OPEN) return;
-    if (!this.#corked && this.#socket !== null) {
+    // With batching, the record queue already makes a turn's answers one frame per FLUSH_BYTES: nothing is left to cork.
+    if (!this.#batching && !this.#corked && this.#socket !== null) {
       // Answers finishing in the same turn leave together (writev), in pieces of about FLUSH_BYTES, not one system call each.
       this.#corked = true;
       this.#socket.cork();
