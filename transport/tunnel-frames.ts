@@ -332,8 +332,13 @@ export function recordsFrame(heads: readonly string[], bodies: readonly (string 
   return slabs.cut(out, start, at);
 }
 
-/** Frames' bytes are cut from slabs, with no pass to measure them first. */
-const slabs = new Slabs(64 * 1024);
+/**
+ * Frames' bytes are cut from slabs, with no pass to measure them first. A piece may take a quarter of a
+ * slab, counting three bytes per UTF-16 unit: 256 KiB slabs hold a turn of 17 answers of a real page
+ * (about 17,000 units), which otherwise cost a pass to measure and a buffer of their own, 12–15% of the
+ * server's CPU per request on the page (bench/RESULTS.md).
+ */
+const slabs = new Slabs(256 * 1024);
 
 /** `head + key + value + '}'` as UTF-8 bytes (none of the strings holds a lone surrogate: they come from JSON.stringify). */
 function joinUtf8(head: string, key: string, value: string): Buffer {

@@ -242,6 +242,12 @@ const FAILED = { status: 500, headers: { 'Content-Type': 'text/plain; charset=ut
  * while the client works through all of them; writing every 8 KiB keeps both sides busy (bench/RESULTS.md).
  */
 const FLUSH_BYTES = 8 * 1024;
+/**
+ * The same bound for the batching protocol's record frames (about 32 KiB). Its frames already carry a
+ * turn's answers together, and each frame costs a write and a wake-up of the reader: at 8 KiB a turn of
+ * 17 JSON answers often left as two frames, which cost about 4% more server CPU per request (bench/RESULTS.md).
+ */
+const RECORDS_FLUSH_BYTES = 32 * 1024;
 /** Frames go out as text frames, whether given as a string or as its UTF-8 bytes. */
 const TEXT_FRAME = { binary: false } as const;
 const BINARY_FRAME = { binary: true } as const;
@@ -274,7 +280,7 @@ class TunnelConnection {
   #corkedBytes = 0;
   /** The client chose the batching protocol: arrays of requests in, binary frames of answer records out. */
   readonly #batching: boolean;
-  /** Answer records waiting for the end of the turn (or FLUSH_BYTES) to leave as one binary frame. */
+  /** Answer records waiting for the end of the turn (or RECORDS_FLUSH_BYTES) to leave as one binary frame. */
   #heads: string[] = [];
   #bodies: (string | Uint8Array)[] = [];
   #queuedBytes = 0;
@@ -501,7 +507,7 @@ class TunnelConnection {
     else this.#send(JSON.stringify(frame));
   }
 
-  /** Holds an answer record until the turn ends, or until about FLUSH_BYTES wait: answers of one turn leave as one frame. */
+  /** Holds an answer record until the turn ends, or until about RECORDS_FLUSH_BYTES wait: answers of one turn leave as one frame. */
   #queue(head: string, body: string | Uint8Array): void {
     if (this.#ws.readyState !== this.#ws.OPEN) return;
     this.#heads.push(head);
@@ -511,7 +517,7 @@ class TunnelConnection {
       this.#flushScheduled = true;
       process.nextTick(this.#flushTurn);
     }
-    if (this.#queuedBytes >= FLUSH_BYTES) this.#flush(false);
+    if (this.#queuedBytes >= RECORDS_FLUSH_BYTES) this.#flush(false);
   }
 
   readonly #flushTurn = (): void => this.#flush(true);
@@ -530,7 +536,7 @@ class TunnelConnection {
   #send(text: string | Buffer, kind: typeof TEXT_FRAME | typeof BINARY_FRAME = TEXT_FRAME): void {
     const ws = this.#ws;
     if (ws.readyState !== ws.OPEN) return;
-    // With batching, the record queue already makes a turn's answers one frame per FLUSH_BYTES: nothing is left to cork.
+    // With batching, the record queue already makes a turn's answers one frame per RECORDS_FLUSH_BYTES: nothing is left to cork.
     if (!this.#batching && !this.#corked && this.#socket !== null) {
       // Answers finishing in the same turn leave together (writev), in pieces of about FLUSH_BYTES, not one system call each.
       this.#corked = true;

@@ -311,6 +311,21 @@ test('a client offering signalbox-tunnel.2 may batch requests in a JSON array; e
   });
 });
 
+test('in the batching protocol a turn\'s answers leave as one binary frame, and past about 32 KiB in more frames of whole records', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const { ws, got, frames, until } = await batching(server);
+    ws.send(JSON.stringify(Array.from({ length: 20 }, (_, id) => ({ id, method: 'GET', path: '/echo/big/1000' }))));
+    await until(20);
+    assert.is(frames.length, 1, 'twenty answers of a turn, about 24 KB, are one frame');
+    ws.send(JSON.stringify(Array.from({ length: 20 }, (_, id) => ({ id: 20 + id, method: 'GET', path: '/echo/big/5000' }))));
+    await until(40);
+    assert.is(frames.length, 4, 'twenty answers of 5,000 bytes leave in three frames, not one nor twenty');
+    assert.equal(got.map((r) => r.head.id), Array.from({ length: 40 }, (_, id) => id), 'in the order they were asked');
+    assert.ok(got.every((r) => r.head.status === 200 && r.body.equals(Buffer.alloc(r.head.id < 20 ? 1000 : 5000, 'x'))), 'every record whole');
+    ws.close();
+  });
+});
+
 test('in a batch every request counts against maxInFlight, and a duplicate id is refused on its own', async () => {
   await withServer(echoApp(), tunnelOptions({ maxInFlight: 2 }), async (server) => {
     const { ws, got, until } = await batching(server);
