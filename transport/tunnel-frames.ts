@@ -8,6 +8,7 @@
  */
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
 import { HTTP_TOKEN } from '../core/http/response.ts';
+import { bareRecord } from '../core/util.ts';
 import { Slabs } from './slabs.ts';
 
 export { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
@@ -154,14 +155,14 @@ function refuse(code: TunnelErrorCode, message: string, id?: FrameId): ReadFrame
 }
 
 /**
- * The frame's headers, lower-cased, over the inherited ones, in an object
- * with no prototype. Names that are not tokens, or that would mean something
+ * The frame's headers, lower-cased, over the inherited ones, in a record
+ * that inherits nothing. Names that are not tokens, or that would mean something
  * to a JavaScript object (`__proto__`...), are dropped; a value that is not a
  * string or a list of strings, or that holds CR, LF or NUL, refuses the frame.
  * Only own enumerable keys are read, so nothing comes from a prototype.
  */
 function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>): Record<string, string | string[]> | string {
-  const out = Object.create(null) as Record<string, string | string[]>;
+  const out = bareRecord<string | string[]>();
   if (raw !== undefined && raw !== null) {
     if (typeof raw !== 'object' || Array.isArray(raw)) return '"headers" must be an object';
     const given = raw as Record<string, unknown>;

@@ -3,6 +3,7 @@
  * WebSocket tunnel) turns what it receives into a `RequestMessage`, calls
  * `app.handle`, and writes back the `ResponseMessage` it gets.
  */
+import { bareRecord } from '../util.ts';
 
 export type HeaderValue = string | readonly string[];
 
@@ -50,12 +51,11 @@ export interface ResponseMessage {
   file?: FileSlice;
 }
 
-/** Lower-cases header names and joins repeated values the way HTTP allows, into a record with no prototype. */
+/** Lower-cases header names and joins repeated values the way HTTP allows, into a record that inherits nothing. */
 export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | undefined>>): Record<string, string> {
-  // Filled as an ordinary object and given its null prototype at the end: V8 keeps such an object in fast
-  // mode, where one made by Object.create(null) is a dictionary, slow at every read of a header the request
-  // lacks (and a request lacks most of the headers the pipeline asks about).
-  const out: Record<string, string> = {};
+  // A bare record, in V8's fast mode: one made by Object.create(null) is a dictionary, slow at every read of a
+  // header the request lacks (and a request lacks most of the headers the pipeline asks about).
+  const out = bareRecord<string>();
   let folded = false;
   for (const name of Object.keys(headers)) {
     const value = headers[name];
@@ -73,7 +73,7 @@ export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | 
     else if (key === '__proto__') Object.defineProperty(out, key, { value: text, writable: true, enumerable: true, configurable: true });
     else out[key] = text;
   }
-  return Object.setPrototypeOf(out, null) as Record<string, string>;
+  return out;
 }
 
 /** True when `name` has no upper-case ASCII letter and nothing outside ASCII (which `toLowerCase` might change). */

@@ -25,9 +25,13 @@ test('the same header under two spellings is joined, not overwritten', () => {
   assert.is(out.cookie, 'a=1; b=2');
 });
 
-test('header names that address prototypes are plain keys of a prototype-free record', () => {
+test('header names that address prototypes are plain keys of a record that inherits nothing', () => {
   const out = normaliseHeaders(JSON.parse('{"__proto__": "x", "Constructor": "y"}'));
-  assert.is(Object.getPrototypeOf(out), null);
+  assert.is(Object.getPrototypeOf(Object.getPrototypeOf(out)), null, 'its prototype has none');
+  assert.equal(Reflect.ownKeys(Object.getPrototypeOf(out)), [], 'and holds nothing');
+  assert.ok(Object.isFrozen(Object.getPrototypeOf(out)), 'nor can be given anything');
+  for (const name of ['toString', 'hasOwnProperty', 'valueOf']) assert.not.ok(name in out, name);
+  assert.equal(Object.keys(out), ['__proto__', 'constructor']);
   assert.is(out.__proto__ as unknown, 'x');
   assert.is(out.constructor as unknown, 'y');
   assert.is(({} as Record<string, unknown>).x, undefined);
