@@ -1,6 +1,6 @@
 /**
  * What every server in the HTTP benches answers for GET /posts/1 and GET /posts/1.html: the same
- * in-memory post serialised with JSON.stringify on each request, and the same page, with the same
+ * in-memory post, found afresh (`findPost`) and serialised with JSON.stringify on each request, and the same page, with the same
  * Content-Type. Signalbox renders the page from real templates (bench/fixtures/views: a layout, two
  * partials, route helpers, escaping); the peers render it with `page()` below, a template literal
  * with the same escaping, on each request. The benches check the bodies are byte-identical before
@@ -29,6 +29,16 @@ export const POST: BenchPost = Object.freeze({
   created_at: '2008-06-01T12:00:00Z',
   tags: Object.freeze(['routing', 'views & layouts', '<xstate>']),
 });
+
+/**
+ * The post as a model's find gives it: a new record for each request, as a store hands out rows, so
+ * no server serialises or renders one shared object. (The servers used to share the frozen
+ * POST itself. V8 13 serialises a frozen array on its slow path, about 0.3 µs per JSON.stringify on
+ * Node 24, a cost a record read from a store never pays: bench/RESULTS.md, tunnel section.)
+ */
+export function findPost(id: number): BenchPost | undefined {
+  return id === POST.id ? { ...POST, tags: [...POST.tags] } : undefined;
+}
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** HTML escaping as the peers write it: the five characters, as Signalbox's `html` escapes them. */

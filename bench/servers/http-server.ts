@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { serve } from '../../transport/index.ts';
-import { HTML_TYPE, JSON_TYPE, PATHS, POST, page } from './bodies.ts';
+import { HTML_TYPE, JSON_TYPE, PATHS, POST, findPost, page } from './bodies.ts';
 import { benchApp } from './signalbox-app.ts';
 
 const BENCH_TMP = fileURLToPath(new URL('../.tmp', import.meta.url));
@@ -63,10 +63,10 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
     // setHeader + end (not writeHead) so that node:http adds Content-Length instead of chunking.
     if (req.url === PATHS.json) {
       res.setHeader('Content-Type', JSON_TYPE);
-      res.end(JSON.stringify(POST));
+      res.end(JSON.stringify(findPost(POST.id)));
     } else if (req.url === PATHS.html) {
       res.setHeader('Content-Type', HTML_TYPE);
-      res.end(page(POST));
+      res.end(page(findPost(POST.id)!));
     } else {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('Not Found');
@@ -82,8 +82,8 @@ if (mode === 'signalbox-compiled' || mode === 'signalbox-xstate') {
   const app = Fastify(logging ? { loggerInstance: logger() as FastifyBaseLogger, disableRequestLogging: true } : { logger: false });
   if (logging) app.addHook('onResponse', (request, reply, done) => { request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed'); done(); });
   // Fastify serialises the object with JSON.stringify (no schema), as the others do.
-  app.get(PATHS.json, (_req, reply) => { reply.header('Content-Type', JSON_TYPE).send(POST); });
-  app.get(PATHS.html, (_req, reply) => { reply.header('Content-Type', HTML_TYPE).send(page(POST)); });
+  app.get(PATHS.json, (_req, reply) => { reply.header('Content-Type', JSON_TYPE).send(findPost(POST.id)); });
+  app.get(PATHS.html, (_req, reply) => { reply.header('Content-Type', HTML_TYPE).send(page(findPost(POST.id)!)); });
   await app.listen({ port, host: HOST });
   close = () => app.close();
   ready((app.server.address() as { port: number }).port);

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { Controller } from '../../core/index.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { railsTable } from '../fixtures/rails-table.ts';
-import { POST, type BenchPost } from './bodies.ts';
+import { findPost, type BenchPost } from './bodies.ts';
 
 /** The bench page's templates (a layout, the page, two partials); compiled beside this file in the bench build. */
 const VIEWS = fileURLToPath(new URL('../fixtures/views', import.meta.url));
@@ -40,6 +40,6 @@ export function benchApp(engine: Engine, logger: Logger | false = false): App {
     environment: 'production',
     // By default no log lines: the peers log nothing either. pino stays in the pipeline at level silent.
     logger,
-    services: { posts: new Map([[POST.id, POST]]) },
+    services: { posts: { get: findPost } },
   });
 }
