@@ -31,7 +31,7 @@ import { letGoAfterGrace } from './connections.ts';
 import { readSimpleHead, type SimpleHead } from './request-head.ts';
 import { responseHead, type Head } from './response-head.ts';
 import { streamSlice } from './send-file.ts';
-import { Slabs } from './slabs.ts';
+import { ownBytes, Slabs } from './slabs.ts';
 import { pathOf } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 
@@ -360,13 +360,15 @@ export class FastLane {
       return;
     }
     let corked = false;
+    // Bytes still waiting from earlier writes: the reader is behind, and what is written now will wait too.
+    const behind = socket.writableLength > 0;
     for (let exchange = exchanges.first; exchange !== null && answered(exchange); exchange = exchanges.first) {
       exchanges.shift();
       if (!corked && exchanges.first !== null && answered(exchanges.first)) {
         socket.cork();
         corked = true;
       }
-      const written = exchange.encoded !== null ? this.#writeEncoded(connection, exchange, exchange.encoded.subarray(exchange.start, exchange.end)) : this.#write(connection, exchange, exchange.response!);
+      const written = exchange.encoded !== null ? this.#writeEncoded(connection, exchange, exchange.encoded.subarray(exchange.start, exchange.end), behind) : this.#write(connection, exchange, exchange.response!);
       // Its request's promise has settled, so nothing else can reach it: it serves the connection's next request.
       exchange.response = null;
       exchange.encoded = null;
@@ -410,9 +412,13 @@ export class FastLane {
     return !head.closes;
   }
 
-  /** Writes an answer encoded while it waited, closing the connection if it must close now though the answer did not say so. */
-  #writeEncoded(connection: LaneConnection, exchange: Exchange, bytes: Buffer): boolean {
+  /**
+   * Writes an answer encoded while it waited, closing the connection if it must close now though the answer did not say so.
+   * `behind`: the socket already had bytes waiting, so these wait too, as bytes of their own rather than a piece of a slab.
+   */
+  #writeEncoded(connection: LaneConnection, exchange: Exchange, slabBytes: Buffer, behind: boolean): boolean {
     const { socket } = connection;
+    const bytes = behind ? ownBytes(slabBytes) : slabBytes;
     const closes = exchange.encodedCloses || (this.#draining && connection.exchanges.length === 0);
     if (closes) {
       connection.closing = true;

@@ -43,3 +43,16 @@ export class Slabs {
     return out === this.#slab || start !== 0 || end !== out.length ? out.subarray(start, end) : out;
   }
 }
+
+/**
+ * The bytes of `piece` in a buffer of their own. A piece that waits in a socket's queue keeps its whole
+ * slab alive: a reader that stops reading, sent small answers while other connections fill slab after
+ * slab, would hold a slab per answer, memory out of all proportion to the bytes it is owed. So a writer
+ * whose socket already has bytes waiting sends copies, and a reader that fell behind holds at most the
+ * slabs of what was written before it did.
+ */
+export function ownBytes(piece: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(piece.length);
+  piece.copy(copy);
+  return copy;
+}

@@ -22,6 +22,7 @@ import { ArgumentError } from '../core/errors.ts';
 import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { sliceLength, withFileBytes } from './send-file.ts';
+import { ownBytes } from './slabs.ts';
 import { checkOptionNames } from './option-names.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 
@@ -276,6 +277,8 @@ class TunnelConnection {
   /** The TCP socket under `ws`, for corking; `ws` keeps it in `_socket` (stable across ws 1–8, not typed). */
   readonly #socket: Duplex | null;
   #corked = false;
+  /** Whether bytes were still waiting for the reader when this turn's writes began. */
+  #behind = false;
   /** Bytes (or characters) of answers written since the socket was corked. */
   #corkedBytes = 0;
   /** The client chose the batching protocol: arrays of requests in, binary frames of answer records out. */
@@ -536,6 +539,8 @@ class TunnelConnection {
   #send(text: string | Buffer, kind: typeof TEXT_FRAME | typeof BINARY_FRAME = TEXT_FRAME): void {
     const ws = this.#ws;
     if (ws.readyState !== ws.OPEN) return;
+    // Bytes still waiting when a turn's writes begin: the reader is behind, and what is sent now will wait too.
+    if (!this.#corked) this.#behind = ws.bufferedAmount > 0;
     // With batching, the record queue already makes a turn's answers one frame per RECORDS_FLUSH_BYTES: nothing is left to cork.
     if (!this.#batching && !this.#corked && this.#socket !== null) {
       // Answers finishing in the same turn leave together (writev), in pieces of about FLUSH_BYTES, not one system call each.
@@ -543,7 +548,8 @@ class TunnelConnection {
       this.#socket.cork();
       process.nextTick(this.#uncork);
     }
-    ws.send(text, kind, this.#sent);
+    // A frame cut from a slab would keep the whole slab alive while it waits: it waits as bytes of its own.
+    ws.send(this.#behind && typeof text !== 'string' ? ownBytes(text) : text, kind, this.#sent);
     if (this.#corked && (this.#corkedBytes += text.length) >= FLUSH_BYTES) {
       // A long run of answers leaves in pieces, so the client can start on the first while the rest are serialised.
       this.#corkedBytes = 0;
