@@ -116,9 +116,12 @@ const CLOSING = 2;
 /** How `ws` fails a handshake whose answer chooses none of the subprotocols offered. */
 const NO_SUBPROTOCOL = 'Server sent no subprotocol';
 
-/** A handshake offering the batching protocol failed, perhaps because the server chose no subprotocol: worth one more try offering none. */
+/**
+ * A handshake offering the batching protocol failed, perhaps because the server chose no subprotocol:
+ * worth one more try offering none. `certain` when the WebSocket said that was the reason (`ws` does).
+ */
 class NoSubprotocol extends TunnelError {
-  constructor(message: string) {
+  constructor(message: string, readonly certain: boolean) {
     super('tunnel_unavailable', message);
   }
 }
@@ -204,7 +207,7 @@ class TunnelClient implements Tunnel {
   #corked = false;
   /** The server chose the batching protocol: requests of one turn leave as one frame, answers come as binary records. */
   #batching = false;
-  /** Offer the batching protocol in the handshake: until a server refuses a socket that offers it (`ws` only). */
+  /** Offer the batching protocol in the handshake: until a server is known to refuse a socket that offers it (`ws` says so). */
   #offer = true;
   /** Request frames of this turn, not sent yet, and their requests (batching only). */
   #outbox: string[] = [];
@@ -291,9 +294,10 @@ class TunnelClient implements Tunnel {
   /**
    * One socket, open; rejects with `tunnel_unavailable` when it cannot open, or does not within `timeoutMs`.
    * A WebSocket fails the handshake when the server chooses none of the subprotocols offered (one of an
-   * earlier release, or with batching off): then it is tried once more offering none, and once that
-   * succeeds this tunnel offers none from then on. `ws` says when that was the reason; browsers and
-   * Node's built-in WebSocket do not, so with them any failure without a status is tried again.
+   * earlier release, or with batching off): then it is tried once more offering none. `ws` says when
+   * that was the reason, and then this tunnel offers none from then on. Browsers and Node's built-in
+   * WebSocket do not: with them any failure without a status is tried again, and the offer stands for
+   * the next socket, since a server that was down and came back between the two tries looks the same.
    */
   async #open(): Promise<WebSocketLike> {
     const deadline = performance.now() + this.#timeout;
@@ -304,7 +308,7 @@ class TunnelClient implements Tunnel {
       if (!(error instanceof NoSubprotocol)) throw error;
       // Only a server that then accepts shows that the offer was the reason (a server that is down fails both).
       const socket = await this.#handshake(false, deadline);
-      this.#offer = false;
+      if (error.certain) this.#offer = false;
       return socket;
     }
   }
@@ -342,7 +346,7 @@ class TunnelClient implements Tunnel {
         clearTimeout(timer);
         const message = `Cannot open ${this.#url}${why ? `: ${why}` : ''}`;
         const refusedOffer = offer && !timedOut && (saysWhy ? why === NO_SUBPROTOCOL : status === undefined);
-        reject(refusedOffer ? new NoSubprotocol(message) : new TunnelError('tunnel_unavailable', message, status));
+        reject(refusedOffer ? new NoSubprotocol(message, saysWhy) : new TunnelError('tunnel_unavailable', message, status));
       };
       // A server that accepts the connection and never answers the upgrade would otherwise hold tunnel() forever.
       const timer = setTimeout(() => {
