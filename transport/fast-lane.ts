@@ -26,6 +26,7 @@
  */
 import type { Socket } from 'node:net';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import { writeBodyUtf8 } from '../core/http/etag.ts';
 import type { App } from '../machines/app.ts';
 import { letGoAfterGrace } from './connections.ts';
 import { readSimpleHead, type SimpleHead } from './request-head.ts';
@@ -340,7 +341,7 @@ export class FastLane {
     const out = this.#slabs.room(text.length + sent.length * 3, () => text.length + Buffer.byteLength(sent));
     const start = this.#slabs.at;
     let end = start + out.write(text, start, 'latin1');
-    if (sent.length > 0) end += out.write(sent, end, 'utf8');
+    if (sent.length > 0) end += writeBodyUtf8(out, sent, end);
     this.#slabs.used(out, end);
     exchange.encoded = out;
     exchange.start = start;

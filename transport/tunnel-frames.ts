@@ -7,6 +7,7 @@
  * documents the protocol these functions implement.
  */
 import type { HeaderValue, ResponseMessage } from '../core/http/message.ts';
+import { writeBodyUtf8 } from '../core/http/etag.ts';
 import { HTTP_TOKEN } from '../core/http/response.ts';
 import { bareRecord } from '../core/util.ts';
 import { Slabs } from './slabs.ts';
@@ -321,7 +322,7 @@ export function recordsFrame(heads: readonly string[], bodies: readonly (string 
     const headLength = out.write(heads[i], at + 8);
     const body = bodies[i];
     let bodyLength: number;
-    if (typeof body === 'string') bodyLength = body === '' ? 0 : out.write(body, at + 8 + headLength);
+    if (typeof body === 'string') bodyLength = body === '' ? 0 : writeBodyUtf8(out, body, at + 8 + headLength);
     else {
       out.set(body, at + 8 + headLength);
       bodyLength = body.byteLength;

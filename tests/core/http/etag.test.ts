@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
-import { byteLengthOf, EtagMemo, etagOf, ifNoneMatchNames } from '../../../core/http/etag.ts';
+import { byteLengthOf, EtagMemo, etagOf, ifNoneMatchNames, writeBodyUtf8 } from '../../../core/http/etag.ts';
 
 const test = suite('ETags are quoted MD5s of the body, remembered for repeated bodies');
 
@@ -104,6 +104,40 @@ test('a recent body is found again by its text, and its byte length is remembere
   assert.is(memo.byteLength('hello'), 5);
   assert.is(memo.byteLength('héllo'), 6);
   assert.is(memo.etag('hello'), `"${md5('hello')}"`);
+});
+
+test('a recent body seen again keeps its UTF-8 bytes, and the same text is then copied rather than encoded', () => {
+  const { memo } = counted();
+  const text = () => JSON.stringify({ title: 'héllo — a bench', lone: '\ud800' });
+  const first = text();
+  memo.etag(first);
+  memo.keepBytes(first, Buffer.from(first));
+  assert.is(memo.bytesOf(first), null, 'a body seen once keeps nothing: unique bodies cost no copy');
+  const second = text();
+  memo.etag(second);
+  const out = Buffer.alloc(64);
+  memo.keepBytes(second, out.subarray(0, out.write(second)));
+  out.fill(0);
+  const third = text();
+  memo.etag(third);
+  assert.equal(memo.bytesOf(third), Buffer.from(third), 'its own copy, exactly what encoding gives (a lone surrogate as U+FFFD)');
+  // Same length in UTF-16 units, other text: never given another body's bytes.
+  const other = JSON.stringify({ title: 'hallo — a bench', lone: '\ud800' });
+  assert.is(other.length, third.length);
+  assert.is(memo.bytesOf(other), null);
+});
+
+test('writeBodyUtf8 writes the same bytes as Buffer#write, whether it encodes or copies', () => {
+  const page = () => `<p>${'naïve — ✓ '.repeat(20)}</p>`;
+  for (let i = 0; i < 4; i++) {
+    const body = page();
+    etagOf(body);
+    const out = Buffer.alloc(body.length * 3 + 8, 0xff);
+    const written = writeBodyUtf8(out, body, 8);
+    assert.is(written, Buffer.byteLength(body), `round ${i}`);
+    assert.equal(out.subarray(8, 8 + written), Buffer.from(body), `round ${i}`);
+    assert.ok(out.subarray(0, 8).every((b) => b === 0xff) && out.subarray(8 + written).every((b) => b === 0xff), 'nothing outside its place');
+  }
 });
 
 test('byteLengthOf counts the UTF-8 bytes of a string body and the bytes of a binary one', () => {
