@@ -97,23 +97,27 @@ export class EtagMemo {
     return recent.length;
   }
 
-  /**
-   * The UTF-8 bytes of `body` when it is a recent body whose bytes were kept, else null. A page rendered
-   * again is a new string of the same text: copying its bytes costs far less than encoding it again,
-   * which for text outside Latin-1 is a transcoding pass (about 0.6 µs for an 800-character page).
-   */
+  /** The UTF-8 bytes kept for `body`, when it is a recent body seen more than once and written since; else null. */
   bytesOf(body: string): Uint8Array | null {
     return this.#recentOf(body)?.bytes ?? null;
   }
 
   /**
-   * Keeps a copy of `bytes`, the UTF-8 of `body`, when `body` is a recent body that has been seen more
-   * than once. Bodies seen once are not copied, so a run of unique bodies costs nothing here.
+   * Writes `body` as UTF-8 into `out` at `at` (room for three bytes per UTF-16 unit) and returns how many
+   * bytes it wrote. A page rendered again is a new string of the same text: when it is a recent body whose
+   * bytes were kept, they are copied, far cheaper than encoding it again, which for text outside Latin-1 is
+   * a transcoding pass (about 0.6 µs for an 800-character page). Otherwise it is encoded, and its bytes are
+   * kept (a copy of their own) once the same text has been seen twice, so unique bodies cost no copy.
    */
-  keepBytes(body: string, bytes: Uint8Array): void {
+  writeUtf8(out: Buffer, body: string, at: number): number {
     const recent = this.#recentOf(body);
-    if (recent === null || recent.seen < 2 || recent.bytes !== null) return;
-    recent.bytes = Buffer.from(bytes);
+    if (recent !== null && recent.bytes !== null) {
+      out.set(recent.bytes, at);
+      return recent.bytes.length;
+    }
+    const length = out.write(body, at);
+    if (recent !== null && recent.seen > 1) recent.bytes = new Uint8Array(out.subarray(at, at + length));
+    return length;
   }
 
   /** The recent entry of the same text, now holding this very string (so the next look, by respond, is a pointer comparison). */
@@ -182,20 +186,9 @@ export function byteLengthOf(body: string | Uint8Array): number {
   return typeof body === 'string' ? memo.byteLength(body) : body.byteLength;
 }
 
-/**
- * Writes `body` as UTF-8 into `out` at `at` (which has room for three bytes per UTF-16 unit) and returns
- * how many bytes it wrote: copied when the same text was sent lately and seen more than once, else encoded,
- * and kept for next time if it repeats. Both transports write string bodies through here.
- */
+/** `body` as UTF-8 into `out` at `at`, copied from the bytes kept with a recent body's ETag when there are some (EtagMemo#writeUtf8). Both transports write string bodies through here. */
 export function writeBodyUtf8(out: Buffer, body: string, at: number): number {
-  const known = memo.bytesOf(body);
-  if (known !== null) {
-    out.set(known, at);
-    return known.length;
-  }
-  const length = out.write(body, at);
-  memo.keepBytes(body, out.subarray(at, at + length));
-  return length;
+  return memo.writeUtf8(out, body, at);
 }
 
 /** Whether an If-None-Match header names this ETag, its weak form, or `*`. */
