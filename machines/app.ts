@@ -26,6 +26,7 @@ import { memoryStore } from '../core/caching/memory-store.ts';
 import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
+import { generatesCode } from '../core/generated-code.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -143,6 +144,7 @@ export function createApp(options: CreateAppOptions): App {
     // pino's own base fields, pid and hostname, tell the lines of several workers and machines apart.
     : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info' }));
   for (const warning of earlyWarnings) log.warn(warning);
+  if (!generatesCode()) log.info('code generation from strings is refused in this process: routing and the request walk run their interpreted forms, with the same answers, more slowly');
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));

@@ -13,7 +13,9 @@
  * action, guard and actor is called from a call site of its own. V8 then
  * sees each site call one function, which it can inline, where one loop
  * over the table would call every function of the machine from the same
- * few sites. The compiler accepts only the subset it can run exactly (flat
+ * few sites. A process that refuses code generation from strings walks the
+ * same table with a loop instead (`interpretWalk`), step for step the same.
+ * The compiler accepts only the subset it can run exactly (flat
  * states; entry/exit actions; one invoked promise actor per state with
  * onDone/onError; eventless `always` transitions; named guards and actions;
  * final states; machine output) and refuses anything else with an error
@@ -21,6 +23,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { machineTable, type Named, type TableTransition } from './table.ts';
+import { functionFromSource } from '../core/generated-code.ts';
 import { eventLabel, type Tracer } from './trace.ts';
 
 type Args = { context: any; event: any };
@@ -126,7 +129,7 @@ interface WalkBindings {
  * table's: an invoked actor's input then the actor; the exit actions of the state left, the
  * transition's actions, then the entry actions of the state entered, each traced when a tracer listens.
  */
-function compileWalk(states: readonly State[], initial: number, output: (args: { context: any }) => unknown): Walk {
+function compileWalk(states: readonly State[], initial: number, output: (args: { context: any }) => unknown): Walk | null {
   const transitions: Transition[] = [];
   const consts: string[] = [];
   const lines: string[] = [];
@@ -211,18 +214,96 @@ function compileWalk(states: readonly State[], initial: number, output: (args: {
     '  }',
     '};',
   ].join('\n');
-  const later: WalkBindings['later'] = (args, state, result, tracer, traceId) => Promise.resolve(result).then(
-    (value) => walk(args, state, tracer, traceId, { failed: false, value }),
-    (error: unknown) => walk(args, state, tracer, traceId, { failed: true, value: error }),
-  );
-  const bindings: WalkBindings = { states, transitions, eventLabels: transitions.map((t) => eventLabel(t.eventType)), output, later, now: () => performance.now() };
-  // eslint-disable-next-line no-new-func -- compiled once per machine from its table; see the module comment
-  const walk = new Function('bindings', source)(bindings) as Walk;
+  const factory = functionFromSource<(bindings: WalkBindings) => Walk>(['bindings'], source);
+  if (factory === null) return null;
+  const bindings: WalkBindings = { states, transitions, eventLabels: transitions.map((t) => eventLabel(t.eventType)), output, later: laterFor(() => walk), now };
+  const walk = factory(bindings);
   return walk;
 }
 
+const now = (): number => performance.now();
+
+/** How a walk waits for an actor's promise: it goes on from the invoking state once the promise settles. */
+function laterFor(walk: () => Walk): WalkBindings['later'] {
+  return (args, state, result, tracer, traceId) => Promise.resolve(result).then(
+    (value) => walk()(args, state, tracer, traceId, { failed: false, value }),
+    (error: unknown) => walk()(args, state, tracer, traceId, { failed: true, value: error }),
+  );
+}
+
+/**
+ * The walk as a loop over the table, for a process that refuses code generation from strings (and
+ * for `compileMachine(machine, { walk: 'interpreted' })`). Every step is the written walk's, in the
+ * same order: the same actions, guards and actors called with the same arguments, the same events,
+ * the same trace; only the call sites are shared, so V8 inlines less.
+ */
+function interpretWalk(states: readonly State[], initial: number, output: (args: { context: any }) => unknown): Walk {
+  const labels = new Map<Transition, string>();
+  for (const state of states) {
+    for (const t of [...(state.always ?? []), ...(state.invoke?.onError ?? []), ...(state.invoke?.onDone ?? [])]) labels.set(t, eventLabel(t.eventType));
+  }
+  const enter = (args: Args, to: number, tracer: Tracer | null, traceId: string): number => {
+    for (const entry of states[to].entry) entry(args);
+    if (tracer !== null) tracer.emit({ kind: 'state', id: traceId, state: states[to].name, t: now() });
+    return to;
+  };
+  // The first transition whose guard passes (the compiler has made sure the last one has none), taken.
+  const take = (args: Args, from: number, list: readonly Transition[], tracer: Tracer | null, traceId: string): number => {
+    let k = 0;
+    while (list[k].guard !== null && !list[k].guard!(args)) k++;
+    const t = list[k];
+    for (const exit of states[from].exit) exit(args);
+    for (const action of t.actions) action(args);
+    if (tracer !== null) {
+      tracer.emit({ kind: 'transition', id: traceId, from: states[from].name, to: states[t.target].name, event: labels.get(t)!, guard: t.guardName, t: now() });
+    }
+    return enter(args, t.target, tracer, traceId);
+  };
+  const later = laterFor(() => walk);
+  const walk: Walk = (args, start, tracer, traceId, resumed) => {
+    let settled = resumed;
+    let s = start === ENTER_INITIAL ? enter(args, initial, tracer, traceId) : start;
+    for (;;) {
+      const state = states[s];
+      if (state.final) return output(args);
+      if (state.always !== null) {
+        s = take(args, s, state.always, tracer, traceId);
+        continue;
+      }
+      const invoke = state.invoke!;
+      let result: unknown;
+      let failed = false;
+      if (settled !== null) {
+        failed = settled.failed;
+        result = settled.value;
+        settled = null;
+        args.event = failed ? { type: invoke.errorType, error: result, actorId: invoke.id } : { type: invoke.doneType, output: result, actorId: invoke.id };
+      } else {
+        let thenable = false;
+        try {
+          result = invoke.creator({ input: invoke.input(args) });
+          thenable = result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function';
+        } catch (error) {
+          // A synchronous throw is the actor failing, as XState would report it.
+          result = error;
+          failed = true;
+        }
+        if (thenable) return later(args, s, result as PromiseLike<unknown>, tracer, traceId);
+        args.event = failed ? { type: invoke.errorType, error: result, actorId: invoke.id } : result === undefined ? invoke.doneEmpty : { type: invoke.doneType, output: result, actorId: invoke.id };
+      }
+      s = take(args, s, failed ? invoke.onError : invoke.onDone, tracer, traceId);
+    }
+  };
+  return walk;
+}
+
+/** How `compileMachine` runs the table: written out as JavaScript (the default, where the process allows it) or interpreted. */
+export interface CompileOptions {
+  readonly walk?: 'written' | 'interpreted';
+}
+
 /** Compiles `machine` (its table, machines/table.ts, and its `setup()` implementations) into a runnable table. */
-export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): CompiledMachine<TInput, TOutput> {
+export function compileMachine<TInput, TOutput>(machine: AnyStateMachine, options: CompileOptions = {}): CompiledMachine<TInput, TOutput> {
   const table = machineTable(machine);
   const id = table.id;
   const impl = machine.implementations as { actions: Record<string, unknown>; guards: Record<string, unknown>; actors: Record<string, unknown> };
@@ -308,6 +389,7 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine): Compi
   const initial = table.states.findIndex((s) => s.initial && s.parent === null);
   if (typeof config.context !== 'function') fail('the root', 'a context that is not a function of the input');
   if (typeof config.output !== 'function') fail('the root', 'no output function');
-  const walk = compileWalk(states, initial, config.output as (a: { context: any }) => unknown);
+  const output = config.output as (a: { context: any }) => unknown;
+  const walk = (options.walk !== 'interpreted' ? compileWalk(states, initial, output) : null) ?? interpretWalk(states, initial, output);
   return new CompiledMachine<TInput, TOutput>(id, states, initial, config.context as (a: { input: TInput }) => unknown, walk);
 }

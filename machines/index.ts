@@ -2,7 +2,7 @@
 export { createApp, type App, type CreateAppOptions, type Engine } from './app.ts';
 export { requestMachine, type RequestMachine } from './request.machine.ts';
 export { requestSetup } from './request.setup.ts';
-export { compileMachine, CompiledMachine, MachineCompileError } from './compile.ts';
+export { compileMachine, CompiledMachine, MachineCompileError, type CompileOptions } from './compile.ts';
 export { machineTable, type MachineTable, type TableState, type TableTransition, type TableInvoke, type Named } from './table.ts';
 export { runWithXState } from './engine-xstate.ts';
 export { Tracer, type TraceEvent, type TraceListener } from './trace.ts';

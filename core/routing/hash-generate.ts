@@ -17,6 +17,7 @@
  * Keys and literal text are embedded with `JSON.stringify` only; values
  * never become code.
  */
+import { functionFromSource } from '../generated-code.ts';
 import type { GenRoute } from './gen-route.ts';
 import { buildQueryString, escapePath, escapePathComponent, toParam } from './params.ts';
 import { DEFAULT_SEGMENT_SOURCE } from './pattern.ts';
@@ -409,8 +410,9 @@ function compileRoute(g: GenRoute): RouteFn {
   body.push('return out;');
 
   const source = `return function generate(input, recall, controller, controllerExpired, optionAction, mergedAction, expiryAction) {\n${body.join('\n')}\n};`;
-  // eslint-disable-next-line no-new-func -- compiled once per route from route data; see the module comment
-  return new Function('text', 'plain', 'globValue', 'escape', 'escapePath', 'res', source)(text, plain, globValue, escapePathComponent, escapePath, res) as RouteFn;
+  const factory = functionFromSource<(...deps: unknown[]) => RouteFn>(['text', 'plain', 'globValue', 'escape', 'escapePath', 'res'], source);
+  // Where code generation is refused, the reference Generator answers every call.
+  return factory === null ? deferAlways : factory(text, plain, globValue, escapePathComponent, escapePath, res);
 }
 
 /** `"/" + "posts" + "/" + x` as `"/posts/" + x`. */

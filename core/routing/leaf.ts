@@ -11,6 +11,7 @@
  * Leaves with shapes the reader does not cover (regex groups, controllers,
  * globs) use the generic reader.
  */
+import { functionFromSource } from '../generated-code.ts';
 import { assignCapture, decodeCapture, extractParams, parameterShell, type CompiledPattern } from './pattern.ts';
 import type { KeySegment, Params, Route } from './types.ts';
 
@@ -118,7 +119,8 @@ class TrieLeaf implements Leaf {
 function readFirst(this: TrieLeaf, path: string, len: number, at: Positions, escaped: boolean): Params {
   const { shell, groups, absentGlobs } = this.source!;
   this.source = null;
-  this.read = compileReader(shell, groups, absentGlobs);
+  // Where code generation is refused, the generic reader reads the same parameters.
+  this.read = compileReader(shell, groups, absentGlobs) ?? genericReader(this.route, shell, groups, absentGlobs, null);
   return this.read(path, len, at, escaped);
 }
 
@@ -132,7 +134,7 @@ const READERS = new Map<string, ReaderFactory>();
 // Shapes come from route declarations; the limit only keeps a process that draws endless tables bounded.
 const READER_LIMIT = 1000;
 
-function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader {
+function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader | null {
   const prelude: string[] = [];
   const values: (string | null)[] = [];
   const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: values[${values.push(v as string | null) - 1}]`);
@@ -159,9 +161,9 @@ function compileReader(shell: Params, groups: readonly Group[], absentGlobs: rea
   let factory = READERS.get(body);
   if (factory === undefined) {
     if (READERS.size >= READER_LIMIT) READERS.clear();
-    // eslint-disable-next-line no-new-func -- compiled once per shape from route data; see the module comment
-    factory = new Function('decode', 'values', `return function read(path, len, at, escaped) {\n${body}\n};`) as ReaderFactory;
-    READERS.set(body, factory);
+    const made = functionFromSource<ReaderFactory>(['decode', 'values'], `return function read(path, len, at, escaped) {\n${body}\n};`);
+    if (made === null) return null;
+    READERS.set(body, (factory = made));
   }
   return factory(decode, values);
 }

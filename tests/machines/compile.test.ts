@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fromPromise, setup } from 'xstate';
 import { compileMachine, MachineCompileError, requestMachine } from '../../machines/index.ts';
+import { Tracer } from '../../machines/trace.ts';
 
 const test = suite('compileMachine');
 
@@ -73,6 +74,31 @@ test('a promise from an actor is awaited, and its rejection takes onError', asyn
 test('an actor that throws synchronously takes onError at once, with no promise in between', () => {
   const compiled = compileMachine<{ n: number; log: string[] }, string>(machine(good));
   assert.is(compiled.run({ n: 0, log: [] }), 'note', 'the entry note only: onError leads to failed, then done');
+});
+
+// The walk a process runs when it refuses code generation from strings: the same steps as the written one.
+async function walked(walk: 'written' | 'interpreted', n: number): Promise<{ output: string; steps: string[] }> {
+  const compiled = compileMachine<{ n: number; log: string[] }, string>(machine({ ...good, start: { ...good.start, exit: 'note' } }), { walk });
+  const tracer = new Tracer();
+  const steps: string[] = [];
+  tracer.listen((e) => { steps.push(e.kind === 'state' ? `state ${e.state}` : e.kind === 'transition' ? `${e.from} -${e.event}${e.guard ? ` [${e.guard}]` : ''}-> ${e.to}` : e.kind); });
+  const output = await compiled.run({ n, log: [] }, tracer, 'r1');
+  return { output, steps };
+}
+
+for (const [n, why] of [[20, 'a guarded onDone'], [3, 'the default onDone'], [-1, 'a rejected promise'], [0, 'a synchronous throw']] as const) {
+  test(`the interpreted walk takes the written walk's steps, with its output, for ${why}`, async () => {
+    const written = await walked('written', n);
+    const interpreted = await walked('interpreted', n);
+    assert.equal(interpreted, written);
+    assert.ok(written.steps.length >= 4, 'the trace names the states and transitions walked');
+  });
+}
+
+test('the interpreted walk is synchronous while the actors are', () => {
+  const compiled = compileMachine<{ n: number; log: string[] }, string>(machine(good), { walk: 'interpreted' });
+  assert.is(compiled.run({ n: 20, log: [] }), 'note,note,note');
+  assert.is(compiled.run({ n: 0, log: [] }), 'note');
 });
 
 const refusals: [string, Record<string, unknown>, Record<string, unknown>?, RegExp?][] = [

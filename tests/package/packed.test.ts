@@ -1,7 +1,8 @@
 /**
  * The package as a consumer gets it: `npm pack` (which builds dist/ through prepack), then
  * `npm install` of the tarball into a new project, with its dependencies from the registry. Plain
- * `node` imports every entry and serves an application; the consumer's strict `tsc` reads the
+ * `node` imports every entry and serves an application, the same with code generation from strings
+ * refused; the consumer's strict `tsc` reads the
  * declarations without an error; the `signalbox` command runs without tsx; and the installed
  * footprint is no larger than Fastify 5's, installed the same way in the same run. Without a
  * reachable registry the suite is Unavailable (skipped locally, failed in CI).
@@ -101,7 +102,7 @@ test('plain node imports every entry and serves an application written in JavaSc
   const ran = await run(process.execPath, ['smoke.mjs'], consumer);
   assert.is(ran.code, 0, ran.stderr);
   const seen = JSON.parse(ran.stdout) as {
-    entries: Record<string, string[]>; http: { status: number; body: unknown }; missing: number; inspector: number;
+    entries: Record<string, string[]>; generated: unknown; http: { status: number; body: unknown }; missing: number; inspector: number;
     elk: { status: number; body: string }; tunnel: { status: number; body: unknown };
   };
   assert.equal(Object.keys(seen.entries).sort(), ['signalbox', 'signalbox/core', 'signalbox/machines', 'signalbox/transport', 'signalbox/tunnel-client']);
@@ -110,12 +111,20 @@ test('plain node imports every entry and serves an application written in JavaSc
   }
   assert.ok(seen.entries['signalbox/tunnel-client']!.includes('tunnel'));
   const posts = { posts: [{ id: 1, title: 'Hello' }] };
+  assert.equal(seen.generated, { named: '/posts/7', hash: '/posts/7?page=2', recognized: { controller: 'posts', action: 'show', id: '7' } });
   assert.equal(seen.http, { status: 200, body: posts });
   assert.is(seen.missing, 404);
   assert.equal(seen.tunnel, { status: 200, body: posts });
   assert.is(seen.inspector, 200, 'the inspector page ships in dist/');
   assert.is(seen.elk.status, 200);
   assert.match(seen.elk.body, JSON.stringify(ELK_MISSING), 'without elkjs the page is told how to install it');
+});
+
+test('a process that refuses code generation from strings imports every entry and serves the same application', async () => {
+  const plain = await run(process.execPath, ['smoke.mjs'], consumer);
+  const hardened = await run(process.execPath, ['--disallow-code-generation-from-strings', 'smoke.mjs'], consumer);
+  assert.is(hardened.code, 0, hardened.stderr);
+  assert.equal(JSON.parse(hardened.stdout), JSON.parse(plain.stdout));
 });
 
 test("a consumer's strict tsc (skipLibCheck off, module nodenext) reports no error", async () => {
