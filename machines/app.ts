@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createRun, logCompleted, logMachineFailure, type AppConfig, type AppRuntime, type ControllerClass, type RequestRun } from '../core/pipeline/index.ts';
-import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
+import { messageProblem, type RequestMessage, type ResponseMessage } from '../core/http/message.ts';
 import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
@@ -210,6 +210,15 @@ export function createApp(options: CreateAppOptions): App {
     return finish(run, { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: runtime.publicFile('500.html') ?? (config.defaultErrorPages ? defaultErrorPage(500) : ' ') });
   };
 
+  // A message made by hand that is not a RequestMessage: a 400 like any request that cannot be read, logged with what is
+  // wrong; development also says it in the body. app.handle still never rejects.
+  const notAMessage = (problem: string): ResponseMessage => {
+    const what = `app.handle needs a RequestMessage ({ method, url, headers }): ${problem}`;
+    log.warn({ status: 400 }, what);
+    const body = config.environment === 'development' ? `400 Bad Request: ${what}\n` : defaultErrorPage(400);
+    return { status: 400, headers: { 'Content-Type': config.environment === 'development' ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8' }, body };
+  };
+
   return Object.freeze({
     routes: options.routes,
     engine,
@@ -245,6 +254,8 @@ export function createApp(options: CreateAppOptions): App {
   }
 
   function handleMessage(message: RequestMessage): Promise<ResponseMessage> {
+    const problem = messageProblem(message);
+    if (problem !== null) return Promise.resolve(notAMessage(problem));
     const run = createRun(runtime, message);
     if (tracer.active) {
       const q = message.url.indexOf('?');

@@ -51,6 +51,25 @@ export interface ResponseMessage {
   file?: FileSlice;
 }
 
+/**
+ * What is wrong with `message` as a `RequestMessage`, or null: a transport always builds a good one, but
+ * `app.handle` is public, and a message made by hand (a test, a transport of one's own) may lack its
+ * `url` or carry a header value of another type. Only the shape is read, not the headers one by one.
+ * @example messageProblem({ method: 'GET', path: '/' }) // 'its url must be a string (the path and query), not undefined'
+ */
+export function messageProblem(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null) return `it must be an object, not ${describe(message)}`;
+  const m = message as Partial<Record<keyof RequestMessage, unknown>>;
+  if (typeof m.method !== 'string') return `its method must be a string, not ${describe(m.method)}`;
+  if (typeof m.url !== 'string') return `its url must be a string (the path and query), not ${describe(m.url)}`;
+  if (typeof m.headers !== 'object' || m.headers === null) return `its headers must be an object, not ${describe(m.headers)}`;
+  return null;
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value;
+}
+
 /** Lower-cases header names and joins repeated values the way HTTP allows, into a record that inherits nothing. */
 export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | undefined>>): Record<string, string> {
   // A bare record, in V8's fast mode: one made by Object.create(null) is a dictionary, slow at every read of a
@@ -66,7 +85,8 @@ export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | 
       key = name.toLowerCase();
       folded = true;
     }
-    const text = typeof value === 'string' ? value : value.join(key === 'cookie' ? '; ' : ', ');
+    // A list is joined; a value of another type (a number, from a message made by hand) is read as its text.
+    const text = typeof value === 'string' ? value : Array.isArray(value) ? value.join(key === 'cookie' ? '; ' : ', ') : String(value);
     // Distinct names can only meet once one of them has been lower-cased.
     if (folded && Object.hasOwn(out, key)) out[key] = `${out[key]}${key === 'cookie' ? '; ' : ', '}${text}`;
     // Object.prototype's `__proto__` setter would take the value for a prototype: the name is a plain key here.

@@ -2,7 +2,8 @@
  * `createApp` and `app.handle`, the entry to the pipeline (machines/app.ts):
  * both engines answer alike, trace listeners see each request and cannot
  * break it, a failure of the machine itself is still a 500, every request
- * logs one line, and bad options are refused.
+ * logs one line, bad options are refused, and a message that is not a
+ * RequestMessage answers 400.
  */
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
@@ -212,6 +213,34 @@ test('app.handle never rejects: a message with an unknown method resolves to 501
   const message: RequestMessage = { method: 'SEARCH', url: '/posts', headers: {} };
   assert.is((await app.handle(message)).status, 501);
   assert.is((await call(app, 'GET /posts')).status, 200);
+});
+
+test('a message that is not a RequestMessage (made by hand, without its url) resolves to 400, logged with what is wrong', async () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done(); } });
+  const app = createApp({ routes: routes(), controllers: { posts: PostsController }, logger: pino(sink), environment: 'development' });
+  for (const [message, wrong] of [
+    [{ method: 'GET', path: '/posts', headers: {} }, /url must be a string .*not undefined/],
+    [{ method: 'GET', url: '/posts' }, /headers must be an object, not undefined/],
+    [{ url: '/posts', headers: {} }, /method must be a string/],
+    [null, /must be an object, not null/],
+  ] as const) {
+    const answer = await app.handle(message as unknown as RequestMessage);
+    assert.is(answer.status, 400);
+    assert.match(String(answer.body), wrong, 'development says what is wrong');
+  }
+  assert.is(lines.filter((l) => /app\.handle needs a RequestMessage/.test(l)).length, 4);
+  assert.is((await app.handle({ method: 'GET', url: '/posts', headers: { host: 'localhost' } })).status, 200, 'the next request is served');
+});
+
+test('a header value of another type in a message made by hand is read as its text', async () => {
+  class EchoController extends Controller {
+    index(): void { this.render({ text: String(this.request.headers['x-count']) }); }
+  }
+  const app = appWith({ posts: EchoController }, { routes: routes() });
+  const answer = await app.handle({ method: 'GET', url: '/posts', headers: { host: 'test.host', 'X-Count': 5 as unknown as string } });
+  assert.is(answer.status, 200);
+  assert.is(String(answer.body), '5');
 });
 
 test.run();
