@@ -5,7 +5,7 @@
  */
 import { dispatch, hasAction } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
-import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction } from '../errors.ts';
+import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction, UnknownStatus } from '../errors.ts';
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
 import type { Controller } from '../controller/base.ts';
@@ -67,6 +67,9 @@ function afterCommit(run: RequestRun, controller: Controller): void | Promise<vo
   // A header no transport could write (a parameter with a newline copied into it, say) fails here, as the action's own error.
   const unsafe = unsafeHeader(run.response!);
   if (unsafe !== null) return Promise.reject(new InvalidResponseHeader(unsafe));
+  // Nor a status line no transport could write: `response.status` set by hand to 99999, say (render and head check theirs).
+  const status = run.response!.status;
+  if (!(Number.isInteger(status) && status >= 100 && status <= 999)) return Promise.reject(new UnknownStatus(status));
   return runOf(controller).cache?.store();
 }
 

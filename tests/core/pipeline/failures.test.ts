@@ -43,6 +43,11 @@ class BoomController extends Controller {
   bad_type(): void {
     this.render({ text: 'x', content_type: 'text/plain\r\nX-Injected: 1' });
   }
+  set_status(): void {
+    // A status copied from a parameter into the response by hand, past render's and head's own checks.
+    this.render({ text: 'x' });
+    this.response.status = Number(this.params.to);
+  }
 }
 
 let pub = { path: '', remove: () => {} };
@@ -169,6 +174,22 @@ test('a header HTTP cannot carry fails the action with InvalidResponseHeader (50
     assert.match((line.err as { message: string }).message, '"X-Note"');
     assert.is((await call(app, `GET /boom/echo_header?note=${encodeURIComponent('tab\tand é are fine')}`)).status, 200, `${engine}: tabs and Latin-1 pass`);
     assert.is((await call(app, 'GET /boom/bad_type', { remoteAddress: '203.0.113.7' })).status, 500, `${engine}: a content type with a newline`);
+  }
+});
+
+test('a status no status line can carry, set on the response by hand, fails the action with UnknownStatus (500), logged', async () => {
+  for (const engine of ['compiled', 'xstate'] as const) {
+    for (const to of ['99999', '42', '2.5', 'NaN']) {
+      const { app, lines } = logged({ engine });
+      const res = await call(app, `GET /boom/set_status?to=${to}`);
+      assert.is(res.status, 500, `${engine}: ${to}`);
+      assert.is(res.body, '<h1>We are sorry</h1>');
+      const line = lines.find((l) => l.msg === 'request errored')!;
+      assert.is((line.err as { type: string }).type, 'UnknownStatus', `${engine}: ${to}`);
+      assert.is(lines.find((l) => l.msg === 'request completed')!.status, 500, 'the completed line says what was sent');
+    }
+    const { app } = logged({ engine });
+    for (const to of ['100', '299', '999']) assert.is((await call(app, `GET /boom/set_status?to=${to}`)).status, Number(to), `${engine}: ${to} passes`);
   }
 });
 
