@@ -39,40 +39,39 @@ function plain(value: string): boolean {
   return true;
 }
 
+/** One piece of a fast path: literal text (already escaped), or the value at `arity`, checked by `check`. */
+type Piece = string | { readonly arity: number; readonly check: 'plain' | RegExp | null };
+
 /** Compiles the positional fast path for a route, or returns null when the route needs general generation. */
 export function compileFastGenerator(g: GenRoute): FastGenerator | null {
+  const pieces = fastPieces(g);
+  if (pieces === null) return null;
+  const arity = pieces.filter((p) => typeof p !== 'string').length;
+  // Where code generation is refused, the same pieces are walked by a loop.
+  return { arity, generate: writtenGenerator(pieces) ?? interpretedGenerator(pieces) };
+}
+
+/** The route's path as pieces, or null when positional values alone cannot build it. */
+function fastPieces(g: GenRoute): Piece[] | null {
   const segs = g.segments;
   // Pattern requirements on keys outside the path cannot be met positionally.
   if (g.checks.some((c) => c.re !== null)) return null;
   let last = segs.length - 1;
   while (last > 0 && segs[last].optional && (segs[last].type === 'static' || segs[last].type === 'divider')) last--;
-  const body: string[] = [];
-  const parts: string[] = [];
-  const regexps: RegExp[] = [];
+  const pieces: Piece[] = [];
   let arity = 0;
   for (let i = 0; i <= last; i++) {
     const s = segs[i];
     switch (s.type) {
-      case 'divider': parts.push(JSON.stringify(s.value)); break;
+      case 'divider': pieces.push(s.value); break;
       case 'static':
         if (s.optional) return null;
-        parts.push(JSON.stringify(escapePathComponent(s.value)));
+        pieces.push(escapePathComponent(s.value));
         break;
       case 'dynamic': {
         if (s.optional) return null;
-        const v = `v${arity}`;
-        const a = `a${arity}`;
-        // Numbers (the usual ids) need neither conversion through to_param nor escaping.
-        body.push(`const ${a} = values[${arity}];`, `const ${v} = typeof ${a} === 'number' ? '' + ${a} : text(${a});`, `if (${v} === null) return null;`);
-        if (s.requirement !== null) {
-          if (compileRequirement(s.requirement) === DEFAULT_SEGMENT_SOURCE) body.push(`if (!plain(${v})) return null;`);
-          else {
-            regexps.push(g.valueRes[i]!);
-            body.push(`if (!re[${regexps.length - 1}].test(${v})) return null;`);
-          }
-        }
-        parts.push(`(typeof ${a} === 'number' ? ${v} : escape(${v}))`);
-        arity++;
+        const check = s.requirement === null ? null : compileRequirement(s.requirement) === DEFAULT_SEGMENT_SOURCE ? 'plain' : g.valueRes[i]!;
+        pieces.push({ arity: arity++, check });
         break;
       }
       default:
@@ -81,9 +80,47 @@ export function compileFastGenerator(g: GenRoute): FastGenerator | null {
   }
   if (segs.slice(last + 1).some((s) => 'key' in s)) return null;
   if (arity !== g.route.segment_keys.length) return null;
+  return pieces;
+}
+
+/** The pieces as one straight-line function: every value checked, then the path concatenated; null where source is refused. */
+function writtenGenerator(pieces: readonly Piece[]): FastGenerator['generate'] | null {
+  const body: string[] = [];
+  const parts: string[] = [];
+  const regexps: RegExp[] = [];
+  for (const p of pieces) {
+    if (typeof p === 'string') {
+      parts.push(JSON.stringify(p));
+      continue;
+    }
+    const v = `v${p.arity}`;
+    const a = `a${p.arity}`;
+    // Numbers (the usual ids) need neither conversion through to_param nor escaping.
+    body.push(`const ${a} = values[${p.arity}];`, `const ${v} = typeof ${a} === 'number' ? '' + ${a} : text(${a});`, `if (${v} === null) return null;`);
+    if (p.check === 'plain') body.push(`if (!plain(${v})) return null;`);
+    else if (p.check !== null) body.push(`if (!re[${regexps.push(p.check) - 1}].test(${v})) return null;`);
+    parts.push(`(typeof ${a} === 'number' ? ${v} : escape(${v}))`);
+  }
   const source = `return function generate(values) {\n${body.join('\n')}\nreturn ${parts.join(' + ') || '""'};\n};`;
-  // Where code generation is refused, the helper's general way builds every path.
   const factory = functionFromSource<(...deps: unknown[]) => FastGenerator['generate']>(['text', 'plain', 'escape', 're'], source);
-  if (factory === null) return null;
-  return { arity, generate: factory(text, plain, escapePathComponent, regexps) };
+  return factory === null ? null : factory(text, plain, escapePathComponent, regexps);
+}
+
+/** The pieces walked by a loop: the written generator's answers, without generating code. */
+function interpretedGenerator(pieces: readonly Piece[]): FastGenerator['generate'] {
+  return (values) => {
+    let out = '';
+    for (const p of pieces) {
+      if (typeof p === 'string') {
+        out += p;
+        continue;
+      }
+      const a = values[p.arity];
+      const v = typeof a === 'number' ? `${a}` : text(a);
+      if (v === null) return null;
+      if (p.check === 'plain' ? !plain(v) : p.check !== null && !p.check.test(v)) return null;
+      out += typeof a === 'number' ? v : escapePathComponent(v);
+    }
+    return out;
+  };
 }
