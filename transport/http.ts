@@ -142,6 +142,18 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/**
+ * A TCP port: a whole number from 0 (any free port) to 65535, or those digits in a string (`PORT` read from
+ * the environment). Node would take any other string for the path of a Unix socket to create.
+ */
+function portOf(value: unknown): number {
+  const port = typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ArgumentError(`serve() option port must be a whole number from 0 to 65535, not ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return port;
+}
+
 /** A size limit: a whole number of bytes or headers, 0 or more (0 refuses every body). Anything else would leave a cost unbounded. */
 function limit(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new ArgumentError(`serve() option ${name} must be a whole number, 0 or more, not ${String(value)}`);
@@ -159,6 +171,7 @@ export function serve(source: AppSource, options: ServeOptions & { readonly work
   let shutdownMs: number;
   try {
     checkOptionNames('serve()', options, SERVE_OPTIONS);
+    portOf(options.port ?? 3000);
     shutdownMs = shutdownTimeout(options);
     workers = positiveInteger('workers', options.workers ?? 1);
   } catch (error) {
@@ -182,7 +195,9 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   let maxBody: number;
   let maxHeaders: number;
   let maxHeaderBytes: number;
+  let port: number;
   try {
+    port = portOf(options.port ?? 3000);
     shutdownMs = shutdownTimeout(options);
     maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
     maxBody = limit('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024);
@@ -302,7 +317,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
 
   return new Promise((resolveServe, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+    server.listen(port, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -4,6 +4,7 @@
  * enforce (body size, header count), what Node's parser refuses, keep-alive,
  * and a graceful close that lets in-flight requests finish.
  */
+import { existsSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller } from '../../core/index.ts';
+import { join } from 'node:path';
+import { ArgumentError, Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { serve, type RunningServer } from '../../transport/index.ts';
 import { appWith, withServer } from '../support/harness.ts';
@@ -333,6 +335,30 @@ test('serve() refuses an option name it does not know, and points a snake_case o
       () => assert.unreachable('an unknown option'),
       (e: Error) => assert.match(e.message, message),
     );
+  }
+});
+
+test('serve() refuses a port that is not one, where Node would create a Unix socket of that name; PORT\'s digits are a port', async () => {
+  const here = process.cwd();
+  for (const port of ['abc', '30OO', -1, 65536, 80.5, '', true]) {
+    await serve(echoApp(), { port: port as number, host: '127.0.0.1' }).then(
+      (running) => running.close().then(() => assert.unreachable(`port ${String(port)} was taken`)),
+      (e: Error) => {
+        assert.instance(e, ArgumentError);
+        assert.match(e.message, /port must be a whole number from 0 to 65535/);
+      },
+    );
+    if (typeof port === 'string' && port !== '') assert.not.ok(existsSync(join(here, port)), `no socket file ${port}`);
+  }
+  const blocker = createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+  const free = (blocker.address() as AddressInfo).port;
+  await new Promise((r) => blocker.close(r));
+  const running = await serve(echoApp(), { port: String(free) as unknown as number, host: '127.0.0.1' });
+  try {
+    assert.is(running.port, free);
+  } finally {
+    await running.close();
   }
 });
 
