@@ -203,6 +203,18 @@ test('createApp refuses options without a drawn route set', () => {
   refused({ routes: [], controllers: {} });
 });
 
+test('createApp refuses a controller that is not a class extending Controller, naming it', () => {
+  for (const [given, says] of [
+    [{}, /controllers\["posts"\] must be a class extending Controller, not object/],
+    [() => 1, /controllers\["posts"\] must be a class extending Controller, not the function/],
+    [class PostsController {}, /not the function PostsController/],
+    [null, /not null/],
+  ] as const) {
+    assert.throws(() => createApp({ routes: routes(), controllers: { posts: given as unknown as typeof Controller }, logger: false }), (e: unknown) => e instanceof ArgumentError && says.test((e as Error).message));
+  }
+  assert.throws(() => createApp({ routes: routes(), controllers: new Map([['admin/posts', 'PostsController' as unknown as typeof Controller]]), logger: false }), /controllers\["admin\/posts"\] must be a class extending Controller, not string/);
+});
+
 test('createApp refuses session and session_store together, and production without a session secret', () => {
   assert.throws(() => createApp({ routes: routes(), controllers: {}, logger: false, session: { key: 'k' }, session_store: memorySessionStore() }), (e: unknown) => e instanceof ArgumentError && /not both/.test((e as Error).message));
   assert.throws(() => createApp({ routes: routes(), controllers: {}, logger: false, environment: 'production' }), (e: unknown) => e instanceof ArgumentError && /Production needs a session secret/.test((e as Error).message));
