@@ -117,12 +117,22 @@ function runTemplate(template: Template, view: unknown, name: string): string | 
   } catch (error) {
     throw templateError(name, error);
   }
-  if (isThenable(out)) return Promise.resolve(out).then(markupOf, (error: unknown) => { throw templateError(name, error); });
-  return markupOf(out);
+  if (isThenable(out)) return Promise.resolve(out).then((markup) => markupOf(markup, name), (error: unknown) => { throw templateError(name, error); });
+  return markupOf(out, name);
 }
 
-function markupOf(out: string | SafeString): string {
-  return out instanceof SafeString ? out.value : String(out);
+function markupOf(out: string | SafeString, name: string): string {
+  if (out instanceof SafeString) return out.value;
+  if (out === undefined || out === null) throw nothingReturned(name, out);
+  return String(out);
+}
+
+/**
+ * A template that gave back nothing: most often an arrow function with a block body and no `return`. Sent
+ * as it was, the page would read "undefined".
+ */
+function nothingReturned(name: string, out: null | undefined): TemplateError {
+  return new TemplateError(name, new TypeError(`the template returned ${String(out)}, not its markup (does a block body lack its return?)`));
 }
 
 function templateError(name: string, error: unknown): SignalboxError {
@@ -208,7 +218,9 @@ function runPartial(partial: FoundPartial, view: unknown): SafeString {
     throw new TemplateError(partial.name, new TypeError('a partial renders synchronously; this one returned a promise (an async function?)'));
   }
   // As for a template: a plain string is the partial's markup as written.
-  return out instanceof SafeString ? out : raw(String(out));
+  if (out instanceof SafeString) return out;
+  if (out === undefined || out === null) throw nothingReturned(partial.name, out);
+  return raw(String(out));
 }
 
 export { escape };

@@ -1,6 +1,6 @@
 /**
  * Running a template and its layout: layout lookup order, asynchronous and
- * non-string templates, and what a template that throws becomes.
+ * non-string templates, and what a template that throws or returns nothing becomes.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -64,6 +64,24 @@ test('a helper called detached from its view says how to call it', async () => {
   // Helpers that need no render work either way.
   const plain = await call(viewing({ 'pages/go.html': (v) => { const { h, pluralize } = v; return `${h('<b>')} ${pluralize(2, 'post')}`; } }), 'GET /pages/go');
   assert.is(plain.body, '&lt;b&gt; 2 posts');
+});
+
+test('a template, layout or partial that returns nothing is a TemplateError asking for its return, not a page reading "undefined"', async () => {
+  const nothing = (() => { /* a block body without its return */ }) as unknown as Template;
+  for (const [templates, where] of [
+    [{ 'pages/go.html': nothing }, 'pages/go.html'],
+    [{ 'pages/go.html': async () => undefined as unknown as string }, 'pages/go.html'],
+    [{ 'pages/go.html': () => 'ok', 'layouts/application.html': (() => null) as unknown as Template }, 'layout for pages/go.html'],
+    [{ 'pages/go.html': ((v) => html`<ul>${v.render({ partial: 'row' })}</ul>`) as Template, 'pages/_row.html': nothing }, 'pages/_row'],
+  ] as const) {
+    const res = await call(viewing(templates as Record<string, Template>), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+    assert.is(res.status, 500, where);
+    assert.match(res.body, '<h1>TemplateError in PagesController#go</h1>');
+    assert.match(res.body, /the template returned (undefined|null), not its markup \(does a block body lack its return\?\)/);
+    assert.match(res.body, `(in template ${where})`);
+  }
+  // An empty page is a page: only undefined and null are refused.
+  assert.is((await call(viewing({ 'pages/go.html': () => '' }), 'GET /pages/go')).status, 200);
 });
 
 test('a layout that throws is a TemplateError too', async () => {
