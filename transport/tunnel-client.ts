@@ -154,6 +154,19 @@ interface Corkable {
   uncork(): void;
 }
 
+/** What is wrong with a request's init, or null: checked when it is made, so the error reaches the caller that made it. */
+function requestProblem(init: TunnelRequestInit | undefined): string | null {
+  if (init === null || typeof init !== 'object') return 'takes { path, method?, headers?, body? }';
+  if (typeof init.path !== 'string') return `path must be a string (/path?query), not ${typeof init.path}`;
+  if (init.method !== undefined && typeof init.method !== 'string') return `method must be a string, not ${typeof init.method}`;
+  if (init.headers !== undefined && (init.headers === null || typeof init.headers !== 'object')) return `headers must be an object, not ${init.headers === null ? 'null' : typeof init.headers}`;
+  const body: unknown = init.body;
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
+    return `body must be a string or a Uint8Array, not ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body} (JSON.stringify an object, with a Content-Type)`;
+  }
+  return null;
+}
+
 interface Pending {
   readonly id: number;
   readonly init: TunnelRequestInit;
@@ -265,6 +278,11 @@ class TunnelClient implements Tunnel {
     return new Promise<TunnelResponse>((resolve, reject) => {
       if (this.#state === 'closed') {
         reject(new TunnelError('tunnel_closed', 'The tunnel is closed'));
+        return;
+      }
+      const problem = requestProblem(init);
+      if (problem !== null) {
+        reject(new TunnelError('bad_frame', `request(): ${problem}`, 400));
         return;
       }
       const pending: Pending = { id: ++this.#seq, init, resolve, reject, deadline: performance.now() + this.#timeout, sent: false, batch: null };
@@ -412,9 +430,18 @@ class TunnelClient implements Tunnel {
   };
 
   #send(pending: Pending): void {
+    let text: string;
+    try {
+      text = this.#frameText(pending);
+    } catch (error) {
+      // Only this request fails (a body that cannot be serialised, say): the others sent with it go on.
+      this.#forget(pending);
+      pending.reject(new TunnelError('bad_frame', `request(): ${(error as Error).message}`, 400));
+      return;
+    }
     pending.sent = true;
     if (this.#batching) {
-      this.#enqueue(this.#frameText(pending), pending);
+      this.#enqueue(text, pending);
       return;
     }
     const tcp = this.#tcp;
@@ -427,7 +454,7 @@ class TunnelClient implements Tunnel {
         tcp.uncork();
       });
     }
-    this.#socket!.send(this.#frameText(pending));
+    this.#socket!.send(text);
   }
 
   /** The request frame as JSON text, with the jar's cookies when it carries no Cookie of its own. */

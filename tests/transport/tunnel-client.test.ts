@@ -540,6 +540,45 @@ test('when the server closes an idle socket, the next request reconnects', async
   });
 });
 
+test('request() refuses an init it cannot send with bad_frame naming the field, and the tunnel goes on', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      for (const [init, says] of [
+        [{ method: 'POST', path: '/echo/show/1', body: { a: 1 } }, /body must be a string or a Uint8Array, not object \(JSON\.stringify an object/],
+        [{ path: '/echo/show/1', body: null }, /body must be a string or a Uint8Array, not null/],
+        [{ url: '/echo/show/1' }, /path must be a string/],
+        [{ path: '/echo/show/1', method: 1 }, /method must be a string, not number/],
+        [{ path: '/echo/show/1', headers: 'x' }, /headers must be an object, not string/],
+        [undefined, /takes \{ path, method\?, headers\?, body\? \}/],
+      ] as const) {
+        const error = await rejection(t.request(init as never));
+        assert.is(error.code, 'bad_frame');
+        assert.is(error.status, 400);
+        assert.match(error.message, says);
+      }
+      assert.is((await t.request({ path: '/echo/show/1' })).status, 200);
+    });
+  });
+});
+
+test('a request whose frame cannot be written fails alone: the requests waiting for the socket with it are answered', async () => {
+  await withServer(echoApp(), { tunnel: { idleTimeoutMs: 50 } }, async (server) => {
+    await withClient(urlOf(server.port), { timeoutMs: 5000 }, async (t) => {
+      await new Promise((r) => t.on('disconnect', r));
+      // Made in one turn while the socket is closed: all three wait for the reconnect and are sent together.
+      const before = t.request({ path: '/echo/show/1' });
+      // A header value JSON cannot write (a BigInt) passes the shape check and fails as its frame is written.
+      const broken = t.request({ path: '/echo/show/2', headers: { 'x-n': 5n as unknown as string } });
+      const after = t.request({ path: '/echo/show/3' });
+      const error = await rejection(broken);
+      assert.is(error.code, 'bad_frame');
+      assert.match(error.message, /BigInt/);
+      assert.is((await before).status, 200);
+      assert.is(((await (await after).json()) as { params: { id: string } }).params.id, '3');
+    });
+  });
+});
+
 test('close() rejects what is in flight, resolves once the socket is closed, and refuses later requests', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const t = await tunnel(urlOf(server.port));
