@@ -317,7 +317,7 @@ export class TemplateError extends SignalboxError {
 export class InvalidResponseHeader extends SignalboxError {
   readonly header: string;
   constructor(header: string) {
-    super('SBX_ERR_INVALID_RESPONSE_HEADER', `Response header ${JSON.stringify(header.slice(0, 80))} has a name or value HTTP cannot carry (control characters are not allowed)`);
+    super('SBX_ERR_INVALID_RESPONSE_HEADER', `Response header ${JSON.stringify(header.slice(0, 80))} has a name or value HTTP cannot carry (a value is text, a number or a list of them, without control characters)`);
     this.header = header;
   }
 }

@@ -211,12 +211,43 @@ const unsafeValue = (value: string | readonly string[]): boolean =>
   Array.isArray(value) ? value.some((v) => unsafeText(String(v))) : unsafeText(typeof value === 'string' ? value : String(value));
 
 /**
+ * A header value set by hand, as text: a finite number as its digits (`headers['X-Count'] = 5`), a list of
+ * strings and numbers as a list of strings; null for what no header can carry (an object, a BigInt, a boolean).
+ */
+function headerText(value: unknown): string | string[] | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
+  if (!Array.isArray(value)) return null;
+  const texts: string[] = [];
+  for (const item of value as unknown[]) {
+    if (typeof item === 'string') texts.push(item);
+    else if (typeof item === 'number' && Number.isFinite(item)) texts.push(String(item));
+    else return null;
+  }
+  return texts;
+}
+
+/**
  * The first header of `res` that HTTP cannot carry, by name (`Content-Type` for a bad type or charset,
- * `Set-Cookie` for a bad cookie line), or null when every one is safe to send.
+ * `Set-Cookie` for a bad cookie line), or null when every one is safe to send. Values set by hand are
+ * brought to text first, so both transports write the same: a number as its digits, and a header set to
+ * undefined or null is not sent; a value of any other type is unsafe.
  * @example res.set_header('X-Note', 'a\r\nb'); unsafeHeader(res) // 'X-Note'
  */
 export function unsafeHeader(res: Response): string | null {
-  for (const name in res.headers) if (!safeNames.has(name) || unsafeValue(res.headers[name])) return name;
+  const headers = res.headers as Record<string, unknown>;
+  for (const name in headers) {
+    let value = headers[name];
+    if (typeof value !== 'string') {
+      if (value === undefined || value === null) {
+        delete headers[name];
+        continue;
+      }
+      value = headerText(value);
+      if (value === null) return name;
+      headers[name] = value;
+    }
+    if (!safeNames.has(name) || unsafeValue(value as string | string[])) return name;
+  }
   if ((res.content_type !== null && unsafeText(res.content_type)) || (res.charset !== null && unsafeText(res.charset))) return 'Content-Type';
   if (res.cookies.length > 0 && unsafeValue(res.cookies)) return 'Set-Cookie';
   if (res.reason !== null && unsafeText(res.reason)) return 'Status';

@@ -778,6 +778,30 @@ test('forgery protection applies to tunnelled requests exactly as over HTTP', as
   });
 });
 
+test('header values set by hand answer the same over HTTP and the tunnel: a number as its digits, undefined not sent, an object a 500', async () => {
+  class HeadersController extends Controller {
+    number(): void { (this.response.headers as Record<string, unknown>)['X-Count'] = 5; this.render({ text: 'n' }); }
+    list(): void { (this.response.headers as Record<string, unknown>)['X-List'] = ['a', 2]; this.render({ text: 'l' }); }
+    unset(): void { (this.response.headers as Record<string, unknown>)['X-Gone'] = undefined; this.render({ text: 'u' }); }
+    object(): void { (this.response.headers as Record<string, unknown>)['X-Object'] = { a: 1 }; this.render({ text: 'o' }); }
+    bigint(): void { (this.response.headers as Record<string, unknown>)['X-Big'] = 5n; this.render({ text: 'b' }); }
+  }
+  const app = appWith({ headers: HeadersController });
+  await withServer(app, {}, async (server) => {
+    const raw = await Raw.open(server);
+    const cases = [['number', 200, 'x-count', '5'], ['list', 200, 'x-list', 'a, 2'], ['unset', 200, 'x-gone', null], ['object', 500, 'x-object', null], ['bigint', 500, 'x-big', null]] as const;
+    for (const [[action, status, name, value], id] of cases.map((c, i) => [c, i + 1] as const)) {
+      const http = await fetch(`http://127.0.0.1:${server.port}/headers/${action}`);
+      assert.is(http.status, status, `${action} over HTTP`);
+      assert.is(http.headers.get(name), value, `${action} over HTTP`);
+      const tunnelled = await raw.call({ id, method: 'GET', path: `/headers/${action}` });
+      assert.is(tunnelled.status, status, `${action} through the tunnel`);
+      const header = Object.entries(tunnelled.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+      assert.is(header === undefined ? null : ([] as string[]).concat(header as string | string[]).join(', '), value, `${action} through the tunnel`);
+    }
+  });
+});
+
 test('serve({ tunnel: false }) has no tunnel: an upgrade is just an HTTP request', async () => {
   await withServer(echoApp(), { tunnel: false }, async (server) => {
     assert.is(server.tunnel, null);
