@@ -82,7 +82,10 @@ export interface Tunnel {
   request(init: TunnelRequestInit): Promise<TunnelResponse>;
   /** Closes the socket for good; whatever is in flight or waiting is rejected (`tunnel_closed`). */
   close(): Promise<void>;
-  /** Cookies kept from responses' Set-Cookie (and the upgrade's Cookie header), sent with later requests. */
+  /**
+   * Cookies kept from responses' Set-Cookie (and the upgrade's Cookie header), sent with later requests. Like a
+   * browser's jar it is bounded: at most 180 cookies (the one made first goes first), each at most 4096 characters.
+   */
   readonly cookies: Map<string, string>;
   /** `open`, `reconnecting`, `idle` (the server closed normally; the next request reconnects) or `closed`. */
   readonly state: 'open' | 'reconnecting' | 'idle' | 'closed';
@@ -703,7 +706,11 @@ class TunnelClient implements Tunnel {
       if (cookie.name === '' || !COOKIE_NAME.test(cookie.name)) continue;
       const expired = cookie.maxAge !== undefined ? cookie.maxAge <= 0 : cookie.expires !== undefined && cookie.expires.getTime() <= Date.now();
       if (expired) this.cookies.delete(cookie.name);
-      else if (cookie.value !== undefined && COOKIE_VALUE.test(cookie.value)) this.cookies.set(cookie.name, cookie.value);
+      else if (cookie.value !== undefined && cookie.name.length + cookie.value.length <= MAX_COOKIE_CHARS && COOKIE_VALUE.test(cookie.value)) {
+        // Set again, a cookie keeps its place (RFC 6265 keeps its creation time): a full jar forgets the one made first.
+        this.cookies.set(cookie.name, cookie.value);
+        if (this.cookies.size > MAX_COOKIES) this.cookies.delete(this.cookies.keys().next().value!);
+      }
     }
   }
 
@@ -746,5 +753,12 @@ function hasCookie(headers: Readonly<Record<string, string>>): boolean {
 }
 
 // What a Cookie header can carry back: a token name, a value without separators or controls.
+/**
+ * The jar's bounds, a browser's (RFC 6265 asks for at least 50 cookies of 4096 bytes per domain; browsers keep
+ * 150-180): every cookie kept goes out with every request, so a server setting new names on each answer would
+ * otherwise grow the client's memory and its frames until the server refused them.
+ */
+const MAX_COOKIES = 180;
+const MAX_COOKIE_CHARS = 4096;
 const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const COOKIE_VALUE = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*|"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*")$/;

@@ -46,6 +46,12 @@ class EchoController extends Controller {
   whoami(): void {
     this.render({ text: this.cookies.get('user') ?? 'nobody' });
   }
+  crumbs(): void {
+    // `n` cookies named <prefix>0, <prefix>1, ..., and with `big`, one more whose value is that long.
+    for (let i = 0; i < Number(this.params.n ?? 0); i++) this.cookies.set(`${String(this.params.prefix ?? 'c')}${i}`, 'v');
+    if (this.params.big !== undefined) this.response.cookies.push(`big=${'b'.repeat(Number(this.params.big))}; Path=/`);
+    this.render({ text: 'crumbs' });
+  }
 }
 
 
@@ -300,6 +306,31 @@ test('cookies set by responses are kept, sent with later requests, and dropped w
       await t.request({ path: '/echo/logout' });
       assert.equal([...t.cookies], [['theme', 'dark']], 'an expired cookie is deleted');
       assert.is(await (await t.request({ path: '/echo/whoami' })).text(), 'nobody');
+    });
+  });
+});
+
+test('the cookie jar is bounded as a browser\'s: 180 cookies, the one made first forgotten first, none over 4096 characters', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    await withClient(urlOf(server.port), {}, async (t) => {
+      assert.is((await t.request({ path: '/echo/crumbs?n=150&prefix=a' })).status, 200);
+      assert.is(t.cookies.size, 150);
+      // Set again, a0 keeps its place (its creation time, as RFC 6265 has it) and its new value.
+      assert.is((await t.request({ path: '/echo/crumbs?n=1&prefix=a' })).status, 200);
+      assert.equal([...t.cookies.keys()].slice(0, 2), ['a0', 'a1']);
+      assert.is((await t.request({ path: '/echo/crumbs?n=89&prefix=b' })).status, 200);
+      assert.is(t.cookies.size, 180);
+      assert.not.ok(t.cookies.has('a0'), 'made first, forgotten first');
+      assert.not.ok(t.cookies.has('a58'));
+      assert.ok(t.cookies.has('a59'));
+      assert.ok(t.cookies.has('b88'));
+      assert.is((await t.request({ path: '/echo/crumbs?big=4093' })).status, 200);
+      assert.is(t.cookies.get('big')?.length, 4093, 'a cookie of 4096 characters, name and value, is kept');
+      assert.is((await t.request({ path: '/echo/crumbs?big=5000' })).status, 200);
+      assert.is(t.cookies.get('big')?.length, 4093, 'a longer one is not');
+      assert.is(t.cookies.size, 180);
+      const seen = (await (await t.request({ path: '/echo/show/1' })).json()) as { headers: Record<string, string> };
+      assert.is(seen.headers.cookie.split('; ').length, 180, 'every kept cookie goes out, and no more');
     });
   });
 });
