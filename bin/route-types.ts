@@ -9,7 +9,7 @@
  *   await writeRouteTypes('config/routes.ts', 'config/routes.helpers.d.ts');
  *   const watcher = watchRouteTypes('config/routes.ts', 'config/routes.helpers.d.ts', { onError: console.error });
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -25,19 +25,33 @@ let imports = 0;
  */
 export async function loadRouteSet(file: string, fresh = false): Promise<RouteSet> {
   // A fresh import is a new module instance, kept for the life of the process: a few per edit of a routes file.
-  const url = pathToFileURL(resolve(process.cwd(), file)).href + (fresh ? `?signalbox-routes=${++imports}` : '');
+  const path = resolve(process.cwd(), file);
+  if (!existsSync(path)) throw new Error(`${file}: no such file`);
+  const url = pathToFileURL(path).href + (fresh ? `?signalbox-routes=${++imports}` : '');
   let mod: { default?: unknown; routes?: unknown };
   try {
     mod = (await import(url)) as typeof mod;
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !(await registerTsx())) throw error;
-    mod = (await import(url)) as typeof mod;
+    if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw loadFailure(file, error);
+    await registerTsx();
+    try {
+      mod = (await import(url)) as typeof mod;
+    } catch (again) {
+      throw loadFailure(file, again);
+    }
   }
   const set = (mod.routes ?? mod.default) as RouteSet | undefined;
   if (!set || typeof set.recognize !== 'function' || !Array.isArray(set.routes)) {
     throw new Error(`${file} does not export a RouteSet (as \`routes\` or default)`);
   }
   return set;
+}
+
+/** Why the routes module did not load, naming it: Node's own message for a syntax error in a module says neither file nor line. */
+function loadFailure(file: string, error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(`${file} could not be loaded: ${String(error)}`, { cause: error });
+  const where = error instanceof SyntaxError && !error.message.includes(file) ? ` (\`node --check ${file}\` shows where)` : '';
+  return new Error(`${file} could not be loaded: ${error.name}: ${error.message}${where}`, { cause: error });
 }
 
 /** Loads the application's own tsx, when it has one, so TypeScript modules import on a Node without type stripping. */

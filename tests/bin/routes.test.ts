@@ -17,6 +17,8 @@ const results = Promise.all([
   signalbox('routes', 'tests/bin/fixtures/no-route-set.ts'),
   signalbox('routes', '--json', 'tests/bin/fixtures/default-export.ts'),
   signalbox('routes', 'a.ts', 'b.ts'),
+  signalbox('routes', 'tests/bin/fixtures/syntax-error.mjs'),
+  signalbox('routes', 'tests/bin/fixtures/nowhere.ts'),
 ]);
 const found = Promise.all([
   signalbox('routes'),
@@ -66,6 +68,15 @@ test('a module that exports no RouteSet exits non-zero with a clear message', as
   assert.is.not(code, 0);
   assert.is(stdout, '');
   assert.is(stderr.trim(), 'tests/bin/fixtures/no-route-set.ts does not export a RouteSet (as `routes` or default)');
+});
+
+test('a routes file that does not parse, or is not there, exits non-zero naming it', async () => {
+  const [, , , , , broken, missing] = await results;
+  assert.is(broken.code, 1);
+  assert.is(broken.stdout, '');
+  assert.match(broken.stderr.trim(), /^tests\/bin\/fixtures\/syntax-error\.mjs could not be loaded: SyntaxError: .+ \(`node --check tests\/bin\/fixtures\/syntax-error\.mjs` shows where\)$/);
+  assert.is(missing.code, 1);
+  assert.is(missing.stderr.trim(), 'tests/bin/fixtures/nowhere.ts: no such file');
 });
 
 test('a module\'s default export is used when it is a RouteSet', async () => {
