@@ -15,14 +15,15 @@
  * two to agreement on random tables and option hashes.
  *
  * Keys and literal text are embedded with `JSON.stringify` only; values
- * never become code.
+ * never become code. A process that refuses code generation from strings
+ * runs the same steps as a loop over each route's data (`interpretedRoute`).
  */
 import { functionFromSource } from '../generated-code.ts';
 import type { GenRoute } from './gen-route.ts';
 import { buildQueryString, escapePath, escapePathComponent, toParam } from './params.ts';
 import { DEFAULT_SEGMENT_SOURCE } from './pattern.ts';
 import { compileRequirement } from './requirement.ts';
-import type { GenerateOptions, Segment } from './types.ts';
+import type { GenerateOptions, KeySegment, Segment } from './types.ts';
 
 /** A compiled candidate: the path, null when this route cannot build one, undefined to defer to the reference. */
 type RouteFn = (
@@ -411,8 +412,127 @@ function compileRoute(g: GenRoute): RouteFn {
 
   const source = `return function generate(input, recall, controller, controllerExpired, optionAction, mergedAction, expiryAction) {\n${body.join('\n')}\n};`;
   const factory = functionFromSource<(...deps: unknown[]) => RouteFn>(['text', 'plain', 'globValue', 'escape', 'escapePath', 'res'], source);
-  // Where code generation is refused, the reference Generator answers every call.
-  return factory === null ? deferAlways : factory(text, plain, globValue, escapePathComponent, escapePath, res);
+  // Where code generation is refused, the same steps are taken by a loop over the route's data.
+  return factory === null ? interpretedRoute(g) : factory(text, plain, globValue, escapePathComponent, escapePath, res);
+}
+
+/** A key segment as `interpretedRoute` walks it: what the written code embeds as literals, kept as data. */
+interface KeyStep {
+  readonly index: number;
+  readonly segment: KeySegment;
+  /** The whole-value pattern, or 'plain' for the default `[^/.?]+`, or null for none. */
+  readonly check: RegExp | 'plain' | null;
+  readonly default: string | null;
+}
+
+/**
+ * `compileRoute`'s function as a loop, for a process that refuses code generation from strings: the same
+ * checks, the same reads of the options and the recall in the same order, the same path. The property
+ * test that holds the written form to the reference Generator runs against this one in such a process.
+ */
+function interpretedRoute(g: GenRoute): RouteFn {
+  const checks = g.checks.filter((c) => !(c.re === null && typeof c.value === 'string' && (c.key === 'controller' || c.key === 'action')));
+  const segs = g.segments;
+  const steps: KeyStep[] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i];
+    if (!('key' in s)) continue;
+    const valueRe = g.valueRes[i];
+    const plainCheck = s.requirement !== null && compileRequirement(s.requirement) === DEFAULT_SEGMENT_SOURCE;
+    steps.push({ index: i, segment: s, check: valueRe === null ? null : plainCheck ? 'plain' : valueRe, default: s.type === 'glob' ? null : s.default });
+  }
+  let minLast = segs.length - 1;
+  const tail: [index: number, value: string | null][] = [];
+  for (; minLast > 0; minLast--) {
+    const s = segs[minLast];
+    if (!s.optional) break;
+    if (s.type === 'static' || s.type === 'divider') continue;
+    tail.push([minLast, s.type === 'glob' ? '' : s.default]);
+  }
+  const literal = segs.map((s) => (s.type === 'divider' ? s.value : s.type === 'static' ? escapePathComponent(s.value) : ''));
+  const passes = (check: RegExp | 'plain' | null, v: string): boolean => check === null || (check === 'plain' ? plain(v) : check.test(v));
+  const gapped = (s: Segment): boolean => s.type === 'dynamic' && s.optional && s.default === null;
+
+  return (input, recall, controller, controllerExpired, optionAction, mergedAction, expiryAction) => {
+    // The merged hash's value of a key, and the options' own (the written form inlines these per key).
+    const merged = (key: string): unknown => key === 'controller' ? (controller !== undefined ? controller : recall.controller)
+      : key === 'action' ? mergedAction : input[key] !== undefined ? input[key] : recall[key];
+    const option = (key: string): unknown => (key === 'controller' ? controller : key === 'action' ? optionAction : input[key]);
+    for (let k = 0; k < checks.length; k++) {
+      const c = checks[k];
+      if (c.re !== null) {
+        const m = merged(c.key);
+        if (m === undefined || m === null || m === false) return null;
+        const v = text(option(c.key));
+        if (v === null || !c.re.test(v)) return null;
+      } else if (text(merged(c.key)) !== c.value) return null;
+    }
+    // Per call, not shared: a value's to_param may itself generate a URL.
+    const values: (string | null)[] = [];
+    const numbers: boolean[] = [];
+    for (let j = 0; j < segs.length; j++) {
+      values.push(null);
+      numbers.push(false);
+    }
+    let flipped = false;
+    for (let k = 0; k < steps.length; k++) {
+      const { index, segment: s, check, default: def } = steps[k];
+      const raw = flipped ? option(s.key) : merged(s.key);
+      let v: string | null;
+      if (s.type === 'glob') {
+        v = globValue(raw);
+        if (!passes(check, v)) return null;
+      } else {
+        // A number's text is digits, signs, dots and letters: it never needs escaping.
+        if (s.type === 'dynamic') numbers[index] = typeof raw === 'number';
+        v = raw === undefined || raw === null || raw === false ? def : text(raw);
+        // A value whose to_param is nil falls back on the default, except for the controller.
+        if (def !== null && s.type !== 'controller' && v === null) v = def;
+        if (s.type === 'controller') {
+          if (v === null) return null;
+          v = v.toLowerCase();
+        }
+        if (def !== null || s.type === 'controller') {
+          if (!passes(check, v!)) return null;
+        } else if (s.optional) {
+          if (v !== null && !passes(check, v)) return null;
+        } else if (v === null || !passes(check, v)) return null;
+      }
+      values[index] = v;
+      if (!flipped) flipped = expires(s.key, input, recall, controllerExpired, expiryAction);
+    }
+    let last = minLast;
+    for (let k = 0; k < tail.length; k++) {
+      if (values[tail[k][0]] !== tail[k][1]) {
+        last = tail[k][0];
+        break;
+      }
+    }
+    // Rails' string_structure: up to the last fixed segment, then the optional tail up to `last`.
+    for (let j = 0; j <= minLast; j++) if (gapped(segs[j]) && j < last && values[j] === null) return null;
+    let out = '';
+    for (let j = 0; j < segs.length && j <= Math.max(minLast, last); j++) {
+      if (j > minLast && gapped(segs[j]) && j < last && values[j] === null) return null;
+      const s = segs[j];
+      const v = values[j];
+      switch (s.type) {
+        case 'divider': case 'static': out += literal[j]; break;
+        case 'glob': out += v!; break;
+        case 'controller': out += escapePath(v!); break;
+        default: out += v === null ? '' : numbers[j] ? v : escapePathComponent(v);
+      }
+    }
+    return out;
+  };
+}
+
+/** Rails' `build_expiry` for one key: the options give it and change the recalled value. */
+function expires(key: string, input: GenerateOptions, recall: GenerateOptions, controllerExpired: boolean, expiryAction: string | undefined): boolean {
+  if (key === 'controller') return controllerExpired;
+  const given = key === 'action' ? expiryAction : input[key];
+  if (given === undefined) return false;
+  const r = recall[key];
+  return r !== undefined ? text(given) !== text(r) : key in recall && text(given) !== null;
 }
 
 /** `"/" + "posts" + "/" + x` as `"/posts/" + x`. */

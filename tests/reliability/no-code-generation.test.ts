@@ -3,8 +3,9 @@
  * as hardened deployments run) gets the same answers. Routing's readers and generators and the
  * compiled engine's walk are written as source where the process allows it; here each takes its
  * interpreted form (core/generated-code.ts). The routing and request corpus, the routing properties
- * (positional helpers against general generation, on random tables) and the engine suite run again
- * in such a process, through the same runner as `npm test`, and must all pass.
+ * (positional helpers against general generation, on random tables), the hash generator's properties
+ * (against the reference Generator) and the engine suite run again in such a process, through the
+ * same runner as `npm test`, and must all pass.
  */
 import { execFile } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
@@ -44,8 +45,8 @@ test('under --disallow-code-generation-from-strings, functionFromSource answers 
   assert.equal(JSON.parse(ran.stdout), [false, null, null]);
 });
 
-test('the routing and request corpus, the routing properties and the engine suite pass in a process that refuses code generation', async () => {
-  const ran = await node(['--disallow-code-generation-from-strings', '--import', 'tsx', 'tests/harness/run.ts', 'tests', '^(acceptance/.*|machines/.*|core/routing/properties)\\.test\\.ts$']);
+test('the routing and request corpus, the routing and hash-generation properties and the engine suite pass in a process that refuses code generation', async () => {
+  const ran = await node(['--disallow-code-generation-from-strings', '--import', 'tsx', 'tests/harness/run.ts', 'tests', '^(acceptance/.*|machines/.*|core/routing/(properties|hash-generate))\\.test\\.ts$']);
   // The runner's closing line (each suite prints a count of its own before it).
   const summary = [...ran.stdout.matchAll(/^(\d+) passed, (\d+) failed, \d+ skipped$/gm)].at(-1);
   assert.ok(summary, `the run printed no summary:\n${ran.stdout.slice(-2000)}${ran.stderr.slice(-2000)}`);
