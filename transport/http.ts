@@ -154,6 +154,19 @@ function portOf(value: unknown): number {
   return port;
 }
 
+/**
+ * The address to listen on: a host name or address, 127.0.0.1 when none is given. Node would take a number
+ * for the listen backlog, and an empty string for no address at all: either way the server would listen on
+ * every interface, which only an explicit '0.0.0.0' or '::' should do.
+ */
+function hostOf(value: unknown): string {
+  if (value === undefined || value === null) return '127.0.0.1';
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ArgumentError(`serve() option host must be a host name or address ('0.0.0.0' or '::' for every interface), not ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return value;
+}
+
 /** A size limit: a whole number of bytes or headers, 0 or more (0 refuses every body). Anything else would leave a cost unbounded. */
 function limit(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new ArgumentError(`serve() option ${name} must be a whole number, 0 or more, not ${String(value)}`);
@@ -169,16 +182,18 @@ export function serve(source: AppSource, options?: ServeOptions): Promise<Runnin
 export function serve(source: AppSource, options: ServeOptions & { readonly workers?: number } = {}): Promise<RunningServer | RunningCluster> {
   let workers: number;
   let shutdownMs: number;
+  let host: string;
   try {
     checkOptionNames('serve()', options, SERVE_OPTIONS);
     portOf(options.port ?? 3000);
+    host = hostOf(options.host);
     shutdownMs = shutdownTimeout(options);
     workers = positiveInteger('workers', options.workers ?? 1);
   } catch (error) {
     return Promise.reject(error);
   }
   if (workers > 1 && cluster.isPrimary) {
-    return servePrimary({ count: workers, host: options.host ?? '127.0.0.1', shutdownMs, handleSignals: options.handleSignals === true });
+    return servePrimary({ count: workers, host, shutdownMs, handleSignals: options.handleSignals === true });
   }
   const role = workers > 1 ? 'worker' : 'single';
   return Promise.resolve(typeof source === 'function' ? source() : source).then(async (app) => {
@@ -196,8 +211,10 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   let maxHeaders: number;
   let maxHeaderBytes: number;
   let port: number;
+  let host: string;
   try {
     port = portOf(options.port ?? 3000);
+    host = hostOf(options.host);
     shutdownMs = shutdownTimeout(options);
     maxPipelined = positiveInteger('maxPipelined', options.maxPipelined ?? 16);
     maxBody = limit('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024);
@@ -317,7 +334,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
 
   return new Promise((resolveServe, reject) => {
     server.once('error', reject);
-    server.listen(port, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -362,6 +362,24 @@ test('serve() refuses a port that is not one, where Node would create a Unix soc
   }
 });
 
+test('serve() refuses a host that is not one, where Node would listen on every interface', async () => {
+  for (const host of [5, '', '  ', ['127.0.0.1']]) {
+    await serve(echoApp(), { port: 0, host: host as string }).then(
+      (running) => running.close().then(() => assert.unreachable(`host ${JSON.stringify(host)} listened on ${running.host}`)),
+      (e: Error) => {
+        assert.instance(e, ArgumentError);
+        assert.match(e.message, /host must be a host name or address \('0\.0\.0\.0' or '::' for every interface\)/);
+      },
+    );
+  }
+  const running = await serve(echoApp(), { port: 0 });
+  try {
+    assert.is(running.host, '127.0.0.1', 'no host is 127.0.0.1');
+  } finally {
+    await running.close();
+  }
+});
+
 test('handleSignals installs SIGTERM and SIGINT handlers (once each)', async () => {
   const before = { term: process.listeners('SIGTERM'), int: process.listeners('SIGINT') };
   const server = await serve(echoApp(), { port: 0, host: '127.0.0.1', handleSignals: true });
