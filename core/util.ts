@@ -54,3 +54,27 @@ export function thenOrNow<T, R>(value: T | PromiseLike<T>, next: (value: T) => R
   if (!isThenable(value)) return next(value as T);
   return Promise.resolve(value).then(next, failed) as Promise<Awaited<R>>;
 }
+
+/**
+ * The first key of `options` that is not in `known`, as the message of the error to raise, or null. A key
+ * that differs from a known one only in case and underscores (`max_body_bytes`, `publicdir`) is pointed at it:
+ * options mix Rails' snake_case names with camelCase ones Signalbox adds, and a slip between them is common.
+ * @example unknownOption('serve()', { max_body: 1 }, new Set(['maxBody'])) // 'Unknown serve() option "max_body" (did you mean maxBody?)'
+ */
+export function unknownOption(owner: string, options: object, known: ReadonlySet<string>): string | null {
+  for (const key of Object.keys(options)) {
+    if (known.has(key)) continue;
+    const loose = looseName(key);
+    let hint = '';
+    for (const name of known) {
+      if (looseName(name) === loose) {
+        hint = ` (did you mean ${name}?)`;
+        break;
+      }
+    }
+    return `Unknown ${owner} option ${JSON.stringify(key)}${hint}`;
+  }
+  return null;
+}
+
+const looseName = (name: string): string => name.replace(/_/g, '').toLowerCase();

@@ -28,6 +28,7 @@ import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
 import { generatesCode } from '../core/generated-code.ts';
+import { checkAppOptions } from './app-options.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -117,6 +118,7 @@ function defaultEnvironment(): AppConfig['environment'] {
 
 export function createApp(options: CreateAppOptions): App {
   if (!options || typeof options.routes?.match !== 'function') throw new ArgumentError('createApp needs { routes } drawn with draw()');
+  checkAppOptions(options);
   const environment = options.environment ?? defaultEnvironment();
   const earlyWarnings: string[] = [];
   const config: AppConfig = Object.freeze({

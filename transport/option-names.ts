@@ -4,13 +4,10 @@
  * silently left at its default. Internal to the transports.
  */
 import { ArgumentError } from '../core/errors.ts';
+import { unknownOption } from '../core/util.ts';
 
 /** Throws an `ArgumentError` naming the first key of `options` that is not in `known`. */
 export function checkOptionNames(owner: string, options: object, known: ReadonlySet<string>): void {
-  for (const key of Object.keys(options)) {
-    if (known.has(key)) continue;
-    const camel = key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    const hint = camel !== key && known.has(camel) ? ` (did you mean ${camel}?)` : '';
-    throw new ArgumentError(`Unknown ${owner} option ${JSON.stringify(key)}${hint}`);
-  }
+  const unknown = unknownOption(owner, options, known);
+  if (unknown !== null) throw new ArgumentError(unknown);
 }

@@ -72,3 +72,33 @@ export function resolveParamLimits(limits: ParamLimits = {}): ResolvedParamLimit
     },
   };
 }
+
+const LIMIT_KEYS: ReadonlySet<string> = new Set(['depth', 'keys', 'arrayLength', 'bodyBytes', 'multipart']);
+const MULTIPART_KEYS: ReadonlySet<string> = new Set(['parts', 'files', 'fileBytes', 'fieldBytes', 'memoryBytes']);
+
+/**
+ * What is wrong with `limits` as `config.limits`, or null. Each limit is a whole number, 0 or more: a limit
+ * that is NaN, negative or text compares false with every size, so a misspelt or mistyped one would leave
+ * that cost unbounded rather than at its default.
+ */
+export function limitsProblem(limits: unknown): string | null {
+  if (limits === undefined) return null;
+  if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) return 'config.limits must be an object';
+  for (const [key, value] of Object.entries(limits)) {
+    if (!LIMIT_KEYS.has(key)) return `Unknown config.limits key ${JSON.stringify(key)} (limits are ${[...LIMIT_KEYS].join(', ')})`;
+    if (key === 'multipart') {
+      if (value === undefined) continue;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'config.limits.multipart must be an object';
+      for (const [part, size] of Object.entries(value as object)) {
+        if (!MULTIPART_KEYS.has(part)) return `Unknown config.limits.multipart key ${JSON.stringify(part)} (they are ${[...MULTIPART_KEYS].join(', ')})`;
+        if (size !== undefined && !isCount(size)) return `config.limits.multipart.${part} must be a whole number, 0 or more, not ${shown(size)}`;
+      }
+    } else if (value !== undefined && !isCount(value)) {
+      return `config.limits.${key} must be a whole number, 0 or more, not ${shown(value)}`;
+    }
+  }
+  return null;
+}
+
+const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? 'an object' : String(value));
