@@ -56,25 +56,47 @@ export function thenOrNow<T, R>(value: T | PromiseLike<T>, next: (value: T) => R
 }
 
 /**
- * The first key of `options` that is not in `known`, as the message of the error to raise, or null. A key
- * that differs from a known one only in case and underscores (`max_body_bytes`, `publicdir`) is pointed at it:
- * options mix Rails' snake_case names with camelCase ones Signalbox adds, and a slip between them is common.
+ * The first key of `options` that is not in `known`, as the message of the error to raise, or null. The
+ * message points at the known name the key most likely meant: one that differs only in case and underscores
+ * (`max_body_bytes`, `publicdir`: options mix Rails' snake_case names with camelCase ones Signalbox adds), or
+ * else one within two typing slips of it (`onl`, `excpet`).
  * @example unknownOption('serve()', { max_body: 1 }, new Set(['maxBody'])) // 'Unknown serve() option "max_body" (did you mean maxBody?)'
  */
 export function unknownOption(owner: string, options: object, known: ReadonlySet<string>): string | null {
   for (const key of Object.keys(options)) {
     if (known.has(key)) continue;
-    const loose = looseName(key);
-    let hint = '';
-    for (const name of known) {
-      if (looseName(name) === loose) {
-        hint = ` (did you mean ${name}?)`;
-        break;
-      }
-    }
-    return `Unknown ${owner} option ${JSON.stringify(key)}${hint}`;
+    const meant = meantName(key, known);
+    return `Unknown ${owner} option ${JSON.stringify(key)}${meant === null ? '' : ` (did you mean ${meant}?)`}`;
   }
   return null;
 }
 
+function meantName(key: string, known: ReadonlySet<string>): string | null {
+  const loose = looseName(key);
+  for (const name of known) if (looseName(name) === loose) return name;
+  if (key.length < 3) return null;
+  for (const name of known) if (editDistanceAtMost(loose, looseName(name), 2)) return name;
+  return null;
+}
+
 const looseName = (name: string): string => name.replace(/_/g, '').toLowerCase();
+
+/** Whether `a` becomes `b` by at most `limit` insertions, deletions, substitutions or swaps of neighbours. */
+function editDistanceAtMost(a: string, b: string, limit: number): boolean {
+  if (Math.abs(a.length - b.length) > limit) return false;
+  // Optimal string alignment distance, rows of the usual table; names are short.
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2] + 1);
+      row.push(best);
+    }
+    before = previous;
+    previous = row;
+  }
+  return previous[b.length] <= limit;
+}

@@ -27,14 +27,15 @@ function refused(extra: Record<string, unknown>, message: RegExp): void {
   );
 }
 
-test('an option createApp does not know is refused by name, pointed at the one it differs from only in case and underscores', () => {
-  refused({ vews: 'app/views' }, /^Unknown createApp option "vews"$/);
+test('an option createApp does not know is refused by name, pointed at the one it differs from in case and underscores or by a slip', () => {
+  refused({ vews: 'app/views' }, /^Unknown createApp option "vews" \(did you mean views\?\)$/);
+  refused({ templates: 'app/views' }, /^Unknown createApp option "templates"$/);
   refused({ public_dir: 'public' }, /^Unknown createApp option "public_dir" \(did you mean publicDir\?\)$/);
   refused({ sessionStore: memorySessionStore() }, /^Unknown createApp option "sessionStore" \(did you mean session_store\?\)$/);
 });
 
 test('a config key createApp does not know is refused too; environment belongs to createApp itself', () => {
-  refused({ config: { alow_forgery_protection: true } }, /^Unknown createApp config option "alow_forgery_protection"$/);
+  refused({ config: { alow_forgery_protection: true } }, /^Unknown createApp config option "alow_forgery_protection" \(did you mean allow_forgery_protection\?\)$/);
   refused({ config: { trust_proxy: true } }, /did you mean trustProxy\?/);
   refused({ config: { environment: 'production' } }, /^createApp: environment is an option of createApp, not of its config$/);
 });
