@@ -15,7 +15,7 @@
  * (core/controller/action-state.ts) is kept off the instance, so a
  * controller's own names are Rails' API and the application's.
  */
-import { ActionControllerError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
+import { ActionControllerError, ArgumentError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
@@ -24,7 +24,7 @@ import type { Helpers } from '../routing/index.ts';
 import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
-  declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER,
+  declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, checkDeclarationOptions, FORGERY_OPTIONS, VERIFY_OPTIONS,
   type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
   type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
@@ -57,6 +57,8 @@ const NOT_ACTIONS = new Set(['constructor', 'method_missing']);
  * (`render`, `toString`) does not make it an action.
  */
 let INHERITED_NAMES: ReadonlySet<string> | null = null;
+const RESCUE_OPTIONS: ReadonlySet<string> = new Set(['with']);
+
 // The per-request properties dispatch wires in: a method of one of these names would be shadowed by it.
 const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controller_path', 'views', 'services'];
 
@@ -93,15 +95,15 @@ export class Controller {
    * @example static { this.skip_before_filter('verify_authenticity_token', { only: ['create'] }) }
    */
   static skip_filter<C>(this: Declaring<C>, ...args: FilterArguments<MethodName<C> | typeof FORGERY_FILTER>): void {
-    skipFilters(this, args);
+    skipFilters(this, args, 'skip_filter');
   }
 
   static skip_before_filter<C>(this: Declaring<C>, ...args: FilterArguments<MethodName<C> | typeof FORGERY_FILTER>): void {
-    skipFilters(this, args);
+    skipFilters(this, args, 'skip_before_filter');
   }
 
   static skip_after_filter<C>(this: Declaring<C>, ...args: FilterArguments<MethodName<C>>): void {
-    skipFilters(this, args);
+    skipFilters(this, args, 'skip_after_filter');
   }
 
   /**
@@ -114,9 +116,14 @@ export class Controller {
   static rescue_from<C>(this: Declaring<C>, ...args: [RescueMatcher, RescueMatcher, ...RescueMatcher[], RescueHandler<C> | { readonly with: RescueHandler<C> }]): void;
   static rescue_from(this: object, ...args: unknown[]): void {
     const last = args[args.length - 1];
+    if (typeof last === 'object' && last !== null) checkDeclarationOptions('rescue_from', last, RESCUE_OPTIONS);
     const handler = (typeof last === 'object' && last !== null && 'with' in last ? last.with : last) as RescueDeclaration['handler'];
     const matchers = args.slice(0, -1) as RescueMatcher[];
     if (matchers.length === 0) throw new ActionControllerError('rescue_from needs an error class and a handler');
+    if (typeof handler !== 'string' && typeof handler !== 'function') throw new ArgumentError(`rescue_from's handler is a method name or a function, got ${typeof handler}`);
+    for (const m of matchers) {
+      if (typeof m !== 'string' && typeof m !== 'function') throw new ArgumentError(`rescue_from takes error classes (or their names), got ${m === null ? 'null' : typeof m}`);
+    }
     const d = declarationsOf(this);
     for (const matcher of matchers) d.rescues.push({ matcher, handler });
     if (typeof handler === 'string') d.hidden.add(handler);
@@ -124,12 +131,14 @@ export class Controller {
 
   /** Requires the session's authenticity token on state-changing requests to these actions. */
   static protect_from_forgery(options: ForgeryOptions = {}): void {
+    checkDeclarationOptions('protect_from_forgery', options, FORGERY_OPTIONS);
     const scope = actionScope(options);
     declarationsOf(this).forgery = { ...options, ...scope };
   }
 
   /** Declares a prerequisite (params, session keys, method, xhr) checked before the action. */
   static verify(options: VerifyOptions): void {
+    checkDeclarationOptions('verify', options, VERIFY_OPTIONS);
     const scope = actionScope(options);
     const checked = { ...options };
     declarationsOf(this).filters.push({ kind: 'before', target: (c: object) => verifyAction(c as Controller, checked), ...scope });
@@ -143,6 +152,7 @@ export class Controller {
 
   /** The layout for this controller's templates: a name under `layouts/`, or false for none. */
   static layout(name: string | false): void {
+    if (name !== false && (typeof name !== 'string' || name === '')) throw new ArgumentError(`layout takes a layout's name, or false for none, got ${JSON.stringify(name) ?? typeof name}`);
     declarationsOf(this).layout = name;
   }
 
@@ -436,7 +446,7 @@ function fragmentName(c: Controller, name: FragmentName): string {
 }
 
 function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], prepend: boolean): void {
-  const { targets, scope } = splitFilterArgs(args);
+  const { targets, scope } = splitFilterArgs(args, prepend ? `prepend_${kind}_filter` : `${kind}_filter`);
   const d = declarationsOf(klass);
   const filters = targets.map((target) => ({ kind, target, ...scope }));
   if (prepend) d.filters.unshift(...filters);
@@ -445,8 +455,8 @@ function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], p
   for (const t of targets) if (typeof t === 'string') d.hidden.add(t);
 }
 
-function skipFilters(klass: object, args: readonly unknown[]): void {
-  const { targets, scope } = splitFilterArgs(args);
+function skipFilters(klass: object, args: readonly unknown[], declaration: string): void {
+  const { targets, scope } = splitFilterArgs(args, declaration);
   const d = declarationsOf(klass);
   if (targets.includes(FORGERY_FILTER) && d.forgery !== null) d.forgery = skipping(d.forgery, scope);
   for (let i = d.filters.length - 1; i >= 0; i--) {

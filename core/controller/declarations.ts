@@ -6,6 +6,7 @@
  * inherit without a subclass ever changing its parent.
  */
 import { ArgumentError } from '../errors.ts';
+import { unknownOption } from '../util.ts';
 import type { ActionCacheOptions, CacheDeclaration, PageCacheOptions } from '../caching/declarations.ts';
 
 export type ActionScope = {
@@ -168,11 +169,26 @@ export function skipping<T extends ActionScope>(declaration: T, skip: ActionScop
   return { ...declaration, skipped: [...(declaration.skipped ?? []), skip] };
 }
 
-/** Splits `(...targets, options?)` as Rails' filter declarations take them. */
-export function splitFilterArgs(args: readonly unknown[]): { targets: StoredTarget[]; scope: ActionScope } {
+/**
+ * Throws an `ArgumentError` naming the first key of a declaration's options that it does not take: in a
+ * controller written in plain JavaScript, `{ onl: ['index'] }` would otherwise apply a filter to every action.
+ */
+export function checkDeclarationOptions(declaration: string, options: object | undefined, known: ReadonlySet<string>): void {
+  if (options === undefined) return;
+  const unknown = unknownOption(declaration, options, known);
+  if (unknown !== null) throw new ArgumentError(unknown);
+}
+
+const SCOPE_OPTIONS: ReadonlySet<string> = new Set(['only', 'except']);
+export const FORGERY_OPTIONS: ReadonlySet<string> = new Set(['only', 'except', 'param', 'secret']);
+export const VERIFY_OPTIONS: ReadonlySet<string> = new Set(['only', 'except', 'params', 'session', 'flash', 'method', 'xhr', 'redirect_to', 'render', 'add_flash', 'add_headers']);
+
+/** Splits `(...targets, options?)` as Rails' filter declarations take them; `declaration` names the one called, for its errors. */
+export function splitFilterArgs(args: readonly unknown[], declaration: string): { targets: StoredTarget[]; scope: ActionScope } {
   const rest = [...args];
   const last = rest[rest.length - 1];
   const options = last !== null && typeof last === 'object' && !Array.isArray(last) ? (rest.pop() as { only?: unknown; except?: unknown }) : undefined;
+  checkDeclarationOptions(declaration, options, SCOPE_OPTIONS);
   for (const t of rest) {
     if (typeof t !== 'string' && typeof t !== 'function') throw new ArgumentError(`A filter is a method name or a function, got ${String(t)}`);
   }

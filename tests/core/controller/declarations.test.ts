@@ -165,11 +165,50 @@ test('rescue_from without an error class is refused', () => {
 });
 
 test('a filter is a method name or a function; anything else is refused', () => {
-  assert.throws(() => splitFilterArgs([42]), (e: unknown) => e instanceof ArgumentError && e.message === 'A filter is a method name or a function, got 42');
-  assert.throws(() => splitFilterArgs([['a']]), (e: unknown) => e instanceof ArgumentError);
-  assert.equal(splitFilterArgs(['a', { only: 'show' }]), { targets: ['a'], scope: { only: ['show'] } });
-  assert.throws(() => splitFilterArgs(['a', null]), /got null/, 'a trailing null is no options object, so it is a target');
-  assert.equal(splitFilterArgs(['a', 'b']), { targets: ['a', 'b'], scope: {} });
+  assert.throws(() => splitFilterArgs([42], 'before_filter'), (e: unknown) => e instanceof ArgumentError && e.message === 'A filter is a method name or a function, got 42');
+  assert.throws(() => splitFilterArgs([['a']], 'before_filter'), (e: unknown) => e instanceof ArgumentError);
+  assert.equal(splitFilterArgs(['a', { only: 'show' }], 'before_filter'), { targets: ['a'], scope: { only: ['show'] } });
+  assert.throws(() => splitFilterArgs(['a', null], 'before_filter'), /got null/, 'a trailing null is no options object, so it is a target');
+  assert.equal(splitFilterArgs(['a', 'b'], 'before_filter'), { targets: ['a', 'b'], scope: {} });
+});
+
+test('a declaration refuses an option it does not take, pointing at the one a slip of the keyboard away', () => {
+  const declared = (declare: (c: typeof Controller) => void) => () => {
+    class Declared extends Controller {
+      index(): void {}
+      ok(): boolean { return true; }
+    }
+    declare(Declared);
+  };
+  // Loosely typed on purpose: plain JavaScript can pass anything.
+  const any = (c: typeof Controller) => c as unknown as Record<string, (...args: unknown[]) => void>;
+  const cases: [(c: typeof Controller) => void, string][] = [
+    [(c) => any(c).before_filter('ok', { onl: ['index'] }), 'Unknown before_filter option "onl" (did you mean only?)'],
+    [(c) => any(c).prepend_before_filter('ok', { excpet: 'index' }), 'Unknown prepend_before_filter option "excpet" (did you mean except?)'],
+    [(c) => any(c).after_filter('ok', { if: 'ok' }), 'Unknown after_filter option "if"'],
+    [(c) => any(c).around_filter('ok', { Only: 'index' }), 'Unknown around_filter option "Only" (did you mean only?)'],
+    [(c) => any(c).skip_before_filter('ok', { exept: 'index' }), 'Unknown skip_before_filter option "exept" (did you mean except?)'],
+    [(c) => any(c).protect_from_forgery({ secrt: 's'.repeat(32) }), 'Unknown protect_from_forgery option "secrt" (did you mean secret?)'],
+    [(c) => any(c).verify({ parms: ['id'] }), 'Unknown verify option "parms" (did you mean params?)'],
+    [(c) => any(c).rescue_from(RangeError, { wiht: 'ok' }), 'Unknown rescue_from option "wiht" (did you mean with?)'],
+    [(c) => any(c).rescue_from(RangeError, 42), "rescue_from's handler is a method name or a function, got number"],
+    [(c) => any(c).rescue_from(null, 'ok'), 'rescue_from takes error classes (or their names), got null'],
+    [(c) => any(c).layout(5), "layout takes a layout's name, or false for none, got 5"],
+    [(c) => any(c).layout(''), `layout takes a layout's name, or false for none, got ""`],
+  ];
+  for (const [declare, message] of cases) {
+    assert.throws(declared(declare), (e: unknown) => e instanceof ArgumentError && e.message === message, message);
+  }
+  // What each declaration takes still passes.
+  declared((c) => {
+    any(c).before_filter('ok', { only: ['index'] });
+    any(c).skip_filter('ok', { except: 'index' });
+    any(c).protect_from_forgery({ only: 'index', param: 'token', secret: 's'.repeat(32) });
+    any(c).verify({ params: 'id', method: 'post', xhr: false, render: { text: 'no' }, add_flash: {}, add_headers: {}, only: 'index' });
+    any(c).rescue_from(RangeError, 'RecordNotFound', { with: 'ok' });
+    any(c).layout(false);
+    any(c).layout('admin');
+  })();
 });
 
 test('only and except take a name or a list; both at once is refused', () => {
