@@ -71,7 +71,8 @@ export function unknownOption(owner: string, options: object, known: ReadonlySet
   return null;
 }
 
-function meantName(key: string, known: ReadonlySet<string>): string | null {
+/** The name in `known` that `key` most likely meant (same but for case and underscores, else within two slips), or null. */
+export function meantName(key: string, known: ReadonlySet<string>): string | null {
   const loose = looseName(key);
   for (const name of known) if (looseName(name) === loose) return name;
   if (key.length < 3) return null;

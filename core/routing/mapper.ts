@@ -4,9 +4,11 @@
  * options, the way Rails' option merger does: the call's own options win.
  */
 import { ArgumentError } from '../errors.ts';
+import { meantName } from '../util.ts';
 import { isPlainObject } from './params.ts';
 import { mapResource, mapSingletonResource, nestedOptions, type Resource, type ResourceContext, type ResourceOptions } from './resources.ts';
 import type { Route } from './types.ts';
+import { developmentWarning } from './warnings.ts';
 
 export type Options = Record<string, unknown>;
 export type Block = (map: Mapper) => void;
@@ -34,6 +36,7 @@ export class Mapper {
    */
   resources(...args: ResourceArgs): void {
     const { names, options, block } = splitArgs('resources', args);
+    warnIgnoredOptions('resources', names, options);
     for (const name of names) {
       const resource = mapResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
       this.#nest(resource, block);
@@ -46,6 +49,7 @@ export class Mapper {
    */
   resource(...args: ResourceArgs): void {
     const { names, options, block } = splitArgs('resource', args);
+    warnIgnoredOptions('resource', names, options);
     if ('singular' in options) throw new ArgumentError('resource: use :plural to name a singleton\'s plural; :singular is for collections');
     for (const name of names) {
       const resource = mapSingletonResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
@@ -125,6 +129,25 @@ export class Mapper {
 
   #nest(resource: Resource, block: Block | undefined): void {
     if (block) block(new Mapper(this.#target, nestedOptions(resource)));
+  }
+}
+
+/** The options `resources` and `resource` read (spec 2.2); `actions` is what `only`/`except` become for nested resources. */
+const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
+  'collection', 'member', 'new', 'controller', 'singular', 'plural', 'requirements', 'conditions', 'as', 'has_one', 'has_many',
+  'path_names', 'path_prefix', 'name_prefix', 'shallow', 'only', 'except', 'namespace', 'actions',
+]);
+
+/**
+ * Rails 2.1 ignored an option `resources` does not read, and so does Signalbox, so that a routes file ports
+ * as it is; in development a warning names it, since `{ onli: ['index'] }` routes all seven actions.
+ */
+function warnIgnoredOptions(method: string, names: readonly string[], options: Options): void {
+  for (const key of Object.keys(options)) {
+    if (RESOURCE_OPTIONS.has(key)) continue;
+    const meant = meantName(key, RESOURCE_OPTIONS);
+    developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `${method}\u0000${key}`,
+      `${method}(${names.map((n) => JSON.stringify(n)).join(', ')}) ignores the option ${JSON.stringify(key)}${meant === null ? '' : ` (did you mean ${meant}?)`}, as Rails 2.1 did`);
   }
 }
 

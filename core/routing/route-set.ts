@@ -15,6 +15,7 @@ import { isPlainObject } from './params.ts';
 import { buildRoute, type SegmentPool } from './route.ts';
 import { TreeRecognizer } from './tree.ts';
 import type { GenerateOptions, Params, Route } from './types.ts';
+import { developmentWarning } from './warnings.ts';
 
 export interface DrawConfig {
   /** Inflections for this route set only. */
@@ -100,12 +101,7 @@ export function deprecate(code: string, message: string): void {
 
 /** Tells a developer that a route name was declared again (once per name and paths); quiet in test and production. */
 function warnRenamed(name: string, before: string, after: string): void {
-  const env = process.env.NODE_ENV;
-  if (env === 'production' || env === 'test') return;
-  const key = `${name}\u0000${before}\u0000${after}`;
-  if (deprecationsShown.has(key)) return;
-  deprecationsShown.add(key);
-  process.emitWarning(`Route name ${JSON.stringify(name)} is declared again: it now names ${after}; the route ${before} keeps no name`, { code: 'SIGNALBOX_ROUTE_NAME_REDEFINED' });
+  developmentWarning('SIGNALBOX_ROUTE_NAME_REDEFINED', `${name}\u0000${before}\u0000${after}`, `Route name ${JSON.stringify(name)} is declared again: it now names ${after}; the route ${before} keeps no name`);
 }
 
 /**

@@ -356,6 +356,32 @@ test('options are read, never mutated', () => {
   assert.equal(a.routes, b.routes);
 });
 
+test('an option resources does not read is ignored, as in Rails 2.1, and named once by a warning in development', async () => {
+  const warnings: Error[] = [];
+  const listener = (w: Error) => warnings.push(w);
+  const env = process.env.NODE_ENV;
+  process.on('warning', listener);
+  let typo: RouteSet;
+  try {
+    process.env.NODE_ENV = 'development';
+    typo = draw((map) => map.resources('stories', { onli: ['index'] }));
+    draw((map) => map.resources('stories', { onli: ['show'] }));
+    draw((map) => map.resource('profile', { bogus_option: true }));
+    process.env.NODE_ENV = 'test';
+    draw((map) => map.resource('profile', { other_bogus: true }));
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', listener);
+    process.env.NODE_ENV = env;
+  }
+  const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
+  assert.equal(ours, [
+    'resources("stories") ignores the option "onli" (did you mean only?), as Rails 2.1 did',
+    'resource("profile") ignores the option "bogus_option", as Rails 2.1 did',
+  ], 'once per option, and not in test');
+  assert.is(typo.routes.length, draw((map) => map.resources('stories')).routes.length, 'all seven actions, as Rails 2.1 routed them');
+});
+
 test('the deprecated resource_action_separator ";" warns once and routes /messages/1;mark', async () => {
   const warnings: Error[] = [];
   const listener = (w: Error) => warnings.push(w);
