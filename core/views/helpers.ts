@@ -175,6 +175,8 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   },
   /** A link; with `method` other than GET it becomes a one-button form, so it works without JavaScript. */
   link_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
+    // Rails' `name || url`: a link given no text shows its URL (an undefined text would leave the <a> open).
+    if (text === undefined || text === null) text = urlFor(this, 'link_to', target);
     if (options === undefined) return anchor(urlFor(this, 'link_to', target), text, null);
     const method = options.method;
     if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(this, 'link_to', text, target, { method, ...withoutMethod(options) });

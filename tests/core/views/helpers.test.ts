@@ -38,6 +38,12 @@ async function rendered(template: Template, options: { layout?: Template; setup?
   return res.body;
 }
 
+test('link_to without text shows its URL, as Rails\' name || url, and never leaves the <a> open', async () => {
+  assert.is(await rendered((v) => v.link_to(undefined, '/posts?a=1&b=2')), '<a href="/posts?a=1&amp;b=2">/posts?a=1&amp;b=2</a>');
+  assert.is(await rendered((v) => v.link_to(null, { controller: 'posts', action: 'show', id: 1 }, { class: 'p' })), '<a href="/posts/1" class="p">/posts/1</a>');
+  assert.is(await rendered((v) => v.link_to('', '/x')), '<a href="/x"></a>', 'an empty text is a text');
+});
+
 test('link_to links to a string, a route hash or a record, escaping text and URL', async () => {
   assert.is(await rendered((v) => v.link_to('<All>', '/posts?a=1&b=2')), '<a href="/posts?a=1&amp;b=2">&lt;All&gt;</a>');
   assert.is(await rendered((v) => v.link_to('Show', { controller: 'posts', action: 'show', id: 1 })), '<a href="/posts/1">Show</a>');
@@ -49,7 +55,7 @@ test('link_to writes what the anchor tag writes for every shape of options', asy
   // The link is its own attribute first; an href among the options takes its value but keeps that place.
   assert.is(await rendered((v) => v.link_to('x', '/a', { id: 'l', href: '/b', 'data-n': 2 })), '<a href="/b" id="l" data-n="2">x</a>');
   assert.is(await rendered((v) => v.link_to('x', '/a', { class: 'c', method: 'GET', hidden: true, title: null, rel: false })), '<a href="/a" class="c" hidden>x</a>');
-  assert.is(await rendered((v) => `${v.link_to(undefined, '/a')}|${v.link_to(undefined, '/a', { class: 'c' })}`), '<a href="/a">|<a href="/a" class="c">');
+  assert.is(await rendered((v) => `${v.link_to(undefined, '/a')}|${v.link_to(undefined, '/a', { class: 'c' })}`), '<a href="/a">/a</a>|<a href="/a" class="c">/a</a>');
   assert.is(await rendered((v) => v.link_to(v.raw('<b>x</b>'), '/a?b="c"', { title: '<t>' })), '<a href="/a?b=&quot;c&quot;" title="&lt;t&gt;"><b>x</b></a>');
   assert.is(await rendered((v) => v.link_to(7, '')), '<a href="">7</a>');
 });
