@@ -145,7 +145,7 @@ function formOpen(self: Ctx, helper: string, url: string, method: string, attrs:
 function buttonTo(self: Ctx, helper: string, text: unknown, target: unknown, options: Attributes = {}): SafeString {
   const { method = 'post', confirm, ...rest } = options;
   const onsubmit = confirm ? `return confirm(${JSON.stringify(String(confirm))});` : undefined;
-  return raw(`${formOpen(self, helper, urlFor(self, helper, target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text).value}</form>`);
+  return raw(`${formOpen(self, helper, urlFor(self, helper, target), String(method), { class: 'button_to', onsubmit }).value}${tag('button', { type: 'submit', ...rest }, text ?? '').value}</form>`);
 }
 
 const EMPTY = new SafeString('');
@@ -251,7 +251,12 @@ function fieldId(name: string): string {
   return name.replace(/\]\[|[[\]]/g, '_').replace(/(?<!_)_+$/, '');
 }
 
+/**
+ * A label's text from its field's name: the attribute a nested name ends with (`post[first_name]` →
+ * `first_name`), humanized as Rails does it (a trailing `_id` dropped, underscores as spaces, the first
+ * letter capitalised and the rest lower-cased): `First name`, `user_name` → `User name`, `author_id` → `Author`.
+ */
 function humanize(name: string): string {
-  const base = fieldId(name).split('_').filter(Boolean).pop() ?? name;
-  return base.charAt(0).toUpperCase() + base.slice(1);
+  const base = (name.split(/[[\]]+/).filter(Boolean).pop() ?? name).replace(/_id$/, '').replace(/_/g, ' ').trim();
+  return base.charAt(0).toUpperCase() + base.slice(1).toLowerCase();
 }

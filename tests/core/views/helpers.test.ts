@@ -67,6 +67,11 @@ test('link_to with method delete is a one-button form carrying _method and the t
   assert.is(markup, `<form action="/posts/1" method="post" class="button_to"><input type="hidden" name="_method" value="delete"><input type="hidden" name="authenticity_token" value="${token}"><button type="submit">Delete</button></form>`);
 });
 
+test('button_to without text is an empty button, closed', async () => {
+  const body = await rendered((v) => v.button_to(undefined, '/go').value);
+  assert.match(body, /<button type="submit"><\/button><\/form>$/);
+});
+
 test('button_to posts by default and asks for confirmation when told', async () => {
   const body = await rendered((v) => v.button_to('Go <now>', '/go', { confirm: 'Sure? "really"', class: 'b' }).value.replace(/value="[^"]+"><button/, 'value="T"><button'));
   assert.is(body, '<form action="/go" method="post" class="button_to" onsubmit="return confirm(&quot;Sure? \\&quot;really\\&quot;&quot;);"><input type="hidden" name="authenticity_token" value="T"><button type="submit" class="b">Go &lt;now&gt;</button></form>');
@@ -99,6 +104,11 @@ test('field tags: ids from bracketed names, values escaped, boolean attributes',
   assert.is(await rendered((v) => v.text_area_tag('post[body]', 'a < b')), '<textarea name="post[body]" id="post_body">a &lt; b</textarea>');
   assert.is(await rendered((v) => v.text_area_tag('notes', null)), '<textarea name="notes" id="notes"></textarea>');
   assert.is(await rendered((v) => v.label_tag('post[title]')), '<label for="post_title">Title</label>');
+  // Rails' humanize of the attribute a name ends with: words kept, a trailing _id dropped.
+  assert.is(await rendered((v) => v.label_tag('user_name')), '<label for="user_name">User name</label>');
+  assert.is(await rendered((v) => v.label_tag('post[first_name]')), '<label for="post_first_name">First name</label>');
+  assert.is(await rendered((v) => v.label_tag('comment[author_id]')), '<label for="comment_author_id">Author</label>');
+  assert.is(await rendered((v) => v.label_tag('post[tag_list][]')), '<label for="post_tag_list">Tag list</label>');
   assert.is(await rendered((v) => v.label_tag('email', 'E-mail <address>', { class: 'l' })), '<label for="email" class="l">E-mail &lt;address&gt;</label>');
   assert.is(await rendered((v) => v.submit_tag()), '<input type="submit" name="commit" value="Save changes">');
   assert.is(await rendered((v) => v.submit_tag('Post it', { disabled: true })), '<input type="submit" name="commit" value="Post it" disabled>');
