@@ -13,6 +13,8 @@
  *   await t.close();
  */
 import { parseCookie, parseSetCookie } from 'cookie';
+import { ArgumentError } from '../core/errors.ts';
+import { unknownOption } from '../core/util.ts';
 import type { ErrorFrame, FrameId, RequestFrame, ResponseFrame } from './tunnel-frames.ts';
 import { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 import { FrameResponse, toBase64, type TunnelResponse } from './tunnel-response.ts';
@@ -136,11 +138,47 @@ class NoSubprotocol extends TunnelError {
  * applies once it has.
  */
 export async function tunnel(url: string, options: TunnelClientOptions = {}): Promise<Tunnel> {
+  const problem = clientOptionsProblem(options);
+  if (problem !== null) throw new ArgumentError(problem);
   const Socket = await chooseWebSocket(options);
   const client = new TunnelClient(url, Socket, options);
   await client.start();
   return client;
 }
+
+const CLIENT_OPTIONS: ReadonlySet<string> = new Set(['headers', 'origin', 'reconnect', 'timeoutMs', 'WebSocket', 'cookies']);
+const RECONNECT_OPTIONS: ReadonlySet<string> = new Set(['minMs', 'maxMs', 'retries']);
+
+/**
+ * What is wrong with `tunnel()`'s options, or null. Checked before any socket opens: a misspelt option was
+ * ignored, and a timeout given as text ('5000') made every deadline a string, so no socket ever opened.
+ */
+function clientOptionsProblem(options: TunnelClientOptions): string | null {
+  if (options === null || typeof options !== 'object') return 'tunnel() options must be an object';
+  const unknown = unknownOption('tunnel()', options, CLIENT_OPTIONS);
+  if (unknown !== null) return unknown;
+  const o = options as Readonly<Record<string, unknown>>;
+  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))) return `tunnel() option timeoutMs must be a positive number of milliseconds, not ${shown(o.timeoutMs)}`;
+  if (o.cookies !== undefined && typeof o.cookies !== 'boolean') return `tunnel() option cookies must be true or false, not ${shown(o.cookies)}`;
+  if (o.origin !== undefined && typeof o.origin !== 'string') return 'tunnel() option origin must be a string';
+  if (o.WebSocket !== undefined && typeof o.WebSocket !== 'function') return 'tunnel() option WebSocket must be a WebSocket class';
+  if (o.headers !== undefined && (o.headers === null || typeof o.headers !== 'object' || Object.values(o.headers).some((v) => typeof v !== 'string'))) return 'tunnel() option headers must be an object of strings';
+  if (o.reconnect !== undefined && o.reconnect !== false) {
+    if (o.reconnect === null || typeof o.reconnect !== 'object') return 'tunnel() option reconnect must be false or { minMs, maxMs, retries }';
+    const r = o.reconnect as Readonly<Record<string, unknown>>;
+    const unknownReconnect = unknownOption('tunnel() reconnect', r, RECONNECT_OPTIONS);
+    if (unknownReconnect !== null) return unknownReconnect;
+    for (const key of RECONNECT_OPTIONS) {
+      const value = r[key];
+      if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0 && (key !== 'retries' || Number.isInteger(value)))) {
+        return `tunnel() option reconnect.${key} must be a ${key === 'retries' ? 'whole number' : 'number of milliseconds'}, 0 or more, not ${shown(value)}`;
+      }
+    }
+  }
+  return null;
+}
+
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 async function chooseWebSocket(options: TunnelClientOptions): Promise<WebSocketClass> {
   if (options.WebSocket !== undefined) return options.WebSocket;

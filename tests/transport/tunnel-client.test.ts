@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
-import { Controller } from '../../core/index.ts';
+import { ArgumentError, Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { tunnel, TunnelError, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
 import { AdminController } from './support.ts';
@@ -569,6 +569,23 @@ test('when the server closes an idle socket, the next request reconnects', async
       assert.is(t.state, 'open');
     });
   });
+});
+
+test('tunnel() refuses options it does not know or cannot use before it opens a socket', async () => {
+  for (const [options, says] of [
+    [{ reconect: false }, 'Unknown tunnel() option "reconect" (did you mean reconnect?)'],
+    [{ timeoutMs: '5000' }, 'tunnel() option timeoutMs must be a positive number of milliseconds, not "5000"'],
+    [{ timeoutMs: -1 }, 'tunnel() option timeoutMs must be a positive number of milliseconds, not -1'],
+    [{ cookies: 'no' }, 'tunnel() option cookies must be true or false, not "no"'],
+    [{ headers: { Cookie: 5 } }, 'tunnel() option headers must be an object of strings'],
+    [{ reconnect: { retries: Number.NaN } }, 'tunnel() option reconnect.retries must be a whole number, 0 or more, not NaN'],
+    [{ reconnect: { max_ms: 10 } }, 'Unknown tunnel() reconnect option "max_ms" (did you mean maxMs?)'],
+  ] as const) {
+    // A port nobody listens on: an option that passed would fail differently, as tunnel_unavailable.
+    const error = await tunnel('ws://127.0.0.1:1/_tunnel', options as unknown as TunnelClientOptions).then(() => null, (e: unknown) => e);
+    assert.instance(error, ArgumentError);
+    assert.is((error as Error).message, says);
+  }
 });
 
 test('request() refuses an init it cannot send with bad_frame naming the field, and the tunnel goes on', async () => {
