@@ -18,9 +18,9 @@
  */
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
-import { RedisConnection, globLiteral, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
+import { REDIS_CONNECTION_OPTIONS, RedisConnection, globLiteral, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
 import { decodeValue, encodeValue } from './codec.ts';
-import { checkExpiresIn, checkKey, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
+import { checkExpiresIn, checkKey, checkStoreOptions, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
 
 export interface RedisCacheStoreOptions extends RedisConnectionOptions {
   /** Prefix of every key (`<namespace>:<key>`), so several apps or caches can share a database. Default `cache`. */
@@ -216,8 +216,11 @@ export class RedisCacheStore implements CacheStore {
 
 /** A Redis cache store (ioredis must be installed). */
 export function redisCacheStore(options: RedisCacheStoreOptions = {}): RedisCacheStore {
+  checkStoreOptions('redisCacheStore', options, REDIS_CACHE_OPTIONS);
   return new RedisCacheStore(options);
 }
+
+const REDIS_CACHE_OPTIONS: ReadonlySet<string> = new Set([...REDIS_CONNECTION_OPTIONS, 'namespace', 'expires_in', 'maxValueBytes']);
 
 /**
  * The literal text every key a pattern matches starts with, when the pattern says so: a RegExp

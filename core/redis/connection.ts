@@ -37,6 +37,9 @@ export interface RedisConnectionOptions {
   readonly logger?: Logger;
 }
 
+/** The names `RedisConnectionOptions` takes, for the stores' option checks. */
+export const REDIS_CONNECTION_OPTIONS: readonly string[] = ['url', 'connect_timeout', 'read_timeout', 'logger'];
+
 /** The commands the stores send, as ioredis answers them. */
 export interface RedisClient {
   readonly status: string;

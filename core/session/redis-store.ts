@@ -29,7 +29,8 @@ import type { Logger } from 'pino';
 import { ArgumentError, SessionStoreUnavailable } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
-import { RedisConnection, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
+import { REDIS_CONNECTION_OPTIONS, RedisConnection, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
+import { unknownOption } from '../util.ts';
 import { sessionFromJson, type SessionCommit, type SessionData, type SessionStore } from './store.ts';
 
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
@@ -160,8 +161,12 @@ export class RedisSessionStore implements SessionStore {
 
 /** A Redis session store (ioredis must be installed). */
 export function redisSessionStore(options: RedisSessionStoreOptions = {}): RedisSessionStore {
+  const unknown = options !== null && typeof options === 'object' ? unknownOption('redisSessionStore', options, REDIS_SESSION_OPTIONS) : 'redisSessionStore options must be an object';
+  if (unknown !== null) throw new ArgumentError(unknown);
   return new RedisSessionStore(options);
 }
+
+const REDIS_SESSION_OPTIONS: ReadonlySet<string> = new Set([...REDIS_CONNECTION_OPTIONS, 'key', 'ttl', 'namespace', 'retryAfter', 'httponly', 'secure', 'same_site', 'path', 'domain']);
 
 function positive(name: string, given: number | undefined, fallback: number): number {
   if (given === undefined) return fallback;

@@ -17,6 +17,8 @@ import { serialize } from 'cookie';
 import type { Logger } from 'pino';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
+import { ArgumentError } from '../errors.ts';
+import { unknownOption } from '../util.ts';
 
 export type SessionData = Record<string, unknown>;
 
@@ -81,6 +83,8 @@ export const NULL_SESSION_STORE: SyncSessionStore = Object.freeze({
   commit: () => {},
 });
 
+const MEMORY_SESSION_OPTIONS: ReadonlySet<string> = new Set(['key', 'maxSessions', 'secure']);
+
 export interface MemoryStoreOptions {
   /** Cookie carrying the session id (default `_session_id`). */
   readonly key?: string;
@@ -91,8 +95,13 @@ export interface MemoryStoreOptions {
 
 /** Sessions kept in this process, found by a random id in a cookie: for development and tests. */
 export function memorySessionStore(options: MemoryStoreOptions = {}): SyncSessionStore & { readonly sessions: Map<string, SessionData> } {
+  const unknown = unknownOption('memorySessionStore', options, MEMORY_SESSION_OPTIONS);
+  if (unknown !== null) throw new ArgumentError(unknown);
   const key = options.key ?? '_session_id';
   const max = options.maxSessions ?? 10_000;
+  // A count that is not one (NaN, text) would compare false with every size and keep sessions without bound.
+  if (!Number.isSafeInteger(max) || max < 1) throw new ArgumentError(`memorySessionStore maxSessions must be a positive integer, not ${String(max)}`);
+  if (typeof key !== 'string' || key === '') throw new ArgumentError('memorySessionStore key must be a cookie name');
   const sessions = new Map<string, SessionData>();
   const idOf = (request: Request) => {
     const id = request.cookies[key];
