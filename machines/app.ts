@@ -19,7 +19,6 @@ import { forgetTemplates } from '../core/views/render.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { isThenable } from '../core/util.ts';
 import { declarationsOf } from '../core/controller/declarations.ts';
-import { Controller } from '../core/controller/base.ts';
 import type { SessionStore } from '../core/session/store.ts';
 import { Caching } from '../core/caching/caching.ts';
 import { PublicFiles } from '../core/public/public-files.ts';
@@ -151,12 +150,6 @@ export function createApp(options: CreateAppOptions): App {
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
-  for (const [name, klass] of controllers) {
-    // Caught here, where it was declared, rather than as a 500 on the first request routed to it.
-    if (typeof klass !== 'function' || !(klass === Controller || klass.prototype instanceof Controller)) {
-      throw new ArgumentError(`createApp: controllers[${JSON.stringify(name)}] must be a class extending Controller, not ${klass === null ? 'null' : typeof klass === 'function' ? `the function ${klass.name || '(anonymous)'}` : typeof klass}`);
-    }
-  }
   const views = typeof options.views === 'string' ? directoryViews(options.views, { reload: !config.cache_template_loading }) : (options.views ?? null);
   const publicDir = options.publicDir ? resolve(options.publicDir) : null;
   const publicCache = new Map<string, string | null>();

@@ -31,7 +31,7 @@ import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
-import { checkOptionNames } from './option-names.ts';
+import { checkOptionNames, shownValue } from '../core/options.ts';
 import { Connections } from './connections.ts';
 import { FastLane } from './fast-lane.ts';
 import { MULTIPART } from './request-head.ts';
@@ -149,7 +149,7 @@ function positiveInteger(name: string, value: number): number {
 function portOf(value: unknown): number {
   const port = typeof value === 'string' && /^\d{1,5}$/.test(value) ? Number(value) : value;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ArgumentError(`serve() option port must be a whole number from 0 to 65535, not ${JSON.stringify(value) ?? String(value)}`);
+    throw new ArgumentError(`serve() option port must be a whole number from 0 to 65535, not ${shownValue(value)}`);
   }
   return port;
 }
@@ -162,7 +162,7 @@ function portOf(value: unknown): number {
 function hostOf(value: unknown): string {
   if (value === undefined || value === null) return '127.0.0.1';
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new ArgumentError(`serve() option host must be a host name or address ('0.0.0.0' or '::' for every interface), not ${JSON.stringify(value) ?? String(value)}`);
+    throw new ArgumentError(`serve() option host must be a host name or address ('0.0.0.0' or '::' for every interface), not ${shownValue(value)}`);
   }
   return value;
 }

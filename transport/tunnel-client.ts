@@ -14,7 +14,7 @@
  */
 import { parseCookie, parseSetCookie } from 'cookie';
 import { ArgumentError } from '../core/errors.ts';
-import { unknownOption } from '../core/util.ts';
+import { checkOptionNames, shownValue } from '../core/options.ts';
 import type { ErrorFrame, FrameId, RequestFrame, ResponseFrame } from './tunnel-frames.ts';
 import { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 import { FrameResponse, toBase64, type TunnelResponse } from './tunnel-response.ts';
@@ -138,8 +138,7 @@ class NoSubprotocol extends TunnelError {
  * applies once it has.
  */
 export async function tunnel(url: string, options: TunnelClientOptions = {}): Promise<Tunnel> {
-  const problem = clientOptionsProblem(options);
-  if (problem !== null) throw new ArgumentError(problem);
+  checkClientOptions(options);
   const Socket = await chooseWebSocket(options);
   const client = new TunnelClient(url, Socket, options);
   await client.start();
@@ -150,35 +149,34 @@ const CLIENT_OPTIONS: ReadonlySet<string> = new Set(['headers', 'origin', 'recon
 const RECONNECT_OPTIONS: ReadonlySet<string> = new Set(['minMs', 'maxMs', 'retries']);
 
 /**
- * What is wrong with `tunnel()`'s options, or null. Checked before any socket opens: a misspelt option was
- * ignored, and a timeout given as text ('5000') made every deadline a string, so no socket ever opened.
+ * Throws an `ArgumentError` for what `tunnel()` cannot use in its options, before any socket opens: a misspelt
+ * option was ignored, and a timeout given as text ('5000') made every deadline a string, so no socket opened.
  */
-function clientOptionsProblem(options: TunnelClientOptions): string | null {
-  if (options === null || typeof options !== 'object') return 'tunnel() options must be an object';
-  const unknown = unknownOption('tunnel()', options, CLIENT_OPTIONS);
-  if (unknown !== null) return unknown;
-  const o = options as Readonly<Record<string, unknown>>;
-  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))) return `tunnel() option timeoutMs must be a positive number of milliseconds, not ${shown(o.timeoutMs)}`;
-  if (o.cookies !== undefined && typeof o.cookies !== 'boolean') return `tunnel() option cookies must be true or false, not ${shown(o.cookies)}`;
-  if (o.origin !== undefined && typeof o.origin !== 'string') return 'tunnel() option origin must be a string';
-  if (o.WebSocket !== undefined && typeof o.WebSocket !== 'function') return 'tunnel() option WebSocket must be a WebSocket class';
-  if (o.headers !== undefined && (o.headers === null || typeof o.headers !== 'object' || Object.values(o.headers).some((v) => typeof v !== 'string'))) return 'tunnel() option headers must be an object of strings';
+function checkClientOptions(options: TunnelClientOptions): void {
+  checkOptionNames('tunnel()', options, CLIENT_OPTIONS);
+  const problem = clientValueProblem(options as Readonly<Record<string, unknown>>);
+  if (problem !== null) throw new ArgumentError(`tunnel() option ${problem}`);
+}
+
+function clientValueProblem(o: Readonly<Record<string, unknown>>): string | null {
+  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === 'number' && o.timeoutMs > 0 && Number.isFinite(o.timeoutMs))) return `timeoutMs must be a positive number of milliseconds, not ${shownValue(o.timeoutMs)}`;
+  if (o.cookies !== undefined && typeof o.cookies !== 'boolean') return `cookies must be true or false, not ${shownValue(o.cookies)}`;
+  if (o.origin !== undefined && typeof o.origin !== 'string') return 'origin must be a string';
+  if (o.WebSocket !== undefined && typeof o.WebSocket !== 'function') return 'WebSocket must be a WebSocket class';
+  if (o.headers !== undefined && (o.headers === null || typeof o.headers !== 'object' || Object.values(o.headers).some((v) => typeof v !== 'string'))) return 'headers must be an object of strings';
   if (o.reconnect !== undefined && o.reconnect !== false) {
-    if (o.reconnect === null || typeof o.reconnect !== 'object') return 'tunnel() option reconnect must be false or { minMs, maxMs, retries }';
+    if (o.reconnect === null || typeof o.reconnect !== 'object') return 'reconnect must be false or { minMs, maxMs, retries }';
     const r = o.reconnect as Readonly<Record<string, unknown>>;
-    const unknownReconnect = unknownOption('tunnel() reconnect', r, RECONNECT_OPTIONS);
-    if (unknownReconnect !== null) return unknownReconnect;
+    checkOptionNames('tunnel() reconnect', r, RECONNECT_OPTIONS);
     for (const key of RECONNECT_OPTIONS) {
       const value = r[key];
       if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0 && (key !== 'retries' || Number.isInteger(value)))) {
-        return `tunnel() option reconnect.${key} must be a ${key === 'retries' ? 'whole number' : 'number of milliseconds'}, 0 or more, not ${shown(value)}`;
+        return `reconnect.${key} must be a ${key === 'retries' ? 'whole number' : 'number of milliseconds'}, 0 or more, not ${shownValue(value)}`;
       }
     }
   }
   return null;
 }
-
-const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 async function chooseWebSocket(options: TunnelClientOptions): Promise<WebSocketClass> {
   if (options.WebSocket !== undefined) return options.WebSocket;

@@ -23,7 +23,7 @@ import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { sliceLength, withFileBytes } from './send-file.ts';
 import { ownBytes } from './slabs.ts';
-import { checkOptionNames } from './option-names.ts';
+import { checkOptionNames } from '../core/options.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 
 // Loaded with the tunnel's first socket, not with the transport: ws is some 10 MB of a process's memory.

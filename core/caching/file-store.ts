@@ -15,8 +15,9 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ArgumentError } from '../errors.ts';
+import { checkOptionNames } from '../options.ts';
 import { isTemporaryName, writeFileAtomic } from './atomic.ts';
-import { checkKey, checkStoreOptions, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
+import { checkKey, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
 import { decodeValue, encodeValue } from './codec.ts';
 
 export interface FileStoreOptions {
@@ -136,7 +137,7 @@ export class FileStore implements CacheStore {
 /** A cache store in `directory` (created on the first write). */
 export function fileStore(directory: string, options: FileStoreOptions = {}): FileStore {
   if (typeof directory !== 'string' || directory === '') throw new ArgumentError(`fileStore needs a directory path, not ${typeof directory === 'string' ? '""' : typeof directory}`);
-  checkStoreOptions('fileStore', options, FILE_STORE_OPTIONS);
+  checkOptionNames('fileStore', options, FILE_STORE_OPTIONS);
   return new FileStore(directory, options);
 }
 

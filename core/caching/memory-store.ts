@@ -10,7 +10,8 @@
  *   const store = memoryStore({ maxEntries: 1000, maxBytes: 16 * 1024 * 1024 });
  */
 import { ArgumentError } from '../errors.ts';
-import { checkKey, checkStoreOptions, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
+import { checkOptionNames } from '../options.ts';
+import { checkKey, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
 
 export interface MemoryStoreOptions {
   /** Most entries kept (default 10,000). */
@@ -122,7 +123,7 @@ export class MemoryStore implements CacheStore {
 
 /** An in-memory store (the default `cache_store`). */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  checkStoreOptions('memoryStore', options, MEMORY_STORE_OPTIONS);
+  checkOptionNames('memoryStore', options, MEMORY_STORE_OPTIONS);
   return new MemoryStore(options);
 }
 

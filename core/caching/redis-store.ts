@@ -18,9 +18,10 @@
  */
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
+import { checkOptionNames } from '../options.ts';
 import { REDIS_CONNECTION_OPTIONS, RedisConnection, globLiteral, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
 import { decodeValue, encodeValue } from './codec.ts';
-import { checkExpiresIn, checkKey, checkStoreOptions, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
+import { checkExpiresIn, checkKey, fetchThrough, keyMatcher, type CacheFetchOptions, type CacheStore, type CacheValue, type CacheWriteOptions, type MaybePromise } from './store.ts';
 
 export interface RedisCacheStoreOptions extends RedisConnectionOptions {
   /** Prefix of every key (`<namespace>:<key>`), so several apps or caches can share a database. Default `cache`. */
@@ -216,7 +217,7 @@ export class RedisCacheStore implements CacheStore {
 
 /** A Redis cache store (ioredis must be installed). */
 export function redisCacheStore(options: RedisCacheStoreOptions = {}): RedisCacheStore {
-  checkStoreOptions('redisCacheStore', options, REDIS_CACHE_OPTIONS);
+  checkOptionNames('redisCacheStore', options, REDIS_CACHE_OPTIONS);
   return new RedisCacheStore(options);
 }
 

@@ -19,7 +19,6 @@
  */
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
-import { unknownOption } from '../util.ts';
 import { isThenable } from '../util.ts';
 
 /** What a store keeps: JSON-like data, plus bytes. */
@@ -123,13 +122,6 @@ export function expiryOf(now: number, options: CacheWriteOptions | undefined): n
  * An `expires_in` (a positive, finite number of seconds), or an ArgumentError naming `label`: the
  * stores and `caches_action` refuse the same values, so a declaration fails where it is made.
  */
-/** Throws an `ArgumentError` naming an option a store does not take (`maxEntrys` would otherwise leave the default). */
-export function checkStoreOptions(store: string, options: object, known: ReadonlySet<string>): void {
-  if (options === null || typeof options !== 'object') throw new ArgumentError(`${store} options must be an object, not ${options === null ? 'null' : typeof options}`);
-  const unknown = unknownOption(store, options, known);
-  if (unknown !== null) throw new ArgumentError(unknown);
-}
-
 export function checkExpiresIn(seconds: unknown, label = 'expires_in'): number {
   if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) {
     throw new ArgumentError(`${label} must be a positive number of seconds, not ${String(seconds)}`);

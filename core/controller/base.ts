@@ -16,6 +16,7 @@
  * controller's own names are Rails' API and the application's.
  */
 import { ActionControllerError, ArgumentError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
+import { checkOptionNames, shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
@@ -24,7 +25,7 @@ import type { Helpers } from '../routing/index.ts';
 import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
-  declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, checkDeclarationOptions, FORGERY_OPTIONS, VERIFY_OPTIONS,
+  declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, FORGERY_OPTIONS, VERIFY_OPTIONS,
   type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
   type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
@@ -116,7 +117,7 @@ export class Controller {
   static rescue_from<C>(this: Declaring<C>, ...args: [RescueMatcher, RescueMatcher, ...RescueMatcher[], RescueHandler<C> | { readonly with: RescueHandler<C> }]): void;
   static rescue_from(this: object, ...args: unknown[]): void {
     const last = args[args.length - 1];
-    if (typeof last === 'object' && last !== null) checkDeclarationOptions('rescue_from', last, RESCUE_OPTIONS);
+    if (typeof last === 'object' && last !== null) checkOptionNames('rescue_from', last, RESCUE_OPTIONS);
     const handler = (typeof last === 'object' && last !== null && 'with' in last ? last.with : last) as RescueDeclaration['handler'];
     const matchers = args.slice(0, -1) as RescueMatcher[];
     if (matchers.length === 0) throw new ActionControllerError('rescue_from needs an error class and a handler');
@@ -131,14 +132,14 @@ export class Controller {
 
   /** Requires the session's authenticity token on state-changing requests to these actions. */
   static protect_from_forgery(options: ForgeryOptions = {}): void {
-    checkDeclarationOptions('protect_from_forgery', options, FORGERY_OPTIONS);
+    checkOptionNames('protect_from_forgery', options, FORGERY_OPTIONS);
     const scope = actionScope(options);
     declarationsOf(this).forgery = { ...options, ...scope };
   }
 
   /** Declares a prerequisite (params, session keys, method, xhr) checked before the action. */
   static verify(options: VerifyOptions): void {
-    checkDeclarationOptions('verify', options, VERIFY_OPTIONS);
+    if (options !== undefined) checkOptionNames('verify', options, VERIFY_OPTIONS);
     const scope = actionScope(options);
     const checked = { ...options };
     declarationsOf(this).filters.push({ kind: 'before', target: (c: object) => verifyAction(c as Controller, checked), ...scope });
@@ -152,7 +153,7 @@ export class Controller {
 
   /** The layout for this controller's templates: a name under `layouts/`, or false for none. */
   static layout(name: string | false): void {
-    if (name !== false && (typeof name !== 'string' || name === '')) throw new ArgumentError(`layout takes a layout's name, or false for none, got ${JSON.stringify(name) ?? typeof name}`);
+    if (name !== false && (typeof name !== 'string' || name === '')) throw new ArgumentError(`layout takes a layout's name, or false for none, got ${shownValue(name)}`);
     declarationsOf(this).layout = name;
   }
 

@@ -6,7 +6,7 @@
  * inherit without a subclass ever changing its parent.
  */
 import { ArgumentError } from '../errors.ts';
-import { unknownOption } from '../util.ts';
+import { checkOptionNames } from '../options.ts';
 import type { ActionCacheOptions, CacheDeclaration, PageCacheOptions } from '../caching/declarations.ts';
 
 export type ActionScope = {
@@ -169,16 +169,8 @@ export function skipping<T extends ActionScope>(declaration: T, skip: ActionScop
   return { ...declaration, skipped: [...(declaration.skipped ?? []), skip] };
 }
 
-/**
- * Throws an `ArgumentError` naming the first key of a declaration's options that it does not take: in a
- * controller written in plain JavaScript, `{ onl: ['index'] }` would otherwise apply a filter to every action.
- */
-export function checkDeclarationOptions(declaration: string, options: object | undefined, known: ReadonlySet<string>): void {
-  if (options === undefined) return;
-  const unknown = unknownOption(declaration, options, known);
-  if (unknown !== null) throw new ArgumentError(unknown);
-}
-
+// The options each declaration takes: in a controller written in plain JavaScript, `{ onl: ['index'] }`
+// would otherwise apply a filter to every action (checked by core/options.ts).
 const SCOPE_OPTIONS: ReadonlySet<string> = new Set(['only', 'except']);
 export const FORGERY_OPTIONS: ReadonlySet<string> = new Set(['only', 'except', 'param', 'secret']);
 export const VERIFY_OPTIONS: ReadonlySet<string> = new Set(['only', 'except', 'params', 'session', 'flash', 'method', 'xhr', 'redirect_to', 'render', 'add_flash', 'add_headers']);
@@ -188,7 +180,7 @@ export function splitFilterArgs(args: readonly unknown[], declaration: string): 
   const rest = [...args];
   const last = rest[rest.length - 1];
   const options = last !== null && typeof last === 'object' && !Array.isArray(last) ? (rest.pop() as { only?: unknown; except?: unknown }) : undefined;
-  checkDeclarationOptions(declaration, options, SCOPE_OPTIONS);
+  if (options !== undefined) checkOptionNames(declaration, options, SCOPE_OPTIONS);
   for (const t of rest) {
     if (typeof t !== 'string' && typeof t !== 'function') throw new ArgumentError(`A filter is a method name or a function, got ${String(t)}`);
   }

@@ -3,6 +3,7 @@
  * WebSocket tunnel) turns what it receives into a `RequestMessage`, calls
  * `app.handle`, and writes back the `ResponseMessage` it gets.
  */
+import { shownValue } from '../options.ts';
 import { bareRecord } from '../util.ts';
 
 export type HeaderValue = string | readonly string[];
@@ -58,16 +59,12 @@ export interface ResponseMessage {
  * @example messageProblem({ method: 'GET', path: '/' }) // 'its url must be a string (the path and query), not undefined'
  */
 export function messageProblem(message: unknown): string | null {
-  if (typeof message !== 'object' || message === null) return `it must be an object, not ${describe(message)}`;
+  if (typeof message !== 'object' || message === null) return `it must be an object, not ${shownValue(message)}`;
   const m = message as Partial<Record<keyof RequestMessage, unknown>>;
-  if (typeof m.method !== 'string') return `its method must be a string, not ${describe(m.method)}`;
-  if (typeof m.url !== 'string') return `its url must be a string (the path and query), not ${describe(m.url)}`;
-  if (typeof m.headers !== 'object' || m.headers === null) return `its headers must be an object, not ${describe(m.headers)}`;
+  if (typeof m.method !== 'string') return `its method must be a string, not ${shownValue(m.method)}`;
+  if (typeof m.url !== 'string') return `its url must be a string (the path and query), not ${shownValue(m.url)}`;
+  if (typeof m.headers !== 'object' || m.headers === null) return `its headers must be an object, not ${shownValue(m.headers)}`;
   return null;
-}
-
-function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value;
 }
 
 /** Lower-cases header names and joins repeated values the way HTTP allows, into a record that inherits nothing. */

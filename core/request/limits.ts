@@ -3,6 +3,7 @@
  * a count or depth over its limit is a 400, a size over its limit a 413.
  * Internal to `core/request/`; `ParamLimits` is re-exported by `params.ts`.
  */
+import { shownValue } from '../options.ts';
 
 /** Per-part limits for multipart bodies. */
 export interface MultipartLimits {
@@ -91,14 +92,13 @@ export function limitsProblem(limits: unknown): string | null {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'config.limits.multipart must be an object';
       for (const [part, size] of Object.entries(value as object)) {
         if (!MULTIPART_KEYS.has(part)) return `Unknown config.limits.multipart key ${JSON.stringify(part)} (they are ${[...MULTIPART_KEYS].join(', ')})`;
-        if (size !== undefined && !isCount(size)) return `config.limits.multipart.${part} must be a whole number, 0 or more, not ${shown(size)}`;
+        if (size !== undefined && !isCount(size)) return `config.limits.multipart.${part} must be a whole number, 0 or more, not ${shownValue(size)}`;
       }
     } else if (value !== undefined && !isCount(value)) {
-      return `config.limits.${key} must be a whole number, 0 or more, not ${shown(value)}`;
+      return `config.limits.${key} must be a whole number, 0 or more, not ${shownValue(value)}`;
     }
   }
   return null;
 }
 
 const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? 'an object' : String(value));

@@ -4,7 +4,7 @@
  * options, the way Rails' option merger does: the call's own options win.
  */
 import { ArgumentError } from '../errors.ts';
-import { meantName } from '../util.ts';
+import { meantName } from '../options.ts';
 import { isPlainObject } from './params.ts';
 import { mapResource, mapSingletonResource, nestedOptions, type Resource, type ResourceContext, type ResourceOptions } from './resources.ts';
 import type { Route } from './types.ts';

@@ -30,7 +30,7 @@ import { ArgumentError, SessionStoreUnavailable } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { REDIS_CONNECTION_OPTIONS, RedisConnection, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
-import { unknownOption } from '../util.ts';
+import { checkOptionNames } from '../options.ts';
 import { sessionFromJson, type SessionCommit, type SessionData, type SessionStore } from './store.ts';
 
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
@@ -161,8 +161,7 @@ export class RedisSessionStore implements SessionStore {
 
 /** A Redis session store (ioredis must be installed). */
 export function redisSessionStore(options: RedisSessionStoreOptions = {}): RedisSessionStore {
-  const unknown = options !== null && typeof options === 'object' ? unknownOption('redisSessionStore', options, REDIS_SESSION_OPTIONS) : 'redisSessionStore options must be an object';
-  if (unknown !== null) throw new ArgumentError(unknown);
+  checkOptionNames('redisSessionStore', options, REDIS_SESSION_OPTIONS);
   return new RedisSessionStore(options);
 }
 

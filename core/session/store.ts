@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { ArgumentError } from '../errors.ts';
-import { unknownOption } from '../util.ts';
+import { checkOptionNames } from '../options.ts';
 
 export type SessionData = Record<string, unknown>;
 
@@ -95,8 +95,7 @@ export interface MemoryStoreOptions {
 
 /** Sessions kept in this process, found by a random id in a cookie: for development and tests. */
 export function memorySessionStore(options: MemoryStoreOptions = {}): SyncSessionStore & { readonly sessions: Map<string, SessionData> } {
-  const unknown = unknownOption('memorySessionStore', options, MEMORY_SESSION_OPTIONS);
-  if (unknown !== null) throw new ArgumentError(unknown);
+  checkOptionNames('memorySessionStore', options, MEMORY_SESSION_OPTIONS);
   const key = options.key ?? '_session_id';
   const max = options.maxSessions ?? 10_000;
   // A count that is not one (NaN, text) would compare false with every size and keep sessions without bound.

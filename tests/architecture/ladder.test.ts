@@ -30,7 +30,7 @@ const LADDER: Ladder = [
   ['core/session'],
   ['core/http'],
   ['core/request', 'core/routing'],
-  ['core/mime', 'core/redis'],
+  ['core/mime', 'core/redis', 'core/options.ts'],
   ['core/errors.ts', 'core/util.ts', 'core/generated-code.ts'],
 ];
 
