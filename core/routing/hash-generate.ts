@@ -331,9 +331,7 @@ function compileRoute(g: GenRoute): RouteFn {
   const test = (r: RegExp, source: string | null, v: string) => source === DEFAULT_SEGMENT_SOURCE ? `plain(${v})` : `${re(r)}.test(${v})`;
 
   const body: string[] = [];
-  for (const c of g.checks) {
-    // Selection already compared the fixed controller and action.
-    if (c.re === null && typeof c.value === 'string' && (c.key === 'controller' || c.key === 'action')) continue;
+  for (const c of candidateChecks(g)) {
     if (c.re !== null) {
       body.push(`{ const m = ${merged(c.key)}; if (m === undefined || m === null || m === false) return null;`,
         `const v = text(${option(c.key)}); if (v === null || !${re(c.re)}.test(v)) return null; }`);
@@ -374,18 +372,9 @@ function compileRoute(g: GenRoute): RouteFn {
     body.push(`if (!flipped) ${expiry(s.key)}`);
   }
 
-  // Rails' string_structure: from the end back, optional segments whose value is their default are left off.
-  let minLast = segs.length - 1;
-  const tail: string[] = [];
-  for (; minLast > 0; minLast--) {
-    const s = segs[minLast];
-    if (!s.optional) break;
-    if (s.type === 'static' || s.type === 'divider') continue;
-    const def = s.type === 'glob' ? '' : s.default;
-    tail.push(`if (v${minLast} !== ${q(def)}) { last = ${minLast}; break; }`);
-  }
+  const { minLast, tail } = optionalTail(segs);
   body.push(`let last = ${minLast};`);
-  if (tail.length > 0) body.push(`do { ${tail.join(' ')} } while (false);`);
+  if (tail.length > 0) body.push(`do { ${tail.map(([j, def]) => `if (v${j} !== ${q(def)}) { last = ${j}; break; }`).join(' ')} } while (false);`);
 
   // The path: everything up to the last fixed segment at once, then the optional tail piece by piece.
   const piece = (j: number, s: Segment): string => {
@@ -416,6 +405,27 @@ function compileRoute(g: GenRoute): RouteFn {
   return factory === null ? interpretedRoute(g) : factory(text, plain, globValue, escapePathComponent, escapePath, res);
 }
 
+/** The route-level checks a candidate makes: selection has already compared a fixed controller and action. */
+function candidateChecks(g: GenRoute): GenRoute['checks'] {
+  return g.checks.filter((c) => !(c.re === null && typeof c.value === 'string' && (c.key === 'controller' || c.key === 'action')));
+}
+
+/**
+ * Rails' string_structure: `minLast`, the last segment always written, and from the end back to it the
+ * optional key segments, each with the value (its default) at which it and what follows are left off.
+ */
+function optionalTail(segs: readonly Segment[]): { minLast: number; tail: [index: number, value: string | null][] } {
+  let minLast = segs.length - 1;
+  const tail: [index: number, value: string | null][] = [];
+  for (; minLast > 0; minLast--) {
+    const s = segs[minLast];
+    if (!s.optional) break;
+    if (s.type === 'static' || s.type === 'divider') continue;
+    tail.push([minLast, s.type === 'glob' ? '' : s.default]);
+  }
+  return { minLast, tail };
+}
+
 /** A key segment as `interpretedRoute` walks it: what the written code embeds as literals, kept as data. */
 interface KeyStep {
   readonly index: number;
@@ -431,7 +441,7 @@ interface KeyStep {
  * test that holds the written form to the reference Generator runs against this one in such a process.
  */
 function interpretedRoute(g: GenRoute): RouteFn {
-  const checks = g.checks.filter((c) => !(c.re === null && typeof c.value === 'string' && (c.key === 'controller' || c.key === 'action')));
+  const checks = candidateChecks(g);
   const segs = g.segments;
   const steps: KeyStep[] = [];
   for (let i = 0; i < segs.length; i++) {
@@ -441,14 +451,7 @@ function interpretedRoute(g: GenRoute): RouteFn {
     const plainCheck = s.requirement !== null && compileRequirement(s.requirement) === DEFAULT_SEGMENT_SOURCE;
     steps.push({ index: i, segment: s, check: valueRe === null ? null : plainCheck ? 'plain' : valueRe, default: s.type === 'glob' ? null : s.default });
   }
-  let minLast = segs.length - 1;
-  const tail: [index: number, value: string | null][] = [];
-  for (; minLast > 0; minLast--) {
-    const s = segs[minLast];
-    if (!s.optional) break;
-    if (s.type === 'static' || s.type === 'divider') continue;
-    tail.push([minLast, s.type === 'glob' ? '' : s.default]);
-  }
+  const { minLast, tail } = optionalTail(segs);
   const literal = segs.map((s) => (s.type === 'divider' ? s.value : s.type === 'static' ? escapePathComponent(s.value) : ''));
   const passes = (check: RegExp | 'plain' | null, v: string): boolean => check === null || (check === 'plain' ? plain(v) : check.test(v));
   const gapped = (s: Segment): boolean => s.type === 'dynamic' && s.optional && s.default === null;
