@@ -175,14 +175,17 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   },
   /** A link; with `method` other than GET it becomes a one-button form, so it works without JavaScript. */
   link_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
+    const method = options?.method;
+    if (method !== undefined && String(method).toLowerCase() !== 'get') {
+      return buttonTo(this, 'link_to', text ?? urlFor(this, 'link_to', target), target, { method, ...withoutMethod(options!) });
+    }
+    const href = urlFor(this, 'link_to', target);
     // Rails' `name || url`: a link given no text shows its URL (an undefined text would leave the <a> open).
-    if (text === undefined || text === null) text = urlFor(this, 'link_to', target);
-    if (options === undefined) return anchor(urlFor(this, 'link_to', target), text, null);
-    const method = options.method;
-    if (method !== undefined && String(method).toLowerCase() !== 'get') return buttonTo(this, 'link_to', text, target, { method, ...withoutMethod(options) });
+    const shown = text === undefined || text === null ? href : text;
+    if (options === undefined) return anchor(href, shown, null);
     // An `href` among the options takes the link's place, as in `{ href, ...options }`: the general tag writes that.
-    if (Object.hasOwn(options, 'href')) return tag('a', { href: urlFor(this, 'link_to', target), ...withoutMethod(options) }, text);
-    return anchor(urlFor(this, 'link_to', target), text, options);
+    if (Object.hasOwn(options, 'href')) return tag('a', { href, ...withoutMethod(options) }, shown);
+    return anchor(href, shown, options);
   },
   button_to(this: Ctx, text: unknown, target: unknown, options?: Attributes): SafeString {
     return buttonTo(this, 'button_to', text, target, options);
