@@ -30,7 +30,9 @@ export function functionFromSource<F extends (...args: never[]) => unknown>(para
   }
 }
 
-/** Whether this process generates code from strings (false under `--disallow-code-generation-from-strings`). */
+let generates: boolean | null = null;
+
+/** Whether this process generates code from strings (false under `--disallow-code-generation-from-strings`); asked once. */
 export function generatesCode(): boolean {
-  return functionFromSource(['x'], 'return x;') !== null;
+  return (generates ??= functionFromSource(['x'], 'return x;') !== null);
 }
