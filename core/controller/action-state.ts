@@ -18,6 +18,7 @@ import type { Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { SessionHandle } from '../session/session.ts';
 import type { ViewResolver } from '../views/resolver.ts';
+import { isThenable } from '../util.ts';
 
 /** What `dispatch` wires into a controller for one request. */
 export interface ControllerWiring {
@@ -96,4 +97,31 @@ export function claimRender(c: object): void {
   const run = runOf(c);
   if (run.performed) throw new DoubleRenderError();
   run.performed = true;
+}
+
+/**
+ * Runs `fill` as the request's one render, redirect or head, and keeps the template render it starts, if
+ * any, for dispatch to finish. As in Rails, only a render that succeeds counts: one that throws, now or
+ * when its template fails (an unknown status, a missing template, a value with no JSON), leaves the
+ * response's status, type, Location and body as they were and the action unperformed, so a `rescue_from`
+ * handler can still answer, and reports that error rather than a `DoubleRenderError` of its own.
+ */
+export function performRender(c: object, fill: () => void | PromiseLike<void>): void {
+  claimRender(c);
+  const run = runOf(c);
+  const response = run.wiring.response;
+  // What a render sets; headers set by the action around it stay.
+  const { status, reason, body, content_type, charset, redirected_to, location } = response;
+  const undo = (error: unknown): never => {
+    Object.assign(response, { status, reason, body, content_type, charset, redirected_to, location });
+    run.performed = false;
+    throw error;
+  };
+  let result: void | PromiseLike<void>;
+  try {
+    result = fill();
+  } catch (error) {
+    return undo(error);
+  }
+  if (isThenable(result)) run.pending = Promise.resolve(result).then(undefined, undo);
 }

@@ -22,7 +22,7 @@ import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers } from '../routing/index.ts';
-import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
+import { isPlainObject, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, FORGERY_OPTIONS, VERIFY_OPTIONS,
@@ -42,7 +42,7 @@ import type { CacheWriteOptions, MaybePromise } from '../caching/store.ts';
 
 /** A fragment's name: a string, or a route hash (this controller unless it names another). */
 export type FragmentName = string | Readonly<Record<string, unknown>>;
-import { claimRender, runOf } from './action-state.ts';
+import { performRender, runOf } from './action-state.ts';
 
 export type { ControllerWiring } from './action-state.ts';
 
@@ -232,13 +232,13 @@ export class Controller {
    */
   render(options: RenderArgument = {}): void {
     const opts: RenderOptions = typeof options === 'string' ? { action: options } : options;
-    claimRender(this);
-    if (opts.status !== undefined) setStatus(this.response, opts.status);
-    if (opts.location !== undefined && opts.location !== null) {
-      this.response.location = expandLocation(this, opts.location);
-    }
-    const result = renderBody(this, opts);
-    if (isThenable(result)) runOf(this).pending = result;
+    performRender(this, () => {
+      if (opts.status !== undefined) setStatus(this.response, opts.status);
+      if (opts.location !== undefined && opts.location !== null) {
+        this.response.location = expandLocation(this, opts.location);
+      }
+      return renderBody(this, opts);
+    });
   }
 
   /**
@@ -254,13 +254,14 @@ export class Controller {
       opts = rest;
       status = given as number | string;
     }
-    claimRender(this);
-    setStatus(this.response, status);
-    for (const [key, value] of Object.entries(opts)) {
-      if (key === 'location') this.response.location = expandLocation(this, value);
-      else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
-    }
-    this.response.body = '';
+    performRender(this, () => {
+      setStatus(this.response, status);
+      for (const [key, value] of Object.entries(opts)) {
+        if (key === 'location') this.response.location = expandLocation(this, value);
+        else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
+      }
+      this.response.body = '';
+    });
   }
 
   /**
@@ -289,12 +290,13 @@ export class Controller {
     } else {
       location = absoluteLocation(this.url_for(target), this.request.protocol, this.request.host_with_port);
     }
-    claimRender(this);
-    setStatus(this.response, status);
-    this.response.location = location;
-    this.response.redirected_to = target;
-    this.response.content_type ??= 'text/html';
-    this.response.body = redirectBody(location);
+    performRender(this, () => {
+      setStatus(this.response, status);
+      this.response.location = location;
+      this.response.redirected_to = target;
+      this.response.content_type ??= 'text/html';
+      this.response.body = redirectBody(location);
+    });
   }
 
   /**

@@ -199,6 +199,36 @@ test('a second render or redirect in one action is a DoubleRenderError', async (
   assert.match(res.body, 'DoubleRenderError');
 });
 
+test('a render, redirect or head that fails does not count: rescue_from answers with the real error, on a clean response', async () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const failing: [string, (c: Controller) => void, string][] = [
+    ['an unknown status', (c) => c.render({ text: 'x', status: 'no_such_status', location: '/elsewhere', content_type: 'text/plain' }), 'UnknownStatus'],
+    ['a value JSON cannot hold', (c) => c.render({ json: cyclic, status: 201, location: '/elsewhere' }), 'TypeError'],
+    ['a missing template', (c) => c.render({ action: 'absent', status: 201, location: '/elsewhere' }), 'MissingTemplate'],
+    ['a redirect with an unknown status', (c) => c.redirect_to('/elsewhere', { status: 'no_such_status' }), 'UnknownStatus'],
+    ['a head with an unknown status', (c) => c.head('no_such_status', { location: '/elsewhere' }), 'UnknownStatus'],
+  ];
+  for (const [what, action, error] of failing) {
+    class PagesController extends Controller {
+      static {
+        this.rescue_from(Error, 'failed');
+      }
+      go(): void {
+        action(this);
+      }
+      failed(e: Error): void {
+        this.render({ text: `rescued ${e.constructor.name}` });
+      }
+    }
+    const res = await call(appWith({ pages: PagesController }, { views: memoryViews({}) }), 'GET /pages/go');
+    assert.is(res.body, `rescued ${error}`, what);
+    assert.is(res.status, 200, what);
+    assert.is(res.header('location'), undefined, what);
+    assert.is(res.header('content-type'), 'text/html; charset=utf-8', what);
+  }
+});
+
 const VIEWS: Record<string, Template> = {
   'pages/go.html': (v) => html`<p>${v.title}</p>`,
   'pages/other.html': () => 'other page',
