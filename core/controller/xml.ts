@@ -15,8 +15,19 @@ function modelRoot(value: unknown, fallback: string): string {
   return typeof name === 'string' && name !== '' && name !== 'Object' ? underscore(name).replace(/\//g, '_') : fallback;
 }
 
-function dasherize(name: string): string {
-  return name.replace(/_/g, '-');
+/** Names as Rails writes them, most of them already XML names: `created_at` -> `created-at`. */
+const PLAIN_NAME = /^[A-Za-z_][\w.-]*$/;
+
+/**
+ * An element name for a key, dasherized: one that could not be an XML name (a key from the request can
+ * be `a><admin>` or `1st place`) has each character no name may hold replaced by `_`, and a `_` in front
+ * when it would not start one, so the document stays well-formed and no key can write markup.
+ */
+function tagName(name: string): string {
+  const dashed = name.replace(/_/g, '-');
+  if (PLAIN_NAME.test(dashed)) return dashed;
+  const safe = dashed.replace(/[^\p{L}\p{N}_.-]/gu, '_');
+  return /^[\p{L}_]/u.test(safe) ? safe : `_${safe}`;
 }
 
 function attributesOf(value: object): Record<string, unknown> {
@@ -27,21 +38,51 @@ function attributesOf(value: object): Record<string, unknown> {
   return out;
 }
 
-function element(name: string, value: unknown, indent: string): string {
-  const tag = dasherize(name);
+/**
+ * One element and what it holds. `within` is the objects being written around it, outermost first, with
+ * their names: a value that contains itself is a clear error naming where, not a stack overflow.
+ */
+function element(name: string, value: unknown, indent: string, within: Within): string {
+  const tag = tagName(name);
   if (value === null || value === undefined) return `${indent}<${tag} nil="true"></${tag}>\n`;
   if (typeof value === 'number') return `${indent}<${tag} type="${Number.isInteger(value) ? 'integer' : 'float'}">${value}</${tag}>\n`;
+  if (typeof value === 'bigint') return `${indent}<${tag} type="integer">${value}</${tag}>\n`;
   if (typeof value === 'boolean') return `${indent}<${tag} type="boolean">${value}</${tag}>\n`;
-  if (value instanceof Date) return `${indent}<${tag} type="datetime">${value.toISOString()}</${tag}>\n`;
-  if (Array.isArray(value)) {
-    const child = inflector.singular(name);
-    return `${indent}<${tag} type="array">\n${value.map((v) => element(modelRoot(v, child), v, `${indent}  `)).join('')}${indent}</${tag}>\n`;
+  if (value instanceof Date) {
+    // An invalid Date has no time to write (JSON writes it as null).
+    if (Number.isNaN(value.getTime())) return `${indent}<${tag} type="datetime" nil="true"></${tag}>\n`;
+    return `${indent}<${tag} type="datetime">${value.toISOString()}</${tag}>\n`;
   }
   if (typeof value === 'object') {
-    const inner = Object.entries(attributesOf(value)).map(([k, v]) => element(k, v, `${indent}  `)).join('');
-    return `${indent}<${tag}>\n${inner}${indent}</${tag}>\n`;
+    if (within.open.has(value)) {
+      const path = [...within.names, name].join(' > ');
+      throw new TypeError(`toXml cannot write a value that contains itself: ${path} is ${within.names[within.objects.indexOf(value)]} again`);
+    }
+    within.open.add(value);
+    within.objects.push(value);
+    within.names.push(name);
+    let out: string;
+    if (Array.isArray(value)) {
+      const child = inflector.singular(name);
+      out = `${indent}<${tag} type="array">\n${value.map((v) => element(modelRoot(v, child), v, `${indent}  `, within)).join('')}${indent}</${tag}>\n`;
+    } else {
+      const inner = Object.entries(attributesOf(value)).map(([k, v]) => element(k, v, `${indent}  `, within)).join('');
+      out = `${indent}<${tag}>\n${inner}${indent}</${tag}>\n`;
+    }
+    within.open.delete(value);
+    within.objects.pop();
+    within.names.pop();
+    return out;
   }
   return `${indent}<${tag}>${escape(value)}</${tag}>\n`;
+}
+
+/** The objects an element is written inside, and their names: the path from the root. */
+interface Within {
+  /** The same objects, to ask in one step whether a value is one of them. */
+  readonly open: Set<object>;
+  readonly objects: object[];
+  readonly names: string[];
 }
 
 /**
@@ -52,5 +93,5 @@ export function toXml(value: unknown, root?: string): string {
   const custom = (value as { to_xml?: unknown } | null)?.to_xml;
   if (typeof custom === 'function') return String(custom.call(value));
   const name = root ?? (Array.isArray(value) ? inflector.plural(value.length > 0 ? modelRoot(value[0], 'record') : 'record') : modelRoot(value, 'hash'));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(name, value, '')}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(name, value, '', { open: new Set(), objects: [], names: [] })}`;
 }

@@ -89,6 +89,14 @@ test('xml renders a value through toXml as application/xml; a string is sent as 
   assert.is(res.body, '<ok/>');
 });
 
+test('xml of the request parameters stays well-formed whatever keys the client sends', async () => {
+  const res = await call(renderer((c) => c.render({ xml: { ...c.params } })), 'GET /pages/go?a%3E%3Cadmin%3Etrue%3C%2Fadmin%3E%3Cb=1&x+y=2');
+  assert.is(res.status, 200);
+  assert.not.match(res.body, '<admin>');
+  assert.match(res.body, '<a__admin_true__admin__b>1</a__admin_true__admin__b>');
+  assert.match(res.body, '<x_y>2</x_y>');
+});
+
 test('html and js are sent as given with their own types; null is empty', async () => {
   let res = await call(renderer((c) => c.render({ html: '<p>x</p>' })), 'GET /pages/go');
   assert.is(res.body, '<p>x</p>');

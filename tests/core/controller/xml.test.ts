@@ -68,4 +68,31 @@ test('a value with its own to_xml() renders itself', () => {
   assert.is(toXml({ to_xml: () => '<custom/>' }), '<custom/>');
 });
 
+test('a key that cannot be an XML name still makes a well-formed element, so no key can write markup', () => {
+  assert.is(toXml({ 'a><admin>true</admin><b': 1, '1st place': 'x', 'b c': 'y', 'naïve': 'z', '': 'e' }), `${HEAD}<hash>
+  <a__admin_true__admin__b type="integer">1</a__admin_true__admin__b>
+  <_1st_place>x</_1st_place>
+  <b_c>y</b_c>
+  <naïve>z</naïve>
+  <_>e</_>
+</hash>
+`);
+});
+
+test('a value that contains itself is a TypeError naming where, not a stack overflow', () => {
+  const post: Record<string, unknown> = { title: 'Hi' };
+  post.comments = [{ post }];
+  assert.throws(() => toXml(post), (e: unknown) => e instanceof TypeError && e.message === 'toXml cannot write a value that contains itself: hash > comments > comment > post is hash again');
+  const shared = { name: 'Ann' };
+  assert.is(toXml({ author: shared, editor: shared }), `${HEAD}<hash>\n  <author>\n    <name>Ann</name>\n  </author>\n  <editor>\n    <name>Ann</name>\n  </editor>\n</hash>\n`, 'the same object twice side by side is no cycle');
+});
+
+test('an invalid Date is nil, as JSON writes it null; a BigInt is an integer', () => {
+  assert.is(toXml({ at: new Date('not a date'), big: 12345678901234567890n }), `${HEAD}<hash>
+  <at type="datetime" nil="true"></at>
+  <big type="integer">12345678901234567890</big>
+</hash>
+`);
+});
+
 test.run();
