@@ -81,11 +81,19 @@ export class CacheRun {
     if (this.#action === null) return;
     this.#key = actionCacheKey(c, this.#action);
     if (this.#key === null) return;
-    const found = this.#caching.read(this.#key);
+    let found: ReturnType<Caching['read']>;
+    try {
+      found = this.#caching.read(this.#key);
+    } catch (error) {
+      // A synchronous store fails by throwing: a miss, as a rejected read is.
+      return this.#readFailed(error);
+    }
     if (!isThenable(found)) return this.#serve(found);
-    return Promise.resolve(found).then((value) => this.#serve(value), (error: unknown) => {
-      this.#caching.log.error({ err: error, key: this.#key, store: this.#caching.store.name }, 'action cache read failed');
-    });
+    return Promise.resolve(found).then((value) => this.#serve(value), (error: unknown) => this.#readFailed(error));
+  }
+
+  #readFailed(error: unknown): void {
+    this.#caching.log.error({ err: error, key: this.#key, store: this.#caching.store.name }, 'action cache read failed');
   }
 
   /** The action and its after filters ran to the end. */

@@ -375,6 +375,26 @@ test('a cache store whose read rejects: the request is served as a miss', async 
   }
 });
 
+test('a cache store whose read throws at once, as a synchronous store fails: the request is served as a miss', async () => {
+  const inner = failingStore(new Set());
+  const store: CacheStore = {
+    ...inner,
+    read: () => {
+      throw new Error("the cache store's read failed");
+    },
+  };
+  const s = await served({ cache_store: store });
+  try {
+    const answer = await s.get('/cached/show/1');
+    assert.is(answer.status, 200);
+    assert.is(answer.body, 'cached 1');
+    assert.ok(s.lines.some((l) => l.msg === 'action cache read failed'));
+    await stillServes(s);
+  } finally {
+    await s.close();
+  }
+});
+
 test('an expiry the action does not wait for, whose store rejects: logged, never an unhandled rejection', async () => {
   const s = await served({ cache_store: failingStore(new Set(['delete_matched'])) });
   try {
