@@ -32,7 +32,7 @@ import {
 import type { Flash } from '../session/flash.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
-import { renderBody, type RenderOptions } from './render.ts';
+import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
@@ -231,7 +231,7 @@ export class Controller {
    * @example this.render({ json: post, status: 'created', location: post })
    */
   render(options: RenderArgument = {}): void {
-    const opts: RenderOptions = typeof options === 'string' ? { action: options } : options;
+    const opts: RenderOptions = typeof options === 'string' ? { action: options } : renderOptions(options);
     performRender(this, () => {
       if (opts.status !== undefined) setStatus(this.response, opts.status);
       if (opts.location !== undefined && opts.location !== null) {
@@ -421,6 +421,18 @@ export class Controller {
     }
     return names;
   }
+}
+
+/**
+ * `render`'s options, checked by name: a misspelt option (`txt`) or one Signalbox does not take (Rails'
+ * `file`, `inline`, `partial`) would otherwise be ignored, and the render fall through to the action's
+ * template and report that missing. Null renders the template, as Rails' `render(nil)` does.
+ */
+function renderOptions(options: unknown): RenderOptions {
+  if (options === null || options === undefined) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new ArgumentError(`render takes an options object or an action's name, not ${shownValue(options)}`);
+  checkOptionNames('render', options, RENDER_OPTIONS);
+  return options as RenderOptions;
 }
 
 function setStatus(response: Response, status: number | string): void {

@@ -60,6 +60,11 @@ export interface RenderOptions {
   readonly format?: string;
 }
 
+/** Every option `render` takes: the keys of `RenderOptions`. */
+export const RENDER_OPTIONS: ReadonlySet<string> = new Set([
+  'text', 'json', 'callback', 'xml', 'html', 'js', 'nothing', 'action', 'template', 'status', 'location', 'content_type', 'layout', 'locals', 'format',
+]);
+
 const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 const MAX_CALLBACK = 128;
 

@@ -237,6 +237,29 @@ test('a render, redirect or head that fails does not count: rescue_from answers 
   }
 });
 
+test('an option render does not take is an ArgumentError naming it, not a missing template', async () => {
+  const local = { config: { consider_all_requests_local: true } };
+  for (const [options, message] of [
+    [{ txt: 'hello' }, 'Unknown render option "txt" (did you mean text?)'],
+    [{ file: '/etc/passwd' }, 'Unknown render option "file"'],
+    [{ inline: '<%= 1 %>' }, 'Unknown render option "inline"'],
+    [5, "render takes an options object or an action's name, not 5"],
+    [['show'], "render takes an options object or an action's name, not an array"],
+  ] as const) {
+    const res = await call(renderer((c) => c.render(options as never), {}, local), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+    assert.is(res.status, 500);
+    assert.match(res.body, 'ArgumentError');
+    assert.match(res.body, message);
+    assert.not.match(res.body, 'Template is missing');
+  }
+});
+
+test('render(null) renders the action template, as Rails renders for nil', async () => {
+  const res = await call(renderer((c) => c.render(null as never), { 'pages/go.html': () => 'the go page' }), 'GET /pages/go');
+  assert.is(res.status, 200);
+  assert.is(res.body, 'the go page');
+});
+
 const VIEWS: Record<string, Template> = {
   'pages/go.html': (v) => html`<p>${v.title}</p>`,
   'pages/other.html': () => 'other page',
