@@ -28,7 +28,12 @@ export function sanitiseLocation(target: string): string {
   // Control characters split headers; drop them outright rather than escape them.
   const out = target.replace(/[\u0000-\u001f\u007f]/g, '');
   // Anything beyond printable ASCII is percent-encoded, byte by byte (a space is legal in a header value).
-  return out.replace(/[^\u0020-\u007e]/gu, (c) => encodeURIComponent(c));
+  // A lone surrogate (JSON can carry one: `"\ud800"`) has no UTF-8 bytes: it is sent as U+FFFD.
+  return out.replace(/[^\u0020-\u007e]/gu, (c) => encodeURIComponent(isLoneSurrogate(c) ? '\ufffd' : c));
+}
+
+function isLoneSurrogate(c: string): boolean {
+  return c.length === 1 && c >= '\ud800' && c <= '\udfff';
 }
 
 /** Resolves a string target against the request: absolute URLs stay, paths get the request's scheme and host. */

@@ -57,6 +57,19 @@ test('a URL is kept; a path lands on the request own scheme, host and port', asy
   assert.is(await locationOf(() => '/posts', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' } }), 'http://test.host/posts', 'forwarding headers need trustProxy');
 });
 
+test('a target with a lone surrogate (JSON can carry one) is sent with U+FFFD in its place, not a 500', async () => {
+  class PagesController extends Controller {
+    go(): void {
+      this.redirect_to(String(this.params.to));
+    }
+  }
+  const app = appWith({ pages: PagesController });
+  const res = await call(app, 'POST /pages/go', { headers: { 'content-type': 'application/json' }, body: '{"to": "/back\\ud800here\\udc00"}' });
+  assert.is(res.status, 302);
+  assert.is(res.header('location'), 'http://test.host/back%EF%BF%BDhere%EF%BF%BD');
+  assert.is(sanitiseLocation('/a\ud83d\ude00'), '/a%F0%9F%98%80', 'a pair is one character, encoded whole');
+});
+
 test('a URL of any scheme but a script one is kept as given', async () => {
   assert.is(await locationOf(() => 'x-test+scheme.complex:redirect'), 'x-test+scheme.complex:redirect');
   assert.is(await locationOf(() => 'mailto:someone@example.com'), 'mailto:someone@example.com');
