@@ -257,8 +257,10 @@ export class Controller {
     performRender(this, () => {
       setStatus(this.response, status);
       for (const [key, value] of Object.entries(opts)) {
+        // A null value adds no header, `location` included, as `render`'s null location adds none.
+        if (value === undefined || value === null) continue;
         if (key === 'location') this.response.location = expandLocation(this, value);
-        else if (value !== undefined && value !== null) this.response.set_header(headOptionHeaderName(key), String(value));
+        else this.response.set_header(headOptionHeaderName(key), String(value));
       }
       this.response.body = '';
     });

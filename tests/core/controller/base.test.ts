@@ -43,6 +43,14 @@ test('head(status, headers) answers a bare status; option keys become header nam
   assert.is(res.header('skipped'), undefined, 'null values add no header');
 });
 
+test('head with a null or undefined location adds no Location, as render with one does', async () => {
+  for (const location of [null, undefined]) {
+    const res = await call(acting((c) => c.head('created', { location })), 'GET /pages/go');
+    assert.is(res.status, 201);
+    assert.is(res.header('location'), undefined);
+  }
+});
+
 test('head({ status, ...headers }) takes everything in one object; the status defaults to 200', async () => {
   let res = await call(acting((c) => c.head({ status: 'forbidden', x_reason: 'locked' })), 'GET /pages/go');
   assert.is(res.status, 403);
