@@ -5,7 +5,8 @@
  * first declared type; a declared `all` catches anything; otherwise the
  * request fails with `NotAcceptable` (406).
  */
-import { NotAcceptable } from '../errors.ts';
+import { ArgumentError, NotAcceptable } from '../errors.ts';
+import { shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
@@ -34,6 +35,9 @@ class Declaration {
   constructor(readonly registry: MimeRegistry, readonly priority: readonly MimeType[]) {}
 
   custom(type: MimeType, handler?: RespondHandler): void {
+    if (handler !== undefined && handler !== true && typeof handler !== 'function') {
+      throw new ArgumentError(`respond_to: the handler for ${type.symbol ?? type.string} is true (its template) or a function, not ${shownValue(handler)}`);
+    }
     for (const d of this.declared) if (d.type === type) return;
     this.declared.push({ type, handler });
   }
@@ -80,6 +84,9 @@ export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock
   const param = c.request.parameters.format;
   const byParam = typeof param === 'string' && param !== '' ? registry.lookup_by_extension(param) : undefined;
   const d = new Declaration(registry, byParam ? [byParam] : c.request.accepts);
+  if (typeof handlers !== 'function' && (handlers === null || typeof handlers !== 'object' || Array.isArray(handlers))) {
+    throw new ArgumentError(`respond_to takes a block ((format) => ...) or an object of handlers by format, not ${shownValue(handlers)}`);
+  }
 
   if (typeof handlers === 'function') {
     handlers(formatBuilder(d));

@@ -149,6 +149,20 @@ test('an unknown format symbol is a programming error (500) naming it', async ()
   assert.match(res.body, 'unknown format "nosuchformat"');
 });
 
+test('a handler that is neither true nor a function, or no handlers at all, is an ArgumentError saying what respond_to takes', async () => {
+  const cases: [() => RespondHandlers | RespondBlock, string][] = [
+    [() => ({ html: 5 }) as never, 'respond_to: the handler for html is true (its template) or a function, not 5'],
+    [() => (format) => format.json('yes' as never), 'respond_to: the handler for json is true (its template) or a function, not "yes"'],
+    [() => null as never, 'respond_to takes a block ((format) =&gt; ...) or an object of handlers by format, not null'],
+  ];
+  for (const [handlers, message] of cases) {
+    const res = await call(negotiating(handlers), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+    assert.is(res.status, 500);
+    assert.match(res.body, 'ArgumentError');
+    assert.match(res.body, message);
+  }
+});
+
 test('a format the action sets (request.format = ...) decides, over both the format parameter and the Accept header', async () => {
   const app = negotiating((c) => {
     c.request.format = 'xml';
