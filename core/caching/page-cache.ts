@@ -200,12 +200,10 @@ export class PageCache {
    */
   read(path: string, accept: string | undefined): Promise<CachedPage | null> | null {
     if (this.#pages.size === 0) return null;
-    let local = path;
-    if (this.#root !== '' && (local === this.#root || local.startsWith(`${this.#root}/`))) local = local.slice(this.#root.length) || '/';
-    if (local.length > 1 && local.endsWith('/')) local = local.slice(0, -1);
+    const local = this.#local(path);
     let url: string | null = this.#pages.has(local) ? local : null;
     if (url === null && this.#takesHtml(accept)) {
-      const html = local === '/' ? '/index.html' : `${local}.html`;
+      const html = htmlPage(local);
       if (this.#pages.has(html)) url = html;
     }
     if (url === null) return null;
@@ -221,6 +219,23 @@ export class PageCache {
       const etag = stampedEtag(entry, file);
       return { extension: found.slice(found.lastIndexOf('.') + 1), body: file.body, etag, controller: info.controller, action: info.action, content_type: info.content_type };
     });
+  }
+
+  /**
+   * Whether this process wrote the `.html` page a decoded path without an extension is answered from
+   * (`/posts/1` → posts/1.html): such a page is served by `read`'s rules alone, so when `read` declines
+   * it (a query string, a client that does not take HTML first) nothing else may serve its file.
+   */
+  wroteHtmlFor(path: string): boolean {
+    return this.#pages.size > 0 && this.#pages.has(htmlPage(this.#local(path)));
+  }
+
+  /** A request path as the directory knows it: without the app's mount point or a trailing slash. */
+  #local(path: string): string {
+    let local = path;
+    if (this.#root !== '' && (local === this.#root || local.startsWith(`${this.#root}/`))) local = local.slice(this.#root.length) || '/';
+    if (local.length > 1 && local.endsWith('/')) local = local.slice(0, -1);
+    return local;
   }
 
   #takesHtml(accept: string | undefined): boolean {
@@ -278,6 +293,11 @@ export class PageCache {
     this.#log.info({ path: path.slice(0, 200), reason, page_cache_directory: this.directory }, msg);
     return false;
   }
+}
+
+/** The `.html` page of a path without an extension: `/` is `/index.html`. */
+function htmlPage(local: string): string {
+  return local === '/' ? '/index.html' : `${local}.html`;
 }
 
 function lstatOrNull(path: string): Stats | null {

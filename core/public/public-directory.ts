@@ -43,19 +43,21 @@ export class PublicDirectory {
   }
 
   /**
-   * The file for a decoded URL path (`/posts/1` also finds `/posts/1.html`, `/` finds `/index.html`),
-   * or null; never anything outside the directory or below a hidden name.
+   * The file for a decoded URL path (`/posts/1` also finds `/posts/1.html`, `/` finds `/index.html`,
+   * unless `html` is false), or null; never anything outside the directory or below a hidden name.
    */
-  async lookup(path: string): Promise<string | null> {
+  async lookup(path: string, html = true): Promise<string | null> {
     const root = await this.#realRoot();
     if (root === null) return this.#missed(path);
-    for (const candidate of path === '/' ? ['/index.html'] : [path, `${path}.html`]) {
+    const candidates = path === '/' ? ['/index.html'] : [path, `${path}.html`];
+    for (const candidate of html ? candidates : candidates.slice(0, path === '/' ? 0 : 1)) {
       const segments = safeSegments(candidate);
       if (segments === null) continue;
       const file = await regularFileUnder(root, join(root, ...segments));
       if (file !== null) return file;
     }
-    return this.#missed(path);
+    // Only a path that nothing could answer is remembered as missing: without the `.html` page, one might.
+    return html ? this.#missed(path) : null;
   }
 
   /** Forgets every path remembered as missing (the directory changed). */

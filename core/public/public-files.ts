@@ -24,7 +24,7 @@
  * Which files may be served is public-directory.ts's; a file's answer
  * (validators, ranges, memory or disk) is file-answer.ts's.
  */
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import mimeTypes from 'mime-types';
 import type { CachedPage, PageCache, PageInfo } from '../caching/page-cache.ts';
 import { BadRequest } from '../errors.ts';
@@ -64,11 +64,14 @@ export class PublicFiles {
   readonly directory: PublicDirectory | null;
   readonly #mime: MimeRegistry;
   readonly #cacheControl: string;
+  /** Whether the page cache writes into this directory (its default). */
+  readonly #pagesHere: boolean;
 
   constructor(settings: PublicFilesSettings) {
     this.root = settings.root;
     this.pages = settings.pages;
     this.directory = settings.root === null ? null : new PublicDirectory(settings.root);
+    this.#pagesHere = settings.root !== null && settings.pages !== null && resolve(settings.root) === settings.pages.directory;
     this.#mime = settings.mime;
     this.#cacheControl = settings.development ? DEVELOPMENT_CACHE_CONTROL : DEFAULT_CACHE_CONTROL;
   }
@@ -108,11 +111,17 @@ export class PublicFiles {
     this.directory?.close();
   }
 
-  /** The public file at `path`: null at once when there is none to look for, else a promise. */
+  /**
+   * The public file at `path`: null at once when there is none to look for, else a promise. A page the
+   * page cache wrote into this directory is its to serve, by its rules: when it declined one (for a
+   * query, which might change the page, or a client that does not take HTML first), the page's `.html`
+   * file does not answer the extension-less path here instead.
+   */
   #publicFile(path: string, query: string, request: FileRequest): Promise<PublicAnswer | null> | null {
     const directory = this.directory;
     if (directory === null || directory.knownMissing(path)) return null;
-    return directory.lookup(path).then(async (file) => {
+    const html = !(this.#pagesHere && this.pages!.wroteHtmlFor(path));
+    return directory.lookup(path, html).then(async (file) => {
       if (file === null) return null;
       const response = await fileAnswer(file, request, this.#contentTypeFor(extname(file).toLowerCase()), this.#cacheControlFor(query));
       return response === null ? null : { response, page: null };

@@ -441,6 +441,34 @@ test('the directory defaults to publicDir; page_cache_directory: false writes no
   }, { page_cache_directory: false });
 });
 
+test('in the public directory (the default), a page declined for a query or a non-HTML client is not served as a public file instead', async () => {
+  const pub = scratchDir('page-cache-public');
+  await withPages(async ({ s, runs }) => {
+    await s.get('/pages/1');
+    assert.is((await s.get('/pages/1')).headers['x-cache'], 'hit');
+    const query = await s.get('/pages/1?page=2');
+    assert.equal([query.headers['x-cache'], query.body], ['miss', '<p>page 1, render 2</p>'], 'a query goes to the app');
+    const json = await s.get('/pages/1', { Accept: 'application/json' });
+    assert.equal([json.headers['x-cache'], json.headers['content-type'], json.body], ['miss', 'application/json; charset=utf-8', '{"id":"1","n":3}'], 'a JSON client gets JSON');
+    await s.get('/');
+    const home = await s.get('/?ref=mail');
+    assert.is(home.headers['x-cache'], 'miss', 'the root page too');
+    assert.is(runs.index, 2);
+    assert.is((await s.get('/pages/1.html?page=2')).headers['x-cache'], undefined, 'a URL naming the file still gets the file');
+  }, { page_cache_directory: undefined, publicDir: pub });
+});
+
+test('a hand-written .html page in the public directory still answers its extension-less path, query and all', async () => {
+  const pub = scratchDir('page-cache-public');
+  writeFileSync(join(pub, 'about.html'), '<p>about us</p>');
+  await withPages(async ({ s }) => {
+    for (const url of ['/about', '/about?ref=mail']) {
+      const res = await s.get(url, { Accept: 'application/json' });
+      assert.equal([res.status, res.body], [200, '<p>about us</p>'], url);
+    }
+  }, { page_cache_directory: undefined, publicDir: pub });
+});
+
 test('X-Cache off: page hits and misses carry no header, the log line still says hit', async () => {
   await withPages(async ({ s, runs }) => {
     const miss = await s.get('/pages/1');
