@@ -34,7 +34,12 @@ export function encodeCredentials(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
 }
 
-/** A realm safe to put inside the quoted `WWW-Authenticate` parameter. */
+/**
+ * A realm safe to put inside the quoted `WWW-Authenticate` parameter: no control characters, quotes or
+ * backslashes, and text beyond ASCII as its UTF-8 bytes (as Rails sends it), each a character of one
+ * byte, since a header carries bytes and a character above U+00FF would make the whole answer a 500.
+ */
 export function quotedRealm(realm: string): string {
-  return realm.replace(/[\u0000-\u001f\u007f"\\]/g, '');
+  const plain = realm.replace(/[\u0000-\u001f\u007f"\\]/g, '');
+  return /[^\u0000-\u007f]/.test(plain) ? Buffer.from(plain, 'utf8').toString('latin1') : plain;
 }

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, decodeCredentials, encodeCredentials } from '../../../core/index.ts';
-import { appWith, call } from '../../support/harness.ts';
+import { appWith, call, get, withServer } from '../../support/harness.ts';
 
 const test = suite('HTTP Basic authentication checks credentials or challenges for them');
 
@@ -41,6 +41,21 @@ test('missing or wrong credentials get 401 with a Basic challenge whose realm ca
     assert.is(res.header('www-authenticate'), 'Basic realm="Admin area"');
     assert.is(res.body, 'HTTP Basic: Access denied.\n');
   }
+});
+
+test('a realm beyond ASCII is challenged for over HTTP in UTF-8, not answered with a 500', async () => {
+  class PanelController extends Controller {
+    static {
+      this.before_filter((c: Controller) => c.authenticate_or_request_with_http_basic('管理 Zoë', () => false));
+    }
+    index(): void { this.render({ text: 'never' }); }
+  }
+  await withServer(appWith({ panel: PanelController }), {}, async (server) => {
+    const res = await get(server, '/panel/index');
+    assert.is(res.status, 401);
+    // Node reads header bytes as Latin-1: the realm's UTF-8 bytes come back as their own characters.
+    assert.is(Buffer.from(String(res.headers['www-authenticate']), 'latin1').toString('utf8'), 'Basic realm="管理 Zoë"');
+  });
 });
 
 test('an asynchronous check is awaited', async () => {
