@@ -3,10 +3,10 @@
  * they are now: a file added or changed after the app started is served
  * (and one removed is not), without blocking the event loop, since each
  * lookup is an asynchronous `realpath` and `stat`. A path no file answers
- * is remembered as such for a second (at most 10,000 of them), so the
- * app's own URLs cost one lookup a second, not one a request; a change in
- * the directory (seen by a file watcher where the platform has one)
- * forgets them at once.
+ * is remembered as such for a second (at most 10,000 of them, a million
+ * characters in all), so the app's own URLs cost one lookup a second, not
+ * one a request; a change in the directory (seen by a file watcher where
+ * the platform has one) forgets them at once.
  *
  * No request path reaches anything outside the directory: a path with an
  * empty, `.` or `..` segment, a backslash, a NUL or another control
@@ -21,12 +21,21 @@ import { join, sep } from 'node:path';
 /** How long a path no file answers is taken as none, in ms. */
 const MISS_TTL_MS = 1_000;
 const MAX_MISSES = 10_000;
+/**
+ * The remembered paths' total length, in characters: a URL may be 16 KB long, and ten thousand of them
+ * would hold 160 MB. The oldest are forgotten first.
+ */
+const MAX_MISS_CHARS = 1_000_000;
+/** What a file system can name (Linux's NAME_MAX and PATH_MAX, in bytes): a longer path names no file. */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4_096;
 
 /** The files of one app's public directory, found on disk per request. */
 export class PublicDirectory {
   readonly root: string;
   #real: Promise<string | null> | null = null;
   readonly #misses = new Map<string, number>();
+  #missChars = 0;
   #watcher: FSWatcher | null = null;
 
   constructor(root: string) {
@@ -38,7 +47,7 @@ export class PublicDirectory {
     const until = this.#misses.get(path);
     if (until === undefined) return false;
     if (performance.now() < until) return true;
-    this.#misses.delete(path);
+    this.#forget(path);
     return false;
   }
 
@@ -47,6 +56,8 @@ export class PublicDirectory {
    * unless `html` is false), or null; never anything outside the directory or below a hidden name.
    */
   async lookup(path: string, html = true): Promise<string | null> {
+    // Nothing to look for, nor to remember: no file system holds such a name.
+    if (!nameable(path)) return null;
     const root = await this.#realRoot();
     if (root === null) return this.#missed(path);
     const candidates = path === '/' ? ['/index.html'] : [path, `${path}.html`];
@@ -63,6 +74,7 @@ export class PublicDirectory {
   /** Forgets every path remembered as missing (the directory changed). */
   changed(): void {
     this.#misses.clear();
+    this.#missChars = 0;
   }
 
   /** Stops watching the directory. */
@@ -72,9 +84,17 @@ export class PublicDirectory {
   }
 
   #missed(path: string): null {
-    if (this.#misses.size >= MAX_MISSES) this.#misses.delete(this.#misses.keys().next().value!);
+    this.#forget(path);
+    while (this.#misses.size > 0 && (this.#misses.size >= MAX_MISSES || this.#missChars + path.length > MAX_MISS_CHARS)) {
+      this.#forget(this.#misses.keys().next().value!);
+    }
     this.#misses.set(path, performance.now() + MISS_TTL_MS);
+    this.#missChars += path.length;
     return null;
+  }
+
+  #forget(path: string): void {
+    if (this.#misses.delete(path)) this.#missChars -= path.length;
   }
 
   #realRoot(): Promise<string | null> {
@@ -103,6 +123,20 @@ export class PublicDirectory {
       }
     }
   }
+}
+
+/** Whether a decoded URL path could name a file at all: each name and the whole within the file system's bounds. */
+function nameable(path: string): boolean {
+  // A character is at most three UTF-8 bytes: most paths are known short enough without counting.
+  if (path.length > MAX_PATH_BYTES || (path.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(path) > MAX_PATH_BYTES)) return false;
+  let start = 1;
+  while (start <= path.length) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    if ((end - start) * 3 > MAX_NAME_BYTES && Buffer.byteLength(path.slice(start, end)) > MAX_NAME_BYTES) return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 /** The segments of a URL path that may name a public file, or null (empty, `.`, `..`, hidden, backslash, control characters). */

@@ -320,4 +320,23 @@ test('PublicDirectory finds regular files as they are, never dotfiles, dot-direc
   }
 });
 
+test('the misses PublicDirectory remembers are bounded in total length, and a path no file system could name is neither looked up nor kept', async () => {
+  const directory = new PublicDirectory(pub);
+  try {
+    for (const path of [`/${'a'.repeat(256)}`, `/${'é'.repeat(128)}.css`, `/${'a/'.repeat(2100)}x`, `/posts/${'x'.repeat(15_000)}`]) {
+      assert.is(await directory.lookup(path), null);
+      assert.not.ok(directory.knownMissing(path), `not remembered: ${path.slice(0, 20)}...`);
+    }
+    // Paths a file system could hold, ~3.9K characters each: about 256 of them fill a million characters.
+    const long = (i: number) => `/${String(i).padStart(4, '0')}/${`${'m'.repeat(99)}/`.repeat(38)}z`;
+    for (let i = 0; i < 300; i++) assert.is(await directory.lookup(long(i)), null);
+    assert.not.ok(directory.knownMissing(long(0)), 'the oldest were let go');
+    assert.ok(directory.knownMissing(long(299)), 'the newest is remembered');
+    const held = Array.from({ length: 300 }, (_, i) => directory.knownMissing(long(i))).filter(Boolean).length;
+    assert.ok(held * long(0).length <= 1_000_000, `${held} paths held`);
+  } finally {
+    directory.close();
+  }
+});
+
 test.run();
