@@ -42,8 +42,17 @@ export class Response {
     return undefined;
   }
 
-  /** Sets a header, replacing it under any other spelling. */
+  /**
+   * Sets a header, replacing it under any other spelling. `Content-Type` sets `content_type` (and
+   * `charset` when the value names one), which the respond stage writes as that header: set as a
+   * header alone, it would be overwritten there.
+   */
   set_header(name: string, value: string | string[]): void {
+    if (isContentType(name)) {
+      this.#removeSpellings(name, false);
+      this.#takeContentType(Array.isArray(value) ? String(value[0] ?? '') : String(value));
+      return;
+    }
     // The same spelling is overwritten in place: deleting it first would turn the object into a slow dictionary.
     this.#removeSpellings(name, true);
     // The headers the framework sets on most responses are stored by name: each of these stores then
@@ -63,6 +72,20 @@ export class Response {
 
   delete_header(name: string): void {
     this.#removeSpellings(name, false);
+    if (isContentType(name)) this.content_type = null;
+  }
+
+  /** `text/csv; charset=latin1` as `content_type` `text/csv` and `charset` `latin1`; other parameters stay with the type. */
+  #takeContentType(value: string): void {
+    const parts = value.split(';');
+    const kept = [parts[0].trim()];
+    for (let i = 1; i < parts.length; i++) {
+      const param = parts[i].trim();
+      const eq = param.indexOf('=');
+      if (eq > 0 && param.slice(0, eq).trim().toLowerCase() === 'charset') this.charset = param.slice(eq + 1).trim().replace(/^"|"$/g, '') || null;
+      else if (param !== '') kept.push(param);
+    }
+    this.content_type = kept[0] === '' ? null : kept.join('; ');
   }
 
   #removeSpellings(name: string, keepExact: boolean): void {
@@ -97,6 +120,8 @@ export class Response {
     return typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.byteLength;
   }
 }
+
+const isContentType = (name: string): boolean => name.length === 12 && sameNameIgnoringCase(name, 'content-type');
 
 /** Names asked for, lower-cased: code asks for the same few names again and again (ETag, Last-Modified). */
 const LOWER_NAMES = new Map<string, string>();

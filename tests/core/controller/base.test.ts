@@ -43,6 +43,24 @@ test('head(status, headers) answers a bare status; option keys become header nam
   assert.is(res.header('skipped'), undefined, 'null values add no header');
 });
 
+test('a Content-Type given to head or set_header is the response type, not overwritten by the default', async () => {
+  let res = await call(acting((c) => c.head('ok', { content_type: 'application/json' })), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'application/json; charset=utf-8');
+  res = await call(acting((c) => c.head('created', { 'Content-Type': 'text/plain; charset=iso-8859-1' })), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/plain; charset=iso-8859-1');
+  res = await call(acting((c) => {
+    c.response.set_header('content-type', 'text/csv; header=present');
+    c.render({ text: 'a,b' });
+  }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/csv; header=present; charset=utf-8');
+  assert.equal(Object.keys(res.headers).filter((h) => h.toLowerCase() === 'content-type'), ['Content-Type'], 'one header, one spelling');
+  res = await call(acting((c) => {
+    c.response.set_header('Content-Type', 'text/csv');
+    c.render({ json: { a: 1 } });
+  }), 'GET /pages/go');
+  assert.is(res.header('content-type'), 'text/csv; charset=utf-8', 'a type set before render stays, as render only fills in a missing one');
+});
+
 test('head with a null or undefined location adds no Location, as render with one does', async () => {
   for (const location of [null, undefined]) {
     const res = await call(acting((c) => c.head('created', { location })), 'GET /pages/go');
