@@ -13,7 +13,7 @@ import type { Helpers } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
 import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
 import type { ViewClass } from '../views/host.ts';
-import { renderView } from '../views/render.ts';
+import { renderInLayout, renderView } from '../views/render.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import { runOf } from './action-state.ts';
 import { declarationsOf } from './declarations.ts';
@@ -53,6 +53,7 @@ export interface RenderOptions {
   readonly status?: number | string;
   readonly location?: unknown;
   readonly content_type?: string;
+  /** A layout's name, or false for none; `text` is laid out only when given one (or true, for the usual layout). */
   readonly layout?: string | boolean;
   /** Extra values for the template (besides the controller's own properties). */
   readonly locals?: Record<string, unknown>;
@@ -77,7 +78,10 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
   if (options.content_type !== undefined) res.content_type = options.content_type;
   if ('text' in options) {
     // Rails answers nil text with a single space, as it does `nothing`, so that every client sees a body.
-    res.body = options.text === null || options.text === undefined ? ' ' : String(options.text);
+    const text = options.text === null || options.text === undefined ? ' ' : String(options.text);
+    // As in Rails, text takes a layout only when asked for one (`layout: true`, or a layout's name).
+    if (options.layout !== undefined && options.layout !== false && c.views !== null) return textInLayout(c, options, options.layout, text);
+    res.body = text;
     return;
   }
   if ('json' in options) {
@@ -117,6 +121,19 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
     return;
   }
   return renderTemplate(c, options);
+}
+
+function textInLayout(c: Renderer, options: RenderOptions, layout: string | true, text: string): void | Promise<void> {
+  const format = options.format ?? runOf(c).format ?? c.request.template_format;
+  let rendered: string | null | Promise<string | null>;
+  try {
+    rendered = renderInLayout(c.views!, viewClass(c.constructor), c, text, format, layout, options.locals ?? null);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return thenOrNow(rendered, (markup) => {
+    c.response.body = markup ?? text;
+  });
 }
 
 function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<void> {

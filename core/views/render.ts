@@ -79,6 +79,37 @@ export function renderView(
   return renderFound(views, klass, host, name, format, layoutOption, locals);
 }
 
+/**
+ * `markup` in a layout, as Rails' `render :text => ..., :layout => true` (or a layout's name) gives it:
+ * the layout found as a template render would find it, `yield` giving the markup. Null when there is
+ * no such layout (the markup then stands alone).
+ */
+export function renderInLayout(
+  views: ViewResolver,
+  klass: ViewClass,
+  host: ViewHost,
+  markup: string,
+  format: string,
+  layoutOption: string | true,
+  locals: Readonly<Record<string, unknown>> | null,
+): Rendered {
+  const inLayout = (): Rendered => thenOrNow(findLayout(views, klass, host, format, layoutOption), (layout) => {
+    if (layout === null) return null;
+    const found = foundFor(views, klass, host.controller_path);
+    let partials = found.partials.get(format);
+    if (partials === undefined) found.partials.set(format, (partials = new Map()));
+    const scope: Scope = { views, host, klass, format, content: { layout: raw(markup) }, partials, renderPartial };
+    return runTemplate(layout, contextOf(scope, locals), `layout for text in ${host.controller_path}`);
+  });
+  if (views.refresh !== undefined) {
+    return views.refresh().then((changed) => {
+      if (changed) forgetTemplates(views);
+      return inLayout();
+    });
+  }
+  return inLayout();
+}
+
 function renderFound(views: ViewResolver, klass: ViewClass, host: ViewHost, name: string, format: string, layoutOption: string | boolean | undefined, locals: Readonly<Record<string, unknown>> | null): Rendered {
   const found = foundFor(views, klass, host.controller_path);
   const key = layoutOption === undefined ? name : `${name}\0${String(layoutOption)}`;

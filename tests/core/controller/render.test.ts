@@ -310,6 +310,19 @@ test('layout names a layout, layout: false turns it off', async () => {
   assert.is(res.body, '<p>&lt;Hello&gt;</p>');
 });
 
+test('text takes a layout when asked for one, as Rails renders text with :layout => true or a layout name', async () => {
+  let res = await call(titled((c) => c.render({ text: 'plain <b>words</b>' })), 'GET /pages/go');
+  assert.is(res.body, 'plain <b>words</b>', 'no layout unless asked');
+  res = await call(titled((c) => c.render({ text: 'plain <b>words</b>', layout: true })), 'GET /pages/go');
+  assert.is(res.body, '<main>plain <b>words</b></main>');
+  res = await call(titled((c) => c.render({ text: 'plain', layout: 'special', status: 404 })), 'GET /pages/go');
+  assert.equal([res.status, res.body, res.header('content-type')], [404, '<special>plain</special>', 'text/html; charset=utf-8']);
+  res = await call(titled((c) => c.render({ text: 'plain', layout: false })), 'GET /pages/go');
+  assert.is(res.body, 'plain');
+  res = await call(titled((c) => c.render({ text: 'plain', layout: 'no_such_layout' })), 'GET /pages/go');
+  assert.is(res.body, 'plain', 'a layout that does not exist leaves the text alone, as for templates');
+});
+
 test('a controller layout (layouts/<controller>) beats the application layout', async () => {
   const res = await call(titled(() => {}, { 'layouts/pages.html': (v) => html`<pages>${v.yield()}</pages>` }), 'GET /pages/go');
   assert.is(res.body, '<pages><p>&lt;Hello&gt;</p></pages>');
