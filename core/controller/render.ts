@@ -159,11 +159,14 @@ function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<voi
  * `<controller path>/<action>.<format>` by its three parts, each name spelt once: a name built for each
  * render is a new string, which the lookup of its template then hashes and compares in full, where a
  * kept one is known by its hash and found by identity. Bounded, since the default route takes action
- * names from the URL: past the bound, names are built per render as before.
+ * names from the URL (and `render({ action: params.page })` takes them from anywhere): past the bound,
+ * and for names longer than an action's, names are built per render as before, so URLs of 16 KB cannot
+ * hold 4096 times their length.
  */
 const TEMPLATE_NAMES = new Map<string, Map<string, Map<string, string>>>();
 let templateNamesKept = 0;
 const MAX_TEMPLATE_NAMES = 4096;
+const MAX_KEPT_ACTION = 100;
 
 function templateName(path: string, action: string, format: string): string {
   let actions = TEMPLATE_NAMES.get(path);
@@ -171,7 +174,7 @@ function templateName(path: string, action: string, format: string): string {
   let name = formats?.get(format);
   if (name !== undefined) return name;
   name = `${path}/${action}.${format}`;
-  if (templateNamesKept < MAX_TEMPLATE_NAMES) {
+  if (templateNamesKept < MAX_TEMPLATE_NAMES && action.length <= MAX_KEPT_ACTION) {
     if (actions === undefined) TEMPLATE_NAMES.set(path, (actions = new Map()));
     if (formats === undefined) actions.set(action, (formats = new Map()));
     formats.set(format, name);
