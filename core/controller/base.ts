@@ -140,6 +140,8 @@ export class Controller {
   /** Declares a prerequisite (params, session keys, method, xhr) checked before the action. */
   static verify(options: VerifyOptions): void {
     if (options !== undefined) checkOptionNames('verify', options, VERIFY_OPTIONS);
+    // What a failure renders is checked now too, not on the first request that fails.
+    if (options?.render !== undefined && typeof options.render === 'object') checkOptionNames("verify's render", options.render, RENDER_OPTIONS);
     const scope = actionScope(options);
     const checked = { ...options };
     declarationsOf(this).filters.push({ kind: 'before', target: (c: object) => verifyAction(c as Controller, checked), ...scope });

@@ -190,6 +190,7 @@ test('a declaration refuses an option it does not take, pointing at the one a sl
     [(c) => any(c).skip_before_filter('ok', { exept: 'index' }), 'Unknown skip_before_filter option "exept" (did you mean except?)'],
     [(c) => any(c).protect_from_forgery({ secrt: 's'.repeat(32) }), 'Unknown protect_from_forgery option "secrt" (did you mean secret?)'],
     [(c) => any(c).verify({ parms: ['id'] }), 'Unknown verify option "parms" (did you mean params?)'],
+    [(c) => any(c).verify({ params: 'id', render: { txt: 'no' } }), `Unknown verify's render option "txt" (did you mean text?)`],
     [(c) => any(c).rescue_from(RangeError, { wiht: 'ok' }), 'Unknown rescue_from option "wiht" (did you mean with?)'],
     [(c) => any(c).rescue_from(RangeError, 42), "rescue_from's handler is a method name or a function, got number"],
     [(c) => any(c).rescue_from(null, 'ok'), 'rescue_from takes error classes (or their names), got null'],
