@@ -47,7 +47,7 @@ export interface ActionRun {
   performed: boolean;
   /** What caching does for this request, when the action declares a cache. */
   cache: CacheRun | null;
-  /** A template render started by `render` and finished by dispatch. */
+  /** What `render` and `respond_to` started and dispatch finishes: a template render, an asynchronous handler. */
   pending: Promise<void> | null;
   /** The format `respond_to` chose, if any; it names the template format. */
   format: string | null;
@@ -123,5 +123,15 @@ export function performRender(c: object, fill: () => void | PromiseLike<void>): 
   } catch (error) {
     return undo(error);
   }
-  if (isThenable(result)) run.pending = Promise.resolve(result).then(undefined, undo);
+  if (isThenable(result)) addPending(c, Promise.resolve(result).then(undefined, undo));
+}
+
+/**
+ * Adds work dispatch must wait for before the response is complete: a template render, or an
+ * asynchronous `respond_to` handler. Joined with what is already waiting, never in its place, so that
+ * nothing started is left unwaited (and no failure of it unheard).
+ */
+export function addPending(c: object, work: Promise<void>): void {
+  const run = runOf(c);
+  run.pending = run.pending === null ? work : Promise.all([run.pending, work]).then(() => undefined);
 }

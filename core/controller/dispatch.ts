@@ -75,12 +75,16 @@ function rescued(c: Controller, error: unknown): Controller | Promise<Controller
   });
 }
 
-/** A render started by the last step, if any; cleared so it is waited for once. */
+/**
+ * A render started by the last step, if any; cleared so it is waited for once. What it starts in turn
+ * (an asynchronous `respond_to` handler that renders a template) is waited for after it.
+ */
 function takePending(c: Controller): Promise<void> | null {
   const run = runOf(c);
   const pending = run.pending;
+  if (pending === null) return null;
   run.pending = null;
-  return pending;
+  return pending.then(() => takePending(c) ?? undefined);
 }
 
 /** What a step returns: nothing when it finished synchronously, else the promise of its end. */

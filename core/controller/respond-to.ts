@@ -10,7 +10,8 @@ import { shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
-import { runOf } from './action-state.ts';
+import { addPending, runOf } from './action-state.ts';
+import { isThenable } from '../util.ts';
 
 export type RespondHandler = true | (() => unknown);
 /** Object form: keys are format symbols (`html`, `json`, registered ones, `all`, `any`) in preference order. */
@@ -89,7 +90,12 @@ export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock
   }
 
   if (typeof handlers === 'function') {
-    handlers(formatBuilder(d));
+    const returned: unknown = handlers(formatBuilder(d));
+    if (isThenable(returned)) {
+      // Formats declared after an await would come too late to be chosen, and a failure after it would be no one's.
+      Promise.resolve(returned).catch(() => undefined);
+      throw new ArgumentError("respond_to's block declares its formats at once: it returned a promise (give an asynchronous handler to the format instead: format.html(async () => ...))");
+    }
   } else {
     // Own keys in order, as `for...in` with an own-property check gives them, without a check per key.
     for (const symbol of Object.keys(handlers)) {
@@ -104,7 +110,11 @@ export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock
   runOf(c).format = chosen.type.symbol ?? chosen.type.string;
   c.response.content_type = chosen.type.string;
   if (chosen.handler === undefined || chosen.handler === true) c.render({ action: c.action_name });
-  else chosen.handler();
+  else {
+    const answered: unknown = chosen.handler();
+    // An asynchronous handler (one that loads what it renders) is waited for, as an asynchronous action is.
+    if (isThenable(answered)) addPending(c, Promise.resolve(answered).then(() => undefined));
+  }
 }
 
 function choose(priority: readonly MimeType[], declared: readonly Declared[]): Declared | null {

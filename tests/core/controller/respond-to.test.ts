@@ -5,8 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, createMimeRegistry, memoryViews, type RespondBlock, type RespondHandlers } from '../../../core/index.ts';
-import { appWith, call } from '../../support/harness.ts';
+import { Controller, createMimeRegistry, memoryViews, type Format, type RespondBlock, type RespondHandlers } from '../../../core/index.ts';
+import { appWith, call, get, withServer } from '../../support/harness.ts';
 
 const test = suite('respond_to chooses the first declared format the client accepts');
 
@@ -161,6 +161,68 @@ test('a handler that is neither true nor a function, or no handlers at all, is a
     assert.match(res.body, 'ArgumentError');
     assert.match(res.body, message);
   }
+});
+
+test('an asynchronous handler is waited for: what it renders is the answer, over HTTP, and the server stays up', async () => {
+  const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+  class PagesController extends Controller {
+    go(): void {
+      this.respond_to({
+        html: async () => {
+          await later();
+          this.render({ text: 'loaded, then rendered' });
+        },
+        json: async () => {
+          this.render({ json: { at: 'once' } });
+          await later();
+        },
+      });
+    }
+    block(): void {
+      this.respond_to((format) => {
+        format.html(async () => {
+          await later();
+          this.render({ action: 'go' });
+        });
+      });
+    }
+    failing(): void {
+      this.respond_to({
+        html: async () => {
+          await later();
+          throw new RangeError('the record went away');
+        },
+      });
+    }
+  }
+  const app = appWith({ pages: PagesController }, { views: memoryViews({ 'pages/go.html': () => 'the go template' }) });
+  await withServer(app, {}, async (server) => {
+    assert.equal([(await get(server, '/pages/go')).body, (await get(server, '/pages/go', { headers: { accept: 'application/json' } })).body], ['loaded, then rendered', '{"at":"once"}']);
+    assert.is((await get(server, '/pages/block')).body, 'the go template', 'a template its handler renders after an await');
+    assert.is((await get(server, '/pages/failing')).status, 500);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.is((await get(server, '/pages/go')).status, 200, 'still serving');
+  });
+});
+
+test('a respond_to block that returns a promise is an ArgumentError, not a crash of the process', async () => {
+  class PagesController extends Controller {
+    go(): void {
+      this.respond_to((async (format: Format) => {
+        format.html(() => this.render({ text: 'html' }));
+        await null;
+        format.custom('text/never', () => this.render({ text: 'too late' }));
+        throw new Error('after the block returned');
+      }) as unknown as RespondBlock);
+    }
+  }
+  await withServer(appWith({ pages: PagesController }, { config: { consider_all_requests_local: true } }), {}, async (server) => {
+    const res = await get(server, '/pages/go');
+    assert.is(res.status, 500);
+    assert.match(res.body, "respond_to's block declares its formats at once");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.is((await get(server, '/pages/go')).status, 500, 'still serving');
+  });
 });
 
 test('a format the action sets (request.format = ...) decides, over both the format parameter and the Accept header', async () => {
