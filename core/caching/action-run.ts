@@ -74,8 +74,18 @@ export class CacheRun {
   lookup(): void | Promise<void> {
     const c = this.#c;
     if (c.request.method !== 'get') return;
-    if (this.#page !== null && this.#page.if !== undefined && !c.passes(this.#page.if)) this.#page = null;
-    if (this.#action !== null && this.#action.if !== undefined && !c.passes(this.#action.if)) this.#action = null;
+    const page = this.#page?.if === undefined ? true : c.passes(this.#page.if);
+    const action = this.#action?.if === undefined ? true : c.passes(this.#action.if);
+    // An asynchronous `if` is waited for: nothing is read or stored before it has answered.
+    if (isThenable(page) || isThenable(action)) return Promise.all([page, action]).then(([p, a]) => this.#decided(p, a));
+    return this.#decided(page, action);
+  }
+
+  /** Once the `if` conditions have answered: whether this request uses each cache, and a hit rendered. */
+  #decided(page: boolean, action: boolean): void | Promise<void> {
+    if (!page) this.#page = null;
+    if (!action) this.#action = null;
+    const c = this.#c;
     this.#generation = this.#caching.generation;
     this.#active = true;
     if (this.#action === null) return;

@@ -19,8 +19,11 @@ export interface CacheHost {
   /** Which action renders, for the page cache's record of it. */
   readonly controller_path: string;
   readonly action_name: string;
-  /** Runs an `if` (a method name or a function of the controller) on the controller: whether caching applies. */
-  passes(condition: CacheCondition): boolean;
+  /**
+   * Runs an `if` (a method name or a function of the controller) on the controller: whether caching
+   * applies, or the promise of it when the condition is asynchronous.
+   */
+  passes(condition: CacheCondition): boolean | Promise<boolean>;
   /** Runs a `cache_path` function on the controller: the key's path, or a route hash for one. */
   cachePath(path: Exclude<CachePath, string>): unknown;
   /** The path of a route hash, as `url_for` makes it for this request. */

@@ -8,6 +8,7 @@ import type { CacheHost } from '../caching/host.ts';
 import { existingToken } from '../session/token.ts';
 import type { Controller } from './base.ts';
 import { claimRender, runOf } from './action-state.ts';
+import { isThenable } from '../util.ts';
 import type { ForgeryOptions } from './declarations.ts';
 
 /** The host for `c`'s request; `forgery` is its class's `protect_from_forgery` (the token's secret). */
@@ -19,10 +20,15 @@ export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheH
     controller_path: c.controller_path,
     action_name: c.action_name,
     passes(condition) {
-      if (typeof condition === 'function') return Boolean(condition(c));
-      const method = (c as unknown as Record<string, unknown>)[condition];
-      if (typeof method !== 'function') throw new TypeError(`${c.constructor.name} has no method ${condition} (named as a cache condition)`);
-      return Boolean((method as () => unknown).call(c));
+      let answer: unknown;
+      if (typeof condition === 'function') answer = condition(c);
+      else {
+        const method = (c as unknown as Record<string, unknown>)[condition];
+        if (typeof method !== 'function') throw new TypeError(`${c.constructor.name} has no method ${condition} (named as a cache condition)`);
+        answer = (method as () => unknown).call(c);
+      }
+      // A promise is an answer to wait for, never a truthy one: taken as true, it would cache every visitor's page.
+      return isThenable(answer) ? Promise.resolve(answer).then(Boolean) : Boolean(answer);
     },
     cachePath: (path) => path(c),
     pathFor: (hash) => c.routes.url_for({ ...hash, only_path: true }),

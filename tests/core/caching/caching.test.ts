@@ -242,6 +242,29 @@ test('expire_action (in an action, and from outside a request) makes the next GE
   });
 });
 
+test('an asynchronous if is waited for: a visitor it leaves out is neither served an entry nor stored as one', async () => {
+  class SignedIn extends PostsController {
+    static {
+      this.caches_action('show', {
+        if: async (c: SignedIn) => {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          return c.request.headers['x-user'] === undefined;
+        },
+      });
+    }
+  }
+  const runs = fresh();
+  await withApp({ posts: SignedIn }, { services: { runs } }, async (s) => {
+    const ann = await s.get('/posts/1.json', { 'X-User': 'ann' });
+    assert.equal(JSON.parse(ann.body), { id: '1', n: 1 });
+    const anonymous = await s.get('/posts/1.json');
+    assert.equal([anonymous.headers['x-cache'], JSON.parse(anonymous.body)], ['miss', { id: '1', n: 2 }], "not ann's page");
+    assert.is((await s.get('/posts/1.json')).headers['x-cache'], 'hit');
+    const bob = await s.get('/posts/1.json', { 'X-User': 'bob' });
+    assert.equal([bob.headers['x-cache'], JSON.parse(bob.body)], ['miss', { id: '1', n: 3 }], 'not the cached page');
+  });
+});
+
 test('if: a false condition leaves the request to the action, neither read nor stored; a method name works too', async () => {
   class Conditional extends PostsController {
     static {
