@@ -7,6 +7,7 @@ import type { Request } from '../http/request.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { CacheDeclaration } from './declarations.ts';
 import type { CacheHost } from './host.ts';
+import { isThenable } from '../util.ts';
 
 /** After the path in a key: `.json` for a format named in the URL, `;accept=html,xml,all` for one negotiated from Accept. */
 export const FORMAT_SUFFIX = '(?:\\.[^/;]*|;accept=.*)?';
@@ -23,6 +24,11 @@ export function actionCacheKey(c: CacheHost, declaration: CacheDeclaration): str
   let base: string;
   if (declaration.cache_path !== undefined) {
     const given = typeof declaration.cache_path === 'function' ? c.cachePath(declaration.cache_path) : declaration.cache_path;
+    // A promise is an object too: taken for a route hash, it would name one key for every page.
+    if (isThenable(given)) {
+      Promise.resolve(given).catch(() => undefined);
+      throw new ArgumentError('cache_path must give a string or a route hash at once, not a promise');
+    }
     if (typeof given === 'string') base = given;
     else if (given !== null && typeof given === 'object') base = request.host_with_port + c.pathFor(given as Record<string, unknown>);
     else throw new ArgumentError('cache_path must give a string or a route hash');

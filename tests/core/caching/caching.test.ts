@@ -332,6 +332,23 @@ test('cache_path names the key (a query can then be cached), and expire_fragment
   });
 });
 
+test('a cache_path that gives a promise is an ArgumentError saying so, not one key for every page', async () => {
+  class Awaiting extends PostsController {
+    static {
+      // TypeScript refuses it; plain JavaScript can give one.
+      this.caches_action('show', { cache_path: (async (c: Awaiting) => `posts/${String(c.params.id)}`) as never });
+    }
+  }
+  const runs = fresh();
+  await withApp({ posts: Awaiting }, { services: { runs }, config: { consider_all_requests_local: true } }, async (s) => {
+    for (const id of ['1', '2']) {
+      const res = await s.get(`/posts/${id}.json`);
+      assert.is(res.status, 500);
+      assert.match(res.body, 'cache_path must give a string or a route hash at once, not a promise');
+    }
+  });
+});
+
 test('expireAll forgets every entry, so the next GET of each is a miss again', async () => {
   const runs = fresh();
   await withApp({ posts: PostsController }, { services: { runs } }, async (s) => {
