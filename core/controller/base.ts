@@ -22,7 +22,7 @@ import type { Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers } from '../routing/index.ts';
-import { isPlainObject, thenOrNow } from '../util.ts';
+import { isPlainObject, isThenable, thenOrNow } from '../util.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, FORGERY_OPTIONS, VERIFY_OPTIONS,
@@ -42,7 +42,7 @@ import type { CacheWriteOptions, MaybePromise } from '../caching/store.ts';
 
 /** A fragment's name: a string, or a route hash (this controller unless it names another). */
 export type FragmentName = string | Readonly<Record<string, unknown>>;
-import { performRender, runOf } from './action-state.ts';
+import { addPending, performRender, runOf } from './action-state.ts';
 
 export type { ControllerWiring } from './action-state.ts';
 
@@ -397,7 +397,12 @@ export class Controller {
       if (!ok) this.request_http_basic_authentication(realm);
       return ok;
     };
-    return thenOrNow(result, decide);
+    const decided = thenOrNow(result, decide);
+    // A filter that does not return the promise (`(c) => { c.authenticate_or_request_with_http_basic(...) }`)
+    // must still halt the chain: the decision is work the chain waits for, as it waits for a template
+    // render, so the action never runs ahead of a refusal, and a failure of it is the request's.
+    if (isThenable(decided)) addPending(this, decided.then(() => undefined));
+    return decided;
   }
 
   /** Answers 401 asking for Basic credentials in `realm`. */

@@ -58,6 +58,33 @@ test('a realm beyond ASCII is challenged for over HTTP in UTF-8, not answered wi
   });
 });
 
+test('a filter that drops the promise of an asynchronous check still halts: the action never runs ahead of the 401, and the server stays up', async () => {
+  const shown: string[] = [];
+  class VaultController extends Controller {
+    static {
+      this.before_filter((c: Controller) => {
+        // A block body: the promise is not returned.
+        void c.authenticate_or_request_with_http_basic('Vault', async (user, password) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return user === 'dhh' && password === 'secret';
+        });
+      });
+    }
+    index(): void {
+      shown.push(String(this.request.headers.authorization));
+      this.render({ text: 'the vault' });
+    }
+  }
+  await withServer(appWith({ vault: VaultController }), {}, async (server) => {
+    const refused = await get(server, '/vault/index', { headers: { authorization: encodeCredentials('dhh', 'wrong') } });
+    assert.equal([refused.status, refused.body], [401, 'HTTP Basic: Access denied.\n']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(shown, [], 'the action did not run');
+    const allowed = await get(server, '/vault/index', { headers: { authorization: encodeCredentials('dhh', 'secret') } });
+    assert.equal([allowed.status, allowed.body], [200, 'the vault']);
+  });
+});
+
 test('an asynchronous check is awaited', async () => {
   assert.is((await call(app(), 'GET /admin/later', { headers: { authorization: encodeCredentials('async', 'x') } })).body, 'welcome later');
   assert.is((await call(app(), 'GET /admin/later', { headers: { authorization: encodeCredentials('other', 'x') } })).status, 401);
