@@ -74,7 +74,19 @@ function element(name: string, value: unknown, indent: string, within: Within): 
     within.names.pop();
     return out;
   }
-  return `${indent}<${tag}>${escape(value)}</${tag}>\n`;
+  return `${indent}<${tag}>${xmlText(escape(value))}</${tag}>\n`;
+}
+
+/** Characters XML 1.0 cannot hold at all, escaped or not: most C0 controls, U+FFFE/U+FFFF, lone surrogates. */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text as an XML document may hold it: each character XML cannot carry becomes `*`, as Rails' Builder
+ * writes it, so one stored value with a stray control character cannot make the document unreadable.
+ */
+function xmlText(text: string): string {
+  NOT_XML.lastIndex = 0;
+  return NOT_XML.test(text) ? text.replace(NOT_XML, '*') : text;
 }
 
 /** The objects an element is written inside, and their names: the path from the root. */

@@ -87,6 +87,10 @@ test('a value that contains itself is a TypeError naming where, not a stack over
   assert.is(toXml({ author: shared, editor: shared }), `${HEAD}<hash>\n  <author>\n    <name>Ann</name>\n  </author>\n  <editor>\n    <name>Ann</name>\n  </editor>\n</hash>\n`, 'the same object twice side by side is no cycle');
 });
 
+test('characters XML cannot hold become *, as Rails Builder writes them; tabs, newlines and the rest stay', () => {
+  assert.is(toXml({ body: 'a\u0000b\u0001c\u001fd\ufffee\ud800f\tg\nh\u00e9\ud83d\ude00' }), `${HEAD}<hash>\n  <body>a*b*c*d*e*f\tg\nh\u00e9\ud83d\ude00</body>\n</hash>\n`);
+});
+
 test('an invalid Date is nil, as JSON writes it null; a BigInt is an integer', () => {
   assert.is(toXml({ at: new Date('not a date'), big: 12345678901234567890n }), `${HEAD}<hash>
   <at type="datetime" nil="true"></at>
