@@ -84,6 +84,27 @@ test('npm start serves it in development: / answers 200, an unknown path 404, an
   }
 });
 
+test('in development a template with a syntax error answers a page naming its file, and the next request after the fix renders', async () => {
+  const server = await start({});
+  const template = join(app, 'app/views/notes/index.html.js');
+  const before = readFileSync(template, 'utf8');
+  try {
+    writeFileSync(template, `${before}\nexport const unfinished = {\n`);
+    const broken = await fetch(`${server.url}/`);
+    assert.is(broken.status, 500);
+    const page = await broken.text();
+    assert.match(page, 'TemplateError in NotesController#index');
+    assert.match(page, `node --check ${template}`, 'Node\'s own message names neither the file nor the line');
+    writeFileSync(template, before);
+    const fixed = await fetch(`${server.url}/`);
+    assert.is(fixed.status, 200);
+    assert.match(await fixed.text(), '<h1>Notes</h1>');
+  } finally {
+    writeFileSync(template, before);
+    await server.stop();
+  }
+});
+
 test('the development session secret is written once to tmp/, so a session outlives a restart', async () => {
   const first = await start({});
   // npm prints its own `> demo@0.1.0 start` banner first; the server's first line says the mode.
