@@ -10,7 +10,8 @@
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
  *   signalbox new DIR                  write a new application into DIR
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { routeRows } from '../core/index.ts';
@@ -117,6 +118,11 @@ async function routes(args: string[]): Promise<number> {
     if (!values.watch) {
       console.log(`${values.out}: ${(await writeRouteTypes(file, values.out)) ? 'written' : 'already up to date'}`);
       return 0;
+    }
+    if (!existsSync(resolve(file))) {
+      // The watcher would wait for ever on a name that was misspelt.
+      console.error(`${file}: no such file`);
+      return 1;
     }
     const out = values.out;
     // The watcher keeps the process running until it is stopped (Ctrl-C).
