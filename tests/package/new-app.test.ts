@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -102,6 +103,20 @@ test('in development a template with a syntax error answers a page naming its fi
   } finally {
     writeFileSync(template, before);
     await server.stop();
+  }
+});
+
+test('npm start on a port another server holds says so in a line and exits 1', async () => {
+  const holder = createServer();
+  await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', () => listening()));
+  try {
+    const { port } = holder.address() as AddressInfo;
+    const ran = await run('npm', ['start'], app, { PORT: String(port), HOST: '127.0.0.1' });
+    assert.is(ran.code, 1);
+    assert.match(ran.stderr, `demo cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}: another server is listening there`);
+    assert.not.match(ran.stderr, /\n\s+at /, 'no stack trace');
+  } finally {
+    holder.close();
   }
 });
 
