@@ -152,8 +152,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(stderr);
     return code;
   }
-  console.error(USAGE);
-  return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.error(USAGE);
+    return 0;
+  }
+  console.error(`signalbox: ${command.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(command)} (routes, machines, port-routes or new)\n${USAGE}`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(
