@@ -189,11 +189,14 @@ test('in production an unknown path answers public/404.html', async () => {
   }
 });
 
-test('npm run routes prints its routes, from any directory of it', async () => {
+test('npm run routes prints its routes, from any directory of it; a file that is no module is named as such', async () => {
   const ran = await run('npm', ['run', '--silent', 'routes'], join(app, 'app', 'views'));
   assert.is(ran.code, 0, ran.stderr);
   assert.match(ran.stdout, /^\s+notes GET\s+\/notes\s+\{controller: "notes", action: "index"\}$/m);
   assert.match(ran.stdout, /^\s+root\s+\/\s+\{controller: "notes", action: "index"\}$/m);
+  const notModule = await run('npx', ['signalbox', 'routes', 'README.md'], app);
+  assert.is(notModule.code, 1);
+  assert.is(notModule.stderr.trim(), 'README.md is not a routes module: that is JavaScript (.js, .mjs) or TypeScript (.ts, .mts) exporting a RouteSet', 'not taken for TypeScript that needs tsx');
   const types = await run('npm', ['run', '--silent', 'routes:types'], app);
   assert.is(types.code, 0, types.stderr);
   assert.is(types.stdout.trim(), 'config/routes.helpers.d.ts: already up to date', 'the declarations it came with are its routes\'');
