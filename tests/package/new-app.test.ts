@@ -178,6 +178,13 @@ test('in production it will not start without SIGNALBOX_SECRET, and says so', as
   assert.match(ran.stderr, 'SIGNALBOX_SECRET');
 });
 
+test('with a NODE_ENV that names no environment it will not start as development, and says which were meant', async () => {
+  const ran = await run('npm', ['start'], app, { NODE_ENV: 'Production', PORT: '0' });
+  assert.is(ran.code, 1);
+  assert.match(ran.stderr, 'NODE_ENV is "Production", which names no environment (did you mean production?)');
+  assert.not.match(ran.stdout, 'listening on');
+});
+
 test('in production an unknown path answers public/404.html', async () => {
   const server = await start({ NODE_ENV: 'production', SIGNALBOX_SECRET: 'x'.repeat(40), SIGNALBOX_HOSTS: '127.0.0.1' });
   try {

@@ -20,8 +20,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-// The first line says which mode this process runs in (createApp reads NODE_ENV the same way).
-const mode = process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'test' ? process.env.NODE_ENV : 'development';
+// The first line says which mode this process runs in; createApp refuses a NODE_ENV that names none.
+const mode = process.env.NODE_ENV || 'development';
 console.log(`{{app_name}} starting in ${mode} mode (Node ${process.version}, pid ${process.pid})`);
 
 let app;
