@@ -152,7 +152,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(stderr);
     return code;
   }
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  // Help asked for is the command's output (`signalbox --help | less`); without a command it is a reminder, on stderr.
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command === undefined) {
     console.error(USAGE);
     return 0;
   }

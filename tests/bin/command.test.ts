@@ -20,11 +20,12 @@ test('an unknown command or option is named, with the commands there are and the
   assert.match(option!.stderr, /^signalbox: unknown option "--version"/);
 });
 
-test('help, --help and -h print the usage and exit 0', async () => {
+test('help, --help and -h print the usage on stdout, so it can be paged, and exit 0', async () => {
   const [, , ...helps] = await results;
   for (const help of helps) {
     assert.is(help!.code, 0);
-    assert.match(help!.stderr, /^usage: signalbox routes/);
+    assert.match(help!.stdout, /^usage: signalbox routes/);
+    assert.is(help!.stderr, '');
   }
 });
 
