@@ -259,6 +259,22 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
 }
 
 /**
+ * RFC 3986's `host [ ":" port ]`: a bracketed IP literal, or a name of unreserved characters, escapes
+ * and sub-delimiters (IPv4 addresses and names alike), then an optional port of digits.
+ */
+const HOST_WITH_PORT = /^(?:\[[0-9A-Za-z:._~%-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+
+/**
+ * Whether the host (and port) the request names could be a URL's authority. A Host that is not
+ * (`a b`, `evil.example/x?`, `user@host`, `a:1:2`) is invalid (RFC 9112 §3.2: a 400), and would
+ * otherwise be copied whole into every URL the app makes with a host (redirects, `_url` helpers).
+ * @example validHost('www.example.com:8080') // true
+ */
+export function validHost(hostWithPort: string): boolean {
+  return HOST_WITH_PORT.test(hostWithPort);
+}
+
+/**
  * Whether `hostWithPort` is one of `hosts`: an exact name, `name:port`, a `.domain` and its subdomains,
  * or a pattern the name (without its port) matches whole.
  */
