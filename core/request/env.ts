@@ -205,6 +205,18 @@ export function requestUriAndPath(target: string, relativeUrlRoot = ''): { reque
   return { request_uri: requestUri, path: path || '/' };
 }
 
+/**
+ * Why a request path's escapes do not decode, for its 400: an escape that is not `%XX`, or escapes whose
+ * bytes are not UTF-8 (`/files/caf%E9`, from a Latin-1 link), which a malformed-escape message would not explain.
+ * @example undecodablePath('/files/caf%E9') // 'The path "/files/caf%E9" is not UTF-8: ...'
+ */
+export function undecodablePath(path: string): string {
+  const shown = JSON.stringify(path.slice(0, 200));
+  return /%(?![0-9A-Fa-f]{2})/.test(path)
+    ? `Malformed percent-encoding in path ${shown}: a % must be followed by two hex digits (%25 for a % itself)`
+    : `The path ${shown} is not UTF-8: its %-escapes decode to bytes that are not UTF-8 text`;
+}
+
 /** The query string of a request target: what follows its first '?', or ''. */
 export function queryString(target: string): string {
   const q = target.indexOf('?');

@@ -34,4 +34,18 @@ test('a 400 for a parameter says whether its escape is malformed or its bytes ar
   assert.is((await call(app, 'POST /search', form({ q: 'café' }))).body, 'café');
 });
 
+/**
+ * the same for the path (core/http/request.ts, and the public directory's
+ * reader): `/search/caf%E9` was refused as `Malformed percent-encoding`.
+ */
+test('a 400 for a path says whether its escape is malformed or its bytes are not UTF-8', async () => {
+  const app = appWith({ search: SearchController }, { draw: (map) => map.resources('search') });
+  const latin1 = await call(app, 'GET /search/caf%E9');
+  assert.is(latin1.status, 400);
+  assert.match(latin1.body, 'The path "/search/caf%E9" is not UTF-8');
+  const malformed = await call(app, 'GET /search/100%');
+  assert.is(malformed.status, 400);
+  assert.match(malformed.body, 'Malformed percent-encoding in path "/search/100%": a % must be followed by two hex digits');
+});
+
 test.run();
