@@ -33,4 +33,18 @@ test('a fragment sent on the request line reaches neither the path nor the param
   });
 });
 
+test('the trace of a request with a fragment names its path without it', async () => {
+  const app = appWith({ posts: PostsController }, { draw: (map) => map.resources('posts') });
+  const paths: string[] = [];
+  const stop = app.trace((event) => {
+    if (event.kind === 'request') paths.push(event.path);
+  });
+  try {
+    await app.handle({ method: 'GET', url: '/posts/1#comments', headers: { host: 'test.host' } });
+  } finally {
+    stop();
+  }
+  assert.equal(paths, ['/posts/1']);
+});
+
 test.run();
