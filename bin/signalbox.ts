@@ -134,8 +134,18 @@ async function routes(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Whether `args` ask for help (`--help` or `-h` before any `--`). */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if ((command === 'routes' || command === 'machines') && asksForHelp(rest)) {
+    console.log(USAGE);
+    return 0;
+  }
   if (command === 'routes') return routes(rest);
   if (command === 'machines') return machines(rest);
   if (command === 'new') {

@@ -41,8 +41,9 @@ const RESERVED: readonly string[] = ['node_modules', 'favicon.ico'];
 /** Runs `signalbox new` with `args` (after `new`), relative to `cwd`. */
 export function newAppCommand(args: readonly string[], cwd: string = process.cwd()): CommandResult {
   if (args.length !== 1 || args[0]!.startsWith('-')) {
-    const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h');
-    return { code: help ? 0 : 2, stdout: '', stderr: `${USAGE}\n` };
+    // Help asked for is output; the usage after a mistake is part of the error.
+    if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
+    return { code: 2, stdout: '', stderr: `${USAGE}\n` };
   }
   const target = resolve(cwd, args[0]!);
   const name = basename(target);

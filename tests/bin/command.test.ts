@@ -10,6 +10,9 @@ const results = Promise.all([
   signalbox('rotues'),
   signalbox('--version'),
   ...['help', '--help', '-h'].map((flag) => signalbox(flag)),
+  signalbox('routes', '--help'),
+  signalbox('routes', '--json', '-h'),
+  signalbox('machines', '--help'),
 ]);
 
 test('an unknown command or option is named, with the commands there are and the usage, and exits 2', async () => {
@@ -20,8 +23,9 @@ test('an unknown command or option is named, with the commands there are and the
   assert.match(option!.stderr, /^signalbox: unknown option "--version"/);
 });
 
-test('help, --help and -h print the usage on stdout, so it can be paged, and exit 0', async () => {
+test('help, --help and -h, alone or after routes or machines, print the usage on stdout, so it can be paged, and exit 0', async () => {
   const [, , ...helps] = await results;
+  assert.is(helps.length, 6);
   for (const help of helps) {
     assert.is(help!.code, 0);
     assert.match(help!.stdout, /^usage: signalbox routes/);

@@ -131,7 +131,12 @@ test('no directory, two, or an option is a usage error; --help prints the usage'
     assert.is(code, 2, args.join(' '));
     assert.match(stderr, /^usage: signalbox new DIR/);
   }
-  assert.is(newAppCommand(['--help']).code, 0);
+  for (const flag of ['--help', '-h']) {
+    const help = newAppCommand([flag]);
+    assert.is(help.code, 0, flag);
+    assert.match(help.stdout, /^usage: signalbox new DIR/, 'help asked for is output');
+    assert.is(help.stderr, '');
+  }
 });
 
 test('the signalbox command runs it', async () => {
