@@ -372,7 +372,7 @@ test('an option resources does not read is ignored, as in Rails 2.1, and named o
     await new Promise((resolve) => setImmediate(resolve));
   } finally {
     process.off('warning', listener);
-    // Assigning undefined would leave the text "undefined", which later apps refuse as an environment.
+    // Assigning undefined would store the text "undefined", an environment no app can run in.
     if (env === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = env;
   }
