@@ -5,6 +5,7 @@
  * gets a plain route and a `.:format` twin named `formatted_<name>`.
  */
 import { ArgumentError } from '../errors.ts';
+import { isPlainObject } from '../util.ts';
 import type { Inflector } from './inflector.ts';
 import { HTTP_METHODS } from './route.ts';
 import type { RequirementInput } from './requirement.ts';
@@ -47,8 +48,8 @@ export interface ResourceOptions {
   requirements?: Readonly<Record<string, RequirementInput>>;
   conditions?: Readonly<Record<string, unknown>>;
   as?: string;
-  has_one?: string | readonly string[];
-  has_many?: HasMany;
+  has_one?: string | readonly string[] | null;
+  has_many?: HasMany | null;
   path_names?: Readonly<Record<string, string>>;
   path_prefix?: string | null;
   name_prefix?: string | null;
@@ -63,7 +64,7 @@ export interface ResourceOptions {
 
 export type HasMany = string | readonly (string | HasManyHash)[] | HasManyHash;
 export interface HasManyHash {
-  readonly [name: string]: HasMany;
+  readonly [name: string]: HasMany | null;
 }
 export type ActionList = 'all' | 'none' | string | readonly string[];
 
@@ -361,21 +362,33 @@ export function nestedOptions(r: Resource): ResourceOptions {
 }
 
 function mapAssociations(ctx: ResourceContext, r: Resource): void {
-  if (r.options.has_many !== undefined) mapHasMany(ctx, r, r.options.has_many);
-  const hasOne = r.options.has_one;
-  for (const name of hasOne === undefined ? [] : Array.isArray(hasOne) ? hasOne : [hasOne]) {
-    mapSingletonResource(ctx, String(name), nestedOptions(r));
+  // nil (and Ruby's false) declare nothing, as `if options[:has_many]` and `Array(nil)` do in Rails.
+  const hasMany: unknown = r.options.has_many;
+  if (hasMany !== undefined && hasMany !== null && hasMany !== false) mapHasMany(ctx, r, hasMany as HasMany);
+  const hasOne: unknown = r.options.has_one;
+  if (hasOne === undefined || hasOne === null || hasOne === false) return;
+  for (const name of Array.isArray(hasOne) ? hasOne : [hasOne]) {
+    mapSingletonResource(ctx, associationName('has_one', name, 'a name or a list of names'), nestedOptions(r));
   }
 }
 
 function mapHasMany(ctx: ResourceContext, r: Resource, associations: HasMany, nested?: HasMany): void {
-  if (typeof associations === 'string') {
-    mapResource(ctx, associations, nested === undefined ? nestedOptions(r) : { ...nestedOptions(r), has_many: nested });
-  } else if (Array.isArray(associations)) {
-    for (const a of associations) mapHasMany(ctx, r, a as HasMany, nested);
+  const inner: unknown = nested;
+  const deeper = inner === undefined || inner === null || inner === false ? undefined : nested;
+  if (Array.isArray(associations)) {
+    for (const a of associations) mapHasMany(ctx, r, a as HasMany, deeper);
+  } else if (isPlainObject(associations)) {
+    for (const [name, more] of Object.entries(associations as Record<string, HasMany>)) mapHasMany(ctx, r, name, more);
   } else {
-    for (const [name, inner] of Object.entries(associations as Record<string, HasMany>)) mapHasMany(ctx, r, name, inner);
+    const name = associationName('has_many', associations, 'a name, a list of names or a hash of names');
+    mapResource(ctx, name, deeper === undefined ? nestedOptions(r) : { ...nestedOptions(r), has_many: deeper });
   }
+}
+
+// Association names become paths, controllers and helper names, as resource names do, so they must be words too.
+function associationName(option: string, name: unknown, shape: string): string {
+  if (typeof name !== 'string' || !/^\w+$/.test(name)) throw new ArgumentError(`:${option} takes ${shape}; association names must be words, got ${JSON.stringify(name) ?? String(name)}`);
+  return name;
 }
 
 /** Declares one collection resource; returns its calculator so a block can nest under it. */

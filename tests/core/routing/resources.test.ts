@@ -230,6 +230,22 @@ test('has_one takes a name or a list of singleton resources', () => {
   assert.ok(plainNames(draw((map) => map.resources('users', { has_one: 'avatar' }))).includes('user_avatar'));
 });
 
+test('has_many and has_one given nil declare no associations, as in Rails', () => {
+  const bare = routeLines(draw((map) => map.resources('posts')));
+  assert.equal(routeLines(draw((map) => map.resources('posts', { has_many: null, has_one: null }))), bare);
+  const nested = draw((map) => map.resources('posts', { has_many: { comments: null } }));
+  assert.ok(plainNames(nested).includes('post_comment'));
+  assert.not.ok(plainNames(nested).some((n) => n.includes('null')));
+});
+
+test('has_many and has_one refuse association names that are not words', () => {
+  throwsA(() => draw((map) => map.resources('posts', { has_one: { author: 'picture' } as never })), ArgumentError, ':has_one takes a name or a list of names; association names must be words, got {"author":"picture"}');
+  throwsA(() => draw((map) => map.resources('posts', { has_one: ['author', null as never] })), ArgumentError, /association names must be words, got null$/);
+  throwsA(() => draw((map) => map.resources('posts', { has_many: 'blog posts' })), ArgumentError, ':has_many takes a name, a list of names or a hash of names; association names must be words, got "blog posts"');
+  throwsA(() => draw((map) => map.resources('posts', { has_many: 5 as never })), ArgumentError, /got 5$/);
+  throwsA(() => draw((map) => map.resources('posts', { has_many: [''] })), ArgumentError, /got ""$/);
+});
+
 test('shallow: member routes drop the parent prefix, collection routes keep it', () => {
   const set = draw((map) => map.resources('posts', { shallow: true }, (posts) => posts.resources('comments')));
   assert.equal(routeLines(set).slice(7), [
