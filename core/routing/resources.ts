@@ -97,7 +97,8 @@ export class Resource {
     this.options = options;
     this.plural = entity;
     this.singular = singleton ? entity : (options.singular ?? ctx.inflector.singular(entity));
-    this.pathSegment = options.as ?? entity;
+    this.pathSegment = options.as === undefined || options.as === null ? entity : pathWords('as', options.as);
+    for (const [action, word] of Object.entries(options.path_names ?? {})) pathWords(`path_names ${action}`, word);
     this.pathPrefix = options.path_prefix ?? '';
     this.namePrefix = options.name_prefix ?? '';
     this.collectionMethods = arrangeByMethod(options.collection);
@@ -237,15 +238,34 @@ function arrangeByMethod(actions: ExtraActions | undefined | null): MethodGroups
 /** `[action, method]` pairs; a name given in a list has no method (null: any method). */
 function extraActionEntries(actions: ExtraActions | undefined | null): [string, MethodSpec | null][] {
   if (actions === undefined || actions === null) return [];
-  if (typeof actions === 'string') return [[actions, null]];
+  if (typeof actions === 'string') return [[extraActionName(actions), null]];
   if (Array.isArray(actions)) {
     return actions.map((name: unknown) => {
       if (typeof name !== 'string' || name === '') throw new ArgumentError(`Extra action names in a list must be strings, got ${JSON.stringify(name)}`);
-      return [name, null];
+      return [extraActionName(name), null];
     });
   }
   if (typeof actions !== 'object') throw new ArgumentError(`Extra actions must be a hash of action => method or a list of names, got ${JSON.stringify(actions)}`);
-  return Object.entries(actions as Readonly<Record<string, MethodSpec>>);
+  return Object.entries(actions as Readonly<Record<string, MethodSpec>>).map(([name, method]) => [extraActionName(name), method]);
+}
+
+// An extra action's name is pasted into its path and its route's name: a `:` or `*` there would declare a
+// parameter, a separator would split the segment, and an empty name would shadow the resource's own route.
+const PATH_WORD_BREAKERS = /[\s/.?:*#%]|[\u0000-\u001f\u007f]/u;
+
+// `:as` and `:path_names` replace path words; they may span segments (`/`), but not declare parameters or formats.
+function pathWords(option: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '' || /[\s.?:*#%]|[\u0000-\u001f\u007f]/u.test(value) || /^\/|\/$|\/\//.test(value)) {
+    throw new ArgumentError(`:${option} must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return value;
+}
+
+function extraActionName(name: string): string {
+  if (name === '' || PATH_WORD_BREAKERS.test(name)) {
+    throw new ArgumentError(`Extra action ${JSON.stringify(name)} cannot name a path segment: action names may not be empty or contain whitespace, '/', '.', '?', ':', '*', '#' or '%'`);
+  }
+  return name;
 }
 
 function methodKey(method: MethodSpec | null): string {

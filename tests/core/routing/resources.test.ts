@@ -246,6 +246,28 @@ test('has_many and has_one refuse association names that are not words', () => {
   throwsA(() => draw((map) => map.resources('posts', { has_many: [''] })), ArgumentError, /got ""$/);
 });
 
+test('extra action names that would break their path are refused at declaration', () => {
+  // `:x` would declare a parameter, `*x` a glob, '' would shadow the show route, a dot would read as a format.
+  for (const name of [':x', '*rest', '', 'mark/read', 'v1.2', 'mark read', 'a?b', 'a\nb']) {
+    throwsA(() => draw((map) => map.resources('posts', { member: { [name]: 'get' } })), ArgumentError, `Extra action ${JSON.stringify(name)} cannot name a path segment: action names may not be empty or contain whitespace, '/', '.', '?', ':', '*', '#' or '%'`);
+  }
+  throwsA(() => draw((map) => map.resources('posts', { collection: ['search', ':q'] })), ArgumentError, /Extra action ":q"/);
+  throwsA(() => draw((map) => map.resources('posts', { new: 'pre view' })), ArgumentError, /Extra action "pre view"/);
+  const set = draw((map) => map.resources('posts', { member: { 'mark-read': 'put' } }));
+  assertRouting(set, 'PUT /posts/1/mark-read', { controller: 'posts', action: 'mark-read', id: '1' });
+});
+
+test(':as and :path_names must be path words, with slashes only between words', () => {
+  throwsA(() => draw((map) => map.resources('posts', { as: ':slug' })), ArgumentError, `:as must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ":slug"`);
+  throwsA(() => draw((map) => map.resources('posts', { as: '' })), ArgumentError, /^:as must be path words/);
+  throwsA(() => draw((map) => map.resources('posts', { as: 5 as never })), ArgumentError, /got 5$/);
+  throwsA(() => draw((map) => map.resources('posts', { as: 'blog/' })), ArgumentError, /got "blog\/"$/);
+  throwsA(() => draw((map) => map.resource('account', { path_names: { edit: '*rest' } })), ArgumentError, /^:path_names edit must be path words/);
+  throwsA(() => draw((map) => map.resources('posts', { path_names: { new: '' } })), ArgumentError, /^:path_names new must be path words/);
+  const set = draw((map) => map.resources('posts', { as: 'blog/articles', path_names: { new: 'novo' } }));
+  assertRouting(set, 'GET /blog/articles/novo', { controller: 'posts', action: 'new' });
+});
+
 test('shallow: member routes drop the parent prefix, collection routes keep it', () => {
   const set = draw((map) => map.resources('posts', { shallow: true }, (posts) => posts.resources('comments')));
   assert.equal(routeLines(set).slice(7), [
