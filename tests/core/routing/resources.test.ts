@@ -268,6 +268,27 @@ test(':as and :path_names must be path words, with slashes only between words', 
   assertRouting(set, 'GET /blog/articles/novo', { controller: 'posts', action: 'new' });
 });
 
+test('resource options of the wrong type are refused at declaration, naming the option', () => {
+  const refused: [string, Record<string, unknown>, string][] = [
+    ['resources', { controller: 5 }, 'resources: :controller must be a controller name, got 5'],
+    ['resources', { controller: '' }, 'resources: :controller must be a controller name, got ""'],
+    ['resources', { singular: 7 }, 'resources: :singular must be a word, got 7'],
+    ['resource', { plural: ['accounts'] }, 'resource: :plural must be a word, got ["accounts"]'],
+    ['resources', { path_prefix: 3 }, 'resources: :path_prefix must be a path or nil, got 3'],
+    ['resources', { name_prefix: 3 }, 'resources: :name_prefix must be a string or nil, got 3'],
+    ['resources', { requirements: '\\d+' }, 'resources: :requirements must be a hash, got "\\\\d+"'],
+    ['resources', { conditions: 'get' }, 'resources: :conditions must be a hash, got "get"'],
+    ['resources', { path_names: 'novo' }, 'resources: :path_names must be a hash, got "novo"'],
+    ['resources', { shallow: 'yes' }, 'resources: :shallow must be true or false, got "yes"'],
+  ];
+  for (const [method, options, message] of refused) {
+    throwsA(() => draw((map) => (method === 'resource' ? map.resource('account', options) : map.resources('posts', options))), ArgumentError, message);
+  }
+  // nil is what Rails ports write for "none": still accepted.
+  assert.equal(plainNames(draw((map) => map.resources('posts', { name_prefix: null, path_prefix: null, requirements: null as never }))), plainNames(draw((map) => map.resources('posts'))));
+  assertRecognizes(draw((map) => map.resources('posts', { controller: 'admin/posts' })), 'GET /posts/1', { controller: 'admin/posts', action: 'show', id: '1' });
+});
+
 test('shallow: member routes drop the parent prefix, collection routes keep it', () => {
   const set = draw((map) => map.resources('posts', { shallow: true }, (posts) => posts.resources('comments')));
   assert.equal(routeLines(set).slice(7), [
