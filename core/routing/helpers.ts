@@ -14,7 +14,7 @@
  * trap), so that later reads of it are ordinary property reads.
  */
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
-import { generateFromValues, type Generator } from './generate.ts';
+import { generateFromValues, inspect, type Generator } from './generate.ts';
 import type { GenRoute } from './gen-route.ts';
 import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
@@ -206,7 +206,16 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   if (!g) return null;
   const kind = kindText as 'url' | 'path';
   const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...g.route.defaults, use_route: name, only_path: kind === 'path', ...(options ?? {}) });
-  if (hash) return (options) => hashFor(options as UrlOptions | undefined);
+  if (hash) {
+    return (...args) => {
+      // Rails' hash_for_ helpers merge one options hash; positional values would be dropped without a word.
+      if (args.length > 1 || (args[0] !== undefined && args[0] !== null && !isPlainObject(args[0]))) {
+        const keys = g.route.segment_keys.map((k) => `${k}: ...`).join(', ');
+        throw new ArgumentError(`${helper} takes one options hash${keys === '' ? '' : ` ({ ${keys} })`}, got ${args.map((a) => inspect(a)).join(', ')}`);
+      }
+      return hashFor((args[0] ?? undefined) as UrlOptions | undefined);
+    };
+  }
   const fast = compileFastGenerator(g);
   return function (...args) {
     // Hot path: one positional value per key, defaults that only say where the app lives.

@@ -74,6 +74,12 @@ test('hash_for_ helpers give the options url_for would use', () => {
   assert.is(h.url_for(h.hash_for_post_comment_path({ post_id: 1, id: 2 })), '/posts/1/comments/2');
 });
 
+test('hash_for_ helpers refuse positional values instead of dropping them', () => {
+  throwsA(() => h.hash_for_post_path(7), ArgumentError, 'hash_for_post_path takes one options hash ({ id: ... }), got 7');
+  throwsA(() => h.hash_for_posts_url({}, { page: 2 }), ArgumentError, /^hash_for_posts_url takes one options hash, got \{\}, \{page: 2\}$/);
+  assert.equal(h.hash_for_post_path(null), { controller: 'posts', action: 'show', use_route: 'post', only_path: true });
+});
+
 test('positional arguments accept records, using to_param() or id', () => {
   assert.is(h.post_path(new Post(4)), '/posts/4');
   assert.is(h.post_path(new Article('hello')), '/posts/hello-post');
