@@ -125,6 +125,8 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
     addRoute(name: string | null, path: string, options: Record<string, unknown>) {
       if (!open) throw new ArgumentError('This route set is already drawn; routes cannot be added to it');
       if (name !== null && BUILTIN_ROUTE_NAMES.has(name)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
+      // In the `named` table it would replace the object's prototype instead of naming a route.
+      if (name === '__proto__') throw new ArgumentError('__proto__ cannot name a route');
       const route = buildRoute(path, options, routes.length, name, pool);
       if (name !== null) {
         const taken = named.get(name);
