@@ -18,7 +18,7 @@ import { generateFromValues, inspect, type Generator } from './generate.ts';
 import type { GenRoute } from './gen-route.ts';
 import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
-import { cgiEscape, isPlainObject, toParam } from './params.ts';
+import { cgiEscape, isPlainObject, mountPoint, toParam } from './params.ts';
 
 /**
  * What a path segment's value may be: a string or a number, or a record, which gives its `to_param()`,
@@ -265,7 +265,7 @@ export function bindHelpers({ proto, resolve }: HelperPrototype, context: Helper
   // Defaults that only name where the app lives (host, port, root) leave the path alone, so positional helpers may take the fast path.
   const credentials = hasCredentials(d) ? ['user', 'password'] : [];
   const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
-  const prefix = d.skip_relative_url_root ? '' : String(d.relative_url_root ?? relativeUrlRoot);
+  const prefix = d.skip_relative_url_root ? '' : d.relative_url_root === undefined ? relativeUrlRoot : mountPoint(d.relative_url_root);
   // A literal defines the slots, where assignments would each go through the Proxy's `set` trap.
   return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix, [RESOLVE]: resolve } as unknown as Helpers;
 }
@@ -338,7 +338,7 @@ function decorate(table: HelperTable, options: UrlOptions, path: string, onlyPat
     url += String(host);
     if (options.port !== undefined && options.port !== null) url += `:${String(options.port)}`;
   }
-  if (!options.skip_relative_url_root) url += String(options.relative_url_root ?? table.relative_url_root);
+  if (!options.skip_relative_url_root) url += options.relative_url_root === undefined ? table.relative_url_root : mountPoint(options.relative_url_root);
   if (options.trailing_slash) {
     const q = path.indexOf('?');
     const bare = q < 0 ? path : path.slice(0, q);

@@ -53,6 +53,20 @@ function objectText(value: object): string {
 // request parameters nest at most 32 levels, so this leaves room for any real query.
 const MAX_QUERY_DEPTH = 100;
 
+/**
+ * An application's mount point (`relative_url_root`) as generation prefixes it: '' or `/app`, never with a
+ * trailing slash, which would double the path's own (`/app//posts`; a root of '/' gave `//posts`, a
+ * protocol-relative URL naming the host "posts"). Recognition strips it the same way.
+ * @example mountPoint('/app/') // '/app'
+ */
+export function mountPoint(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string' || (value !== '' && !value.startsWith('/')) || /[?#\s]/.test(value)) {
+    throw new ArgumentError(`relative_url_root must be a path starting with '/' (or '' for none), got ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 // Characters RFC 2396 allows unescaped in a path segment (unreserved plus `:@&=+$,;`).
 const UNSAFE_PCHAR = /[^A-Za-z0-9\-_.!~*'():@&=+$,;]/gu;
 

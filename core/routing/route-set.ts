@@ -11,7 +11,7 @@ import { createInflector, type InflectionConfig, type Inflector } from './inflec
 import { Mapper, type Block } from './mapper.ts';
 import { formatRoutes } from './print.ts';
 import { ALL_METHODS, LinearRecognizer, type Match, type Recognizer } from './recognizer.ts';
-import { isPlainObject } from './params.ts';
+import { isPlainObject, mountPoint } from './params.ts';
 import { buildRoute, type SegmentPool } from './route.ts';
 import { TreeRecognizer } from './tree.ts';
 import type { GenerateOptions, Params, Route } from './types.ts';
@@ -158,7 +158,7 @@ function resolveConfig(c: DrawConfig): RouteSetConfig {
     inflections: Object.freeze({ irregular: c.inflections?.irregular ?? [], uncountable: c.inflections?.uncountable ?? [] }),
     resources_path_names: Object.freeze({ new: c.resources_path_names?.new ?? 'new', edit: c.resources_path_names?.edit ?? 'edit' }),
     controllers,
-    relative_url_root: c.relative_url_root ?? '',
+    relative_url_root: mountPoint(c.relative_url_root),
     resource_action_separator: separator,
     recognizer: c.recognizer ?? 'tree',
   });

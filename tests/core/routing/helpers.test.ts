@@ -216,6 +216,25 @@ test('relative_url_root prefixes paths and URLs', () => {
   assert.is(helpersOf(mounted, { skip_relative_url_root: true }).post_path(1), '/posts/1');
 });
 
+test('relative_url_root with a trailing slash, or just "/", does not double the path\'s slash', () => {
+  for (const root of ['/blog/', '/blog//']) {
+    const mh = helpersOf(draw((map) => map.resources('posts'), { relative_url_root: root }), { host: 'example.com' });
+    assert.is(mh.post_path(1), '/blog/posts/1');
+    assert.is(mh.post_url(1), 'http://example.com/blog/posts/1');
+  }
+  // '//posts/1' would be a protocol-relative URL to the host "posts".
+  const top = helpersOf(draw((map) => map.resources('posts'), { relative_url_root: '/' }), { host: 'example.com' });
+  assert.is(top.post_path(1), '/posts/1');
+  assert.is(top.url_for({ controller: 'posts', action: 'index' }), 'http://example.com/posts');
+  assert.is(top.post_path(1, { relative_url_root: '/' }), '/posts/1');
+  assert.is(helpersOf(draw((map) => map.resources('posts')), { relative_url_root: '/x/' }).post_path(1), '/x/posts/1');
+});
+
+test('relative_url_root that is not a path is refused', () => {
+  throwsA(() => draw((map) => map.resources('posts'), { relative_url_root: 'blog' }), ArgumentError, 'relative_url_root must be a path starting with \'/\' (or \'\' for none), got "blog"');
+  throwsA(() => helpersOf(draw((map) => map.resources('posts'))).post_path(1, { relative_url_root: 'http://x' }), ArgumentError, /^relative_url_root must be a path/);
+});
+
 test('default_url_options other than where the app lives reach every URL', () => {
   const withLocale = helpersOf(routes, { host: 'example.com', locale: 'en' });
   assert.is(withLocale.post_path(1), '/posts/1?locale=en');
