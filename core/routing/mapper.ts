@@ -67,6 +67,8 @@ export class Mapper {
     const options = typeof optionsOrBlock === 'function' ? {} : optionsOrBlock;
     const block = typeof optionsOrBlock === 'function' ? optionsOrBlock : maybeBlock;
     if (typeof name !== 'string' || name === '') throw new ArgumentError('namespace needs a name');
+    // The name becomes a path word, a controller module and a helper prefix at once.
+    if (!/^\w+$/.test(name)) throw new ArgumentError(`namespace names must be words, got ${JSON.stringify(name)}`);
     if (typeof block !== 'function') throw new ArgumentError(`namespace ${JSON.stringify(name)} needs a block`);
     const merged: Options = { ...this.#scope, ...options };
     let scope: Options;

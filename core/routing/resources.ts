@@ -99,7 +99,8 @@ export class Resource {
     this.singular = singleton ? entity : (options.singular ?? ctx.inflector.singular(entity));
     this.pathSegment = options.as === undefined || options.as === null ? entity : pathWords('as', options.as);
     for (const [action, word] of Object.entries(options.path_names ?? {})) pathWords(`path_names ${action}`, word);
-    this.pathPrefix = options.path_prefix ?? '';
+    // Paths are joined as `${prefix}/${segment}`: a prefix written with a trailing slash would double it.
+    this.pathPrefix = (options.path_prefix ?? '').replace(/\/+$/, '');
     this.namePrefix = options.name_prefix ?? '';
     this.collectionMethods = arrangeByMethod(options.collection);
     this.memberMethods = arrangeByMethod(options.member);

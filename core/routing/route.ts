@@ -36,6 +36,8 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   if (pathPrefix !== undefined && pathPrefix !== null) {
     let prefix = String(pathPrefix);
     if (prefix.charCodeAt(0) === SLASH) prefix = prefix.slice(1);
+    // The path brings its own leading slash: a prefix written with a trailing one ('/admin/') would double it.
+    prefix = prefix.replace(/\/+$/, '');
     if (prefix !== '') path = `/${prefix}${path}`;
   }
 
