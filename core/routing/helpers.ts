@@ -75,7 +75,7 @@ export interface RouteHelpers {}
 
 /** The helpers of a route set: its named helpers (`RouteHelpers`) plus `url_for` and the polymorphic family. */
 export interface Helpers extends RouteHelpers {
-  url_for(target: unknown, options?: UrlOptions): string;
+  url_for(target?: unknown, options?: UrlOptions): string;
   polymorphic_url(target: unknown, options?: UrlOptions): string;
   polymorphic_path(target: unknown, options?: UrlOptions): string;
   new_polymorphic_url(target: unknown, options?: UrlOptions): string;
@@ -181,6 +181,9 @@ function bindOwn(helpers: Bound, name: string, resolve: Resolve): HelperFn | und
 function builtinHelpers(table: HelperTable): Map<string, Impl> {
   const builtins = new Map<string, Impl>();
   builtins.set('url_for', function (target, options) {
+    // Rails' url_for(options = {}): with nothing given, the current request's own URL.
+    if (target === undefined) return urlFor(this, table, {}, (options ?? {}) as UrlOptions);
+    if (target === null) throw new ArgumentError('url_for needs an options hash, a URL, a record or a list of records, got null');
     return urlFor(this, table, target, (options ?? {}) as UrlOptions);
   });
   for (const prefix of ['', 'new_', 'edit_', 'formatted_']) {
@@ -379,6 +382,8 @@ export function polymorphicCall(given: unknown, options: UrlOptions, inflector: 
   const compacted = Array.isArray(given) ? given.filter((x) => x !== null && x !== undefined) : null;
   const target = compacted !== null && compacted.length === 1 ? compacted[0] : (compacted ?? given);
   const list = Array.isArray(target) ? [...target] : null;
+  if (list !== null && list.length === 0) throw new ArgumentError('polymorphic_url needs a record or a list of records, got an empty list');
+  if (target === null || target === undefined) throw new ArgumentError(`polymorphic_url needs a record or a list of records, got ${String(target)}`);
   const action = options.action === undefined || options.action === null ? null : String(options.action);
   const routingType = String(options.routing_type ?? 'url');
   // A hash target (`{ id: post, format: 'pdf' }`) takes its record from `id` and is passed on whole.

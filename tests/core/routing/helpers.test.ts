@@ -204,6 +204,21 @@ test('positional arguments pair with the route\'s keys from the first, as Rails 
   assert.is(inRequest.post_comment_path(4, 8), '/posts/4/comments/8');
 });
 
+test('url_for with nothing is the current URL, as Rails\' url_for(options = {})', () => {
+  const set = draw((map) => { map.resources('posts'); map.connect(':controller/:action/:id'); });
+  const inRequest = set.helpers({ host: 'example.com' }, { controller: 'posts', action: 'show', id: '5' });
+  assert.is(inRequest.url_for(), 'http://example.com/posts/5');
+  assert.is(inRequest.url_for(undefined, { only_path: true }), '/posts/5');
+});
+
+test('url_for and polymorphic_url say what they need when given nothing to link to', () => {
+  const hp = helpersOf(draw((map) => map.resources('posts')));
+  throwsA(() => hp.url_for(null), ArgumentError, 'url_for needs an options hash, a URL, a record or a list of records, got null');
+  throwsA(() => hp.polymorphic_path(null), ArgumentError, 'polymorphic_url needs a record or a list of records, got null');
+  throwsA(() => hp.polymorphic_path([]), ArgumentError, 'polymorphic_url needs a record or a list of records, got an empty list');
+  throwsA(() => hp.polymorphic_path([null, undefined]), ArgumentError, /got an empty list$/);
+});
+
 test('relative_url_root prefixes paths and URLs', () => {
   const mounted = draw((map) => map.resources('posts'), { relative_url_root: '/blog' });
   const mh = helpersOf(mounted, { host: 'example.com' });
