@@ -64,7 +64,14 @@ export function mountPoint(value: unknown): string {
   if (typeof value !== 'string' || (value !== '' && !value.startsWith('/')) || /[?#\s]/.test(value)) {
     throw new ArgumentError(`relative_url_root must be a path starting with '/' (or '' for none), got ${JSON.stringify(value) ?? String(value)}`);
   }
-  return value.replace(/\/+$/, '');
+  return withoutTrailingSlashes(value);
+}
+
+/** `value` without the slashes it ends with (a loop: `/\/+$/` backtracks quadratically on a long run of slashes). */
+export function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--;
+  return end === value.length ? value : value.slice(0, end);
 }
 
 // Characters RFC 2396 allows unescaped in a path segment (unreserved plus `:@&=+$,;`).

@@ -6,6 +6,7 @@
  */
 import { ArgumentError } from '../errors.ts';
 import { isPlainObject } from '../util.ts';
+import { withoutTrailingSlashes } from './params.ts';
 import type { Inflector } from './inflector.ts';
 import { HTTP_METHODS } from './route.ts';
 import type { RequirementInput } from './requirement.ts';
@@ -100,7 +101,7 @@ export class Resource {
     this.pathSegment = options.as === undefined || options.as === null ? entity : pathWords('as', options.as);
     for (const [action, word] of Object.entries(options.path_names ?? {})) pathWords(`path_names ${action}`, word);
     // Paths are joined as `${prefix}/${segment}`: a prefix written with a trailing slash would double it.
-    this.pathPrefix = (options.path_prefix ?? '').replace(/\/+$/, '');
+    this.pathPrefix = withoutTrailingSlashes(options.path_prefix ?? '');
     this.namePrefix = options.name_prefix ?? '';
     this.collectionMethods = arrangeByMethod(options.collection);
     this.memberMethods = arrangeByMethod(options.member);

@@ -9,7 +9,7 @@
 import { ArgumentError, RoutingError } from '../errors.ts';
 import { isAnchored, isRequirementInput, searchRegExp, toRequirement, type Requirement } from './requirement.ts';
 import type { Route, RouteRequirement, Segment } from './types.ts';
-import { toParam } from './params.ts';
+import { toParam, withoutTrailingSlashes } from './params.ts';
 
 /** Methods a route condition may name. HEAD is answered by GET routes, so it may not be named. */
 export const HTTP_METHODS = Object.freeze(['get', 'head', 'post', 'put', 'delete', 'options'] as const);
@@ -37,7 +37,7 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
     let prefix = String(pathPrefix);
     if (prefix.charCodeAt(0) === SLASH) prefix = prefix.slice(1);
     // The path brings its own leading slash: a prefix written with a trailing one ('/admin/') would double it.
-    prefix = prefix.replace(/\/+$/, '');
+    prefix = withoutTrailingSlashes(prefix);
     if (prefix !== '') path = `/${prefix}${path}`;
   }
 
