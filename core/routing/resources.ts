@@ -256,7 +256,7 @@ function extraActionEntries(actions: ExtraActions | undefined | null): [string, 
 const PATH_WORD_BREAKERS = /[\s/.?:*#%]|[\u0000-\u001f\u007f]/u;
 
 // `:as` and `:path_names` replace path words; they may span segments (`/`), but not declare parameters or formats.
-function pathWords(option: string, value: unknown): string {
+export function pathWords(option: string, value: unknown): string {
   if (typeof value !== 'string' || value === '' || /[\s.?:*#%]|[\u0000-\u001f\u007f]/u.test(value) || /^\/|\/$|\/\//.test(value)) {
     throw new ArgumentError(`:${option} must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ${JSON.stringify(value) ?? String(value)}`);
   }
