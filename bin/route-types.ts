@@ -33,6 +33,8 @@ export async function loadRouteSet(file: string, fresh = false): Promise<RouteSe
     mod = (await import(url)) as typeof mod;
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw loadFailure(file, error);
+    // Only TypeScript is for tsx to read: any other file Node does not know is no module at all.
+    if (!/\.[cm]?ts$/.test(path)) throw new Error(`${file} is not a routes module: that is JavaScript (.js, .mjs) or TypeScript (.ts, .mts) exporting a RouteSet`);
     await registerTsx();
     try {
       mod = (await import(url)) as typeof mod;

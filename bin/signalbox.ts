@@ -10,7 +10,8 @@
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
  *   signalbox new DIR                  write a new application into DIR
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { routeRows } from '../core/index.ts';
@@ -118,6 +119,11 @@ async function routes(args: string[]): Promise<number> {
       console.log(`${values.out}: ${(await writeRouteTypes(file, values.out)) ? 'written' : 'already up to date'}`);
       return 0;
     }
+    if (!existsSync(resolve(file))) {
+      // The watcher would wait for ever on a name that was misspelt.
+      console.error(`${file}: no such file`);
+      return 1;
+    }
     const out = values.out;
     // The watcher keeps the process running until it is stopped (Ctrl-C).
     watchRouteTypes(file, out, { onWrite: () => console.log(`${out}: written`) });
@@ -128,8 +134,18 @@ async function routes(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Whether `args` ask for help (`--help` or `-h` before any `--`). */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if ((command === 'routes' || command === 'machines') && asksForHelp(rest)) {
+    console.log(USAGE);
+    return 0;
+  }
   if (command === 'routes') return routes(rest);
   if (command === 'machines') return machines(rest);
   if (command === 'new') {
@@ -146,8 +162,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(stderr);
     return code;
   }
-  console.error(USAGE);
-  return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+  // Help asked for is the command's output (`signalbox --help | less`); without a command it is a reminder, on stderr.
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command === undefined) {
+    console.error(USAGE);
+    return 0;
+  }
+  console.error(`signalbox: ${command.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(command)} (routes, machines, port-routes or new)\n${USAGE}`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -17,7 +17,8 @@ const APP_OPTIONS: ReadonlySet<string> = new Set([
 const BOOLEAN_CONFIG = ['consider_all_requests_local', 'defaultErrorPages', 'allow_forgery_protection', 'trustProxy', 'perform_caching', 'cacheHeader', 'cache_template_loading'];
 const CONFIG_KEYS: ReadonlySet<string> = new Set([...BOOLEAN_CONFIG, 'default_charset', 'limits', 'relative_url_root', 'forgeryExemptTypes', 'hosts']);
 
-const ENVIRONMENTS = ['development', 'test', 'production'] as const;
+/** The environments an app runs as. */
+export const ENVIRONMENTS = ['development', 'test', 'production'] as const;
 const ENGINES = ['compiled', 'xstate'];
 
 /** Throws an `ArgumentError` for the first option of `options` that createApp does not know or cannot use. */

@@ -27,7 +27,8 @@ import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
 import { generatesCode } from '../core/generated-code.ts';
-import { checkAppOptions } from './app-options.ts';
+import { meantName } from '../core/options.ts';
+import { ENVIRONMENTS, checkAppOptions } from './app-options.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
@@ -110,9 +111,21 @@ function defaultHosts(environment: AppConfig['environment'], configured: readonl
   return fromEnv;
 }
 
+const ENVIRONMENT_NAMES: ReadonlySet<string> = new Set(ENVIRONMENTS);
+
+/**
+ * The environment NODE_ENV names; development when it names none. A value that is not one of the three
+ * (`Production`, `prod`, `staging`) is refused rather than read as development: a deployed app would
+ * otherwise show development's error pages, with parameters and session, to every request a proxy on
+ * the same machine forwards, and take a development secret.
+ */
 function defaultEnvironment(): AppConfig['environment'] {
   const env = process.env.NODE_ENV;
-  return env === 'production' || env === 'test' ? env : 'development';
+  if (env === undefined || env === '') return 'development';
+  if (ENVIRONMENT_NAMES.has(env)) return env as AppConfig['environment'];
+  const meant = meantName(env, ENVIRONMENT_NAMES);
+  throw new ArgumentError(`NODE_ENV is ${JSON.stringify(env)}, which names no environment${meant === null ? '' : ` (did you mean ${meant}?)`}: ` +
+    'Signalbox runs as development, test or production. A staging server runs as production; createApp({ environment }) chooses one whatever NODE_ENV says');
 }
 
 export function createApp(options: CreateAppOptions): App {

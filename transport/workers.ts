@@ -218,6 +218,9 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   cluster.on('exit', onExit);
   return new Promise<RunningCluster>((resolve, reject) => {
     onListening = (worker, address) => {
+      // A shutdown that began while this worker was starting could not reach it (a process takes no
+      // message before it listens for them): it hears now, once it serves, and drains like the rest.
+      if (closing !== null) return send(worker, { signalbox: 'shutdown' });
       listening.add(worker.id);
       heard.add(worker.id);
       port = address.port;

@@ -32,16 +32,26 @@ const RENAMED: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
 /** npm's rule for new package names: lower case, URL-safe, not starting with `.` or `_`, at most 214 characters. */
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9._-]{0,213}$/;
 
+/**
+ * Names npm refuses outright. An app in a directory named node_modules cannot even load its
+ * dependencies: Node takes that directory for the packages of the one above.
+ */
+const RESERVED: readonly string[] = ['node_modules', 'favicon.ico'];
+
 /** Runs `signalbox new` with `args` (after `new`), relative to `cwd`. */
 export function newAppCommand(args: readonly string[], cwd: string = process.cwd()): CommandResult {
   if (args.length !== 1 || args[0]!.startsWith('-')) {
-    const help = args.length === 1 && (args[0] === '--help' || args[0] === '-h');
-    return { code: help ? 0 : 2, stdout: '', stderr: `${USAGE}\n` };
+    // Help asked for is output; the usage after a mistake is part of the error.
+    if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
+    return { code: 2, stdout: '', stderr: `${USAGE}\n` };
   }
   const target = resolve(cwd, args[0]!);
   const name = basename(target);
   if (!PACKAGE_NAME.test(name)) {
     return fail(`cannot make an application named ${JSON.stringify(name)}: its directory's name is its package name, which takes lower-case letters, digits, -, _ and . and starts with a letter or a digit`);
+  }
+  if (RESERVED.includes(name)) {
+    return fail(`cannot make an application named ${JSON.stringify(name)}: npm keeps that name for itself (and Node looks for packages in node_modules); choose another`);
   }
   if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
     return fail(`${relative(cwd, target) || '.'} already exists and is not an empty directory: choose a new one`);

@@ -13,6 +13,9 @@
  * - An outage is logged once, when it begins (a warning saying what the
  *   store does meanwhile), and once when it ends (with how long it lasted):
  *   never once per request.
+ * - A database the URL names that Redis refuses (`/99` where it has 16)
+ *   counts as Redis being away, with that reason logged: commands never
+ *   fall through to database 0, as ioredis would let them.
  *
  * The client is ioredis, an optional peer dependency loaded (synchronously,
  * with `require`) only when a Redis store is made, so apps that do not use
@@ -89,6 +92,8 @@ export class RedisConnection {
   #connected = false;
   #outageSince: number | null = null;
   #lastError: unknown = null;
+  /** Why this connection must not be used though it is up: Redis refused the database the URL names. */
+  #refused: Error | null = null;
   #closed = false;
   readonly #readyListeners = new Set<() => void>();
 
@@ -113,12 +118,18 @@ export class RedisConnection {
       // Errors are reported through the outage log, not as unhandled 'error' events.
       lazyConnect: false,
     });
+    // Each connection selects the URL's database afresh, so a refusal holds until the next connection.
+    this.#client.on('connect', () => {
+      this.#refused = null;
+    });
     this.#client.on('error', (error) => {
       this.#lastError = error;
+      const refused = refusedDatabase(error);
+      if (refused !== null) this.#refused = refused;
     });
     this.#client.on('ready', () => {
       this.#connected = true;
-      if (this.#outageSince !== null) this.#recovered();
+      if (this.#outageSince !== null && this.#refused === null) this.#recovered();
       for (const listener of this.#readyListeners) listener();
     });
     this.#client.on('close', () => {
@@ -160,6 +171,12 @@ export class RedisConnection {
         this.outage(error);
         throw error;
       }
+    }
+    if (this.#refused !== null) {
+      // ioredis reports a failed SELECT as an event and goes on in database 0: no command may reach it there.
+      const error = new RedisUnavailable(this.url, this.#refused);
+      this.outage(error);
+      throw error;
     }
     try {
       const result = await command(this.#client);
@@ -214,6 +231,17 @@ export class RedisConnection {
       };
     });
   }
+}
+
+/**
+ * The error to answer with when `error` is Redis refusing the `SELECT` of the URL's database (a number
+ * past its `databases` setting): null for any other error.
+ */
+function refusedDatabase(error: unknown): Error | null {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return null;
+  const command = (error as { command?: { name?: unknown; args?: unknown } }).command;
+  if (command?.name !== 'select' || !Array.isArray(command.args)) return null;
+  return new Error(`${error.message}: the URL names database ${String(command.args[0])}, which this Redis refuses (its "databases" setting is the count it has)`, { cause: error });
 }
 
 let loaded: RedisConstructor | null = null;

@@ -47,7 +47,7 @@ export interface ViewHelpers {
   content_for(name: string, markup: unknown): SafeString;
   /** The page body in a layout, or a `content_for` block by name. */
   yield(name?: string): SafeString;
-  pluralize(count: number, singular: string, plural?: string): string;
+  pluralize(count: number | string | null | undefined, singular: string, plural?: string): string;
   truncate(text: unknown, length?: number, omission?: string): string;
   /**
    * Fragment caching (Rails' `cache`): the markup cached under `name`, or what `block` renders, cached
@@ -243,10 +243,15 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
     const use = (value: unknown) => (typeof value === 'string' ? raw(value) : render());
     return isThenable(found) ? Promise.resolve(found).then(use) : use(found);
   },
-  pluralize: (count: number, singular: string, plural?: string) => `${count} ${count === 1 ? singular : (plural ?? pluralizeWord.plural(singular))}`,
+  // Rails' `"#{count || 0} "`, singular for 1 or '1': a count read from params is text.
+  pluralize: (count: number | string | null | undefined, singular: string, plural?: string) =>
+    `${count ?? 0} ${count === 1 || count === '1' ? singular : (plural ?? pluralizeWord.plural(singular))}`,
+  // Lengths count characters, as Rails' `chars` does, so a cut never falls inside a surrogate pair.
   truncate: (text: unknown, length = 30, omission = '...') => {
     const s = String(text ?? '');
-    return s.length > length ? s.slice(0, Math.max(0, length - omission.length)) + omission : s;
+    if (s.length <= length) return s;
+    const chars = Array.from(s);
+    return chars.length > length ? chars.slice(0, Math.max(0, length - Array.from(omission).length)).join('') + omission : s;
   },
 };
 

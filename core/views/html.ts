@@ -16,7 +16,7 @@ export class SafeString {
   }
 }
 
-/** Escapes text for HTML; safe strings pass through. Arrays are joined, null and undefined are empty. */
+/** Escapes text for HTML; safe strings pass through. Arrays are joined, null and undefined are empty; a function or a promise is a TypeError. */
 export function escape(value: unknown): string {
   if (typeof value === 'string') return escapeText(value);
   if (value === null || value === undefined || value === false) return '';
@@ -26,7 +26,21 @@ export function escape(value: unknown): string {
     for (const item of value) out += escape(item);
     return out;
   }
+  if (typeof value === 'function' || (typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function')) throw notText(value);
   return escapeText(String(value));
+}
+
+/**
+ * A function or a promise in the markup is a template's slip (`${v.posts_path}` for `${v.posts_path()}`,
+ * an async helper not awaited). As text it would be the function's source or "[object Promise]" on a
+ * page answered 200, so it is an error naming what to write instead.
+ */
+function notText(value: object): TypeError {
+  if (typeof value === 'function') {
+    const name = value.name.replace(/^bound /, '');
+    return new TypeError(`a function${name ? ` (${name})` : ''} was interpolated into markup: call it${name ? `, as ${name}(…)` : ''}`);
+  }
+  return new TypeError('a promise was interpolated into markup: await it (an async helper, or cache() with an asynchronous store), or make the template async');
 }
 
 // A scan by character code: most text has nothing to escape and comes back as it is, with no regular

@@ -18,6 +18,7 @@
 import { copyFileSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TemplateError } from '../errors.ts';
 import type { SafeString } from './html.ts';
 
 /** A template: a function of the view context returning markup. */
@@ -163,8 +164,20 @@ async function load(file: string, stamp: string, before: Loaded | null, reimport
     }
     return { file, stamp, template: mod.default as Template, error: null, module: mod };
   } catch (error) {
-    return { file, stamp, template: null, error, module: null };
+    return { file, stamp, template: null, error: loadFailure(file, error), module: null };
   }
+}
+
+/**
+ * Why a template file did not load, naming it: Node's own message for a syntax error in an imported
+ * module ("Unexpected end of input") names neither the file nor the line, and its stack holds only
+ * Node's loader.
+ */
+function loadFailure(file: string, error: unknown): TemplateError {
+  const cause = error instanceof SyntaxError
+    ? new SyntaxError(`${error.message}; \`node --check ${file}\` shows where`, { cause: error })
+    : error;
+  return new TemplateError(file, cause);
 }
 
 type FreshImport = (file: string, previous: object | null) => Promise<unknown>;

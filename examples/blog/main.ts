@@ -27,7 +27,8 @@ import { serve, webConcurrency } from '../../transport/index.ts';
 import { createBlogApp } from './app.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const environment = process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'test' ? process.env.NODE_ENV : 'development';
+// createApp refuses a NODE_ENV that names no environment (a staging server runs as production).
+const environment = process.env.NODE_ENV || 'development';
 // Compiled (npm start) the modules are .js files; run from the sources (npm run dev) they are .ts through tsx.
 const fromSources = import.meta.url.endsWith('.ts');
 // The first line says how this process runs (workers run this script again and say nothing).

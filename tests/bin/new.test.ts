@@ -115,13 +115,28 @@ test('a directory name that cannot be a package name is refused, saying what a n
   assert.equal(readdirSync(cwd), []);
 });
 
+test('a name npm keeps for itself (node_modules, favicon.ico) is refused, where the app made could not load its packages', () => {
+  const cwd = scratchDir('new');
+  for (const name of ['node_modules', 'favicon.ico']) {
+    const { code, stderr } = newAppCommand([name], cwd);
+    assert.is(code, 1, name);
+    assert.match(stderr, `cannot make an application named "${name}": npm keeps that name for itself`, name);
+  }
+  assert.equal(readdirSync(cwd), []);
+});
+
 test('no directory, two, or an option is a usage error; --help prints the usage', () => {
   for (const args of [[], ['a', 'b'], ['--force']]) {
     const { code, stderr } = newAppCommand(args, scratchDir('new'));
     assert.is(code, 2, args.join(' '));
     assert.match(stderr, /^usage: signalbox new DIR/);
   }
-  assert.is(newAppCommand(['--help']).code, 0);
+  for (const flag of ['--help', '-h']) {
+    const help = newAppCommand([flag]);
+    assert.is(help.code, 0, flag);
+    assert.match(help.stdout, /^usage: signalbox new DIR/, 'help asked for is output');
+    assert.is(help.stderr, '');
+  }
 });
 
 test('the signalbox command runs it', async () => {

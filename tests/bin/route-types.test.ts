@@ -5,6 +5,7 @@
  * start runs it). The example's own declarations are checked in, and must
  * say what its routes say.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,6 +70,17 @@ test('misused options are usage errors', async () => {
     assert.is(code, 2, args.join(' '));
     assert.match(stderr, 'usage: signalbox routes', args.join(' '));
   }
+});
+
+test('--watch on a routes file that does not exist says so and exits 1, rather than watching for ever', async () => {
+  const dir = scratchDir('route-types');
+  const missing = join(dir, 'rotues.mjs');
+  const ran = await new Promise<{ code: number | null; stderr: string }>((done) => {
+    execFile(process.execPath, [join(ROOT, 'bin/signalbox.js'), 'routes', '--types', missing, '--out', join(dir, 'routes.helpers.d.ts'), '--watch'],
+      { timeout: 10_000, encoding: 'utf8' }, (error, _stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stderr }));
+  });
+  assert.is(ran.code, 1, 'exited 1 (null: still watching when killed)');
+  assert.is(ran.stderr, `${missing}: no such file\n`);
 });
 
 /** Resolves with the next value `listen` is handed, or rejects after `ms`. */

@@ -178,10 +178,10 @@ test('controllers may be given as a Map; services and config reach the app froze
   assert.ok(app.compiled.stateNames.includes('dispatching'));
 });
 
-test('the environment defaults from NODE_ENV: production and test as named, anything else development', () => {
+test('the environment defaults from NODE_ENV: production and test as named, development when unset or empty', () => {
   const saved = process.env.NODE_ENV;
   try {
-    for (const [value, expected] of [['test', 'test'], ['staging', 'development'], [undefined, 'development']] as const) {
+    for (const [value, expected] of [['test', 'test'], ['development', 'development'], ['', 'development'], [undefined, 'development']] as const) {
       if (value === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = value;
       const app = createApp({ routes: routes(), controllers: {}, logger: false });
@@ -189,6 +189,23 @@ test('the environment defaults from NODE_ENV: production and test as named, anyt
     }
     process.env.NODE_ENV = 'production';
     assert.is(createApp({ routes: routes(), controllers: {}, logger: false, session: false }).config.environment, 'production');
+  } finally {
+    if (saved === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = saved;
+  }
+});
+
+test('a NODE_ENV that names no environment is refused, not run as development (whose error pages show parameters and session)', () => {
+  const saved = process.env.NODE_ENV;
+  try {
+    for (const [value, hint] of [['Production', ' (did you mean production?)'], ['prod', ''], ['staging', ''], ['tset', ' (did you mean test?)']] as const) {
+      process.env.NODE_ENV = value;
+      assert.throws(() => createApp({ routes: routes(), controllers: {}, logger: false }), (e: unknown) => e instanceof ArgumentError &&
+        (e as Error).message === `NODE_ENV is "${value}", which names no environment${hint}: Signalbox runs as development, test or production. ` +
+          'A staging server runs as production; createApp({ environment }) chooses one whatever NODE_ENV says', value);
+    }
+    process.env.NODE_ENV = 'staging';
+    assert.is(createApp({ routes: routes(), controllers: {}, logger: false, environment: 'test' }).config.environment, 'test', 'the option decides whatever NODE_ENV says');
   } finally {
     if (saved === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = saved;

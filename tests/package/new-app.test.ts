@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -84,6 +85,41 @@ test('npm start serves it in development: / answers 200, an unknown path 404, an
   }
 });
 
+test('in development a template with a syntax error answers a page naming its file, and the next request after the fix renders', async () => {
+  const server = await start({});
+  const template = join(app, 'app/views/notes/index.html.js');
+  const before = readFileSync(template, 'utf8');
+  try {
+    writeFileSync(template, `${before}\nexport const unfinished = {\n`);
+    const broken = await fetch(`${server.url}/`);
+    assert.is(broken.status, 500);
+    const page = await broken.text();
+    assert.match(page, 'TemplateError in NotesController#index');
+    assert.match(page, `node --check ${template}`, 'Node\'s own message names neither the file nor the line');
+    writeFileSync(template, before);
+    const fixed = await fetch(`${server.url}/`);
+    assert.is(fixed.status, 200);
+    assert.match(await fixed.text(), '<h1>Notes</h1>');
+  } finally {
+    writeFileSync(template, before);
+    await server.stop();
+  }
+});
+
+test('npm start on a port another server holds says so in a line and exits 1', async () => {
+  const holder = createServer();
+  await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', () => listening()));
+  try {
+    const { port } = holder.address() as AddressInfo;
+    const ran = await run('npm', ['start'], app, { PORT: String(port), HOST: '127.0.0.1' });
+    assert.is(ran.code, 1);
+    assert.match(ran.stderr, `demo cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}: another server is listening there`);
+    assert.not.match(ran.stderr, /\n\s+at /, 'no stack trace');
+  } finally {
+    holder.close();
+  }
+});
+
 test('the development session secret is written once to tmp/, so a session outlives a restart', async () => {
   const first = await start({});
   // npm prints its own `> demo@0.1.0 start` banner first; the server's first line says the mode.
@@ -142,6 +178,13 @@ test('in production it will not start without SIGNALBOX_SECRET, and says so', as
   assert.match(ran.stderr, 'SIGNALBOX_SECRET');
 });
 
+test('with a NODE_ENV that names no environment it will not start as development, and says which were meant', async () => {
+  const ran = await run('npm', ['start'], app, { NODE_ENV: 'Production', PORT: '0' });
+  assert.is(ran.code, 1);
+  assert.match(ran.stderr, 'NODE_ENV is "Production", which names no environment (did you mean production?)');
+  assert.not.match(ran.stdout, 'listening on');
+});
+
 test('in production an unknown path answers public/404.html', async () => {
   const server = await start({ NODE_ENV: 'production', SIGNALBOX_SECRET: 'x'.repeat(40), SIGNALBOX_HOSTS: '127.0.0.1' });
   try {
@@ -153,11 +196,14 @@ test('in production an unknown path answers public/404.html', async () => {
   }
 });
 
-test('npm run routes prints its routes, from any directory of it', async () => {
+test('npm run routes prints its routes, from any directory of it; a file that is no module is named as such', async () => {
   const ran = await run('npm', ['run', '--silent', 'routes'], join(app, 'app', 'views'));
   assert.is(ran.code, 0, ran.stderr);
   assert.match(ran.stdout, /^\s+notes GET\s+\/notes\s+\{controller: "notes", action: "index"\}$/m);
   assert.match(ran.stdout, /^\s+root\s+\/\s+\{controller: "notes", action: "index"\}$/m);
+  const notModule = await run('npx', ['signalbox', 'routes', 'README.md'], app);
+  assert.is(notModule.code, 1);
+  assert.is(notModule.stderr.trim(), 'README.md is not a routes module: that is JavaScript (.js, .mjs) or TypeScript (.ts, .mts) exporting a RouteSet', 'not taken for TypeScript that needs tsx');
   const types = await run('npm', ['run', '--silent', 'routes:types'], app);
   assert.is(types.code, 0, types.stderr);
   assert.is(types.stdout.trim(), 'config/routes.helpers.d.ts: already up to date', 'the declarations it came with are its routes\'');

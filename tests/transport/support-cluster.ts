@@ -50,7 +50,16 @@ process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
+/** A cluster process as it starts: its output and exit, before (or without) its workers listening. */
+export type StartingCluster = Pick<ClusterProcess, 'child' | 'logs' | 'exited' | 'waitForLog'>;
+
 export function clusterProcess(options: ClusterOptions, env: Record<string, string> = {}): Promise<ClusterProcess> {
+  const { starting, listening } = startCluster(options, env);
+  return listening.then(({ test_port, workers }) => ({ ...starting, port: test_port, workers, get: (path: string, method?: string) => get(test_port, path, method) }));
+}
+
+/** Starts the cluster process; `listening` settles once every worker listens (or rejects when it exits first). */
+export function startCluster(options: ClusterOptions, env: Record<string, string> = {}): { starting: StartingCluster; listening: Promise<{ test_port: number; workers: number[] }> } {
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
     env: { ...process.env, NODE_ENV: 'development', ...env, SIGNALBOX_TEST_SERVE: JSON.stringify(options) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,11 +111,9 @@ export function clusterProcess(options: ClusterOptions, env: Record<string, stri
   });
   children.add(child);
   void exit.then(() => children.delete(child));
-  return new Promise((resolve, reject) => {
-    announced = ({ test_port, workers }) => resolve({
-      child, port: test_port, workers, logs, exited: () => exit, waitForLog,
-      get: (path, method) => get(test_port, path, method),
-    });
+  const listening = new Promise<{ test_port: number; workers: number[] }>((resolve, reject) => {
+    announced = resolve;
     void exit.then(({ code }) => reject(new Error(`the cluster exited (${code}) before listening: ${JSON.stringify(logs)}`)));
   });
+  return { starting: { child, logs, exited: () => exit, waitForLog }, listening };
 }

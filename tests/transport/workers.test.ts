@@ -13,7 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tunnel } from '../../transport/index.ts';
 import { startRedis } from '../support/redis.ts';
-import { clusterProcess, type Answer, type ClusterProcess } from './support-cluster.ts';
+import { clusterProcess, startCluster, type Answer, type ClusterProcess } from './support-cluster.ts';
 
 const test = suite('serve(app, { workers }) runs workers that share the port');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -112,6 +112,20 @@ test('SIGTERM to the primary drains every worker: requests in flight are answere
   assert.ok(at - signalled < 3_000, `exited ${Math.round(at - signalled)} ms after the signal`);
   assert.ok(c.logs.some((l) => l.msg === 'all workers exited'));
   for (const pid of c.workers) assert.throws(() => process.kill(pid, 0), 'every worker is gone');
+});
+
+test('SIGTERM while the workers are still starting: each drains once it listens, and the primary exits 0 at once, not at the deadline', async () => {
+  const { starting: c, listening } = startCluster({ workers: 2, shutdownTimeoutMs: 5_000 }, { SIGNALBOX_TEST_START_DELAY_MS: '800' });
+  listening.catch(() => undefined);
+  await c.waitForLog((l) => l.msg === 'starting 2 workers');
+  await sleep(100);
+  const signalled = performance.now();
+  c.child.kill('SIGTERM');
+  const { code, at } = await c.exited();
+  assert.is(code, 0);
+  assert.ok(at - signalled < 3_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+  assert.not.ok(c.logs.some((l) => typeof l.msg === 'string' && l.msg.startsWith('shutdown timeout')), 'no worker was left to be killed at the deadline');
+  assert.is(c.logs.filter((l) => l.msg === 'shutting down at the primary\'s request').length, 2, 'both workers drained');
 });
 
 test('the primary exits 0 at the shutdown deadline when a worker cannot finish in time', async () => {

@@ -20,8 +20,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(1);
 }
 
-// The first line says which mode this process runs in (createApp reads NODE_ENV the same way).
-const mode = process.env.NODE_ENV === 'production' || process.env.NODE_ENV === 'test' ? process.env.NODE_ENV : 'development';
+// The first line says which mode this process runs in; createApp refuses a NODE_ENV that names none.
+const mode = process.env.NODE_ENV || 'development';
 console.log(`{{app_name}} starting in ${mode} mode (Node ${process.version}, pid ${process.pid})`);
 
 let app;
@@ -33,5 +33,16 @@ try {
   process.exit(1);
 }
 
-const server = await serve(app, { port, host: process.env.HOST || '127.0.0.1', handleSignals: true });
+const host = process.env.HOST || '127.0.0.1';
+let server;
+try {
+  server = await serve(app, { port, host, handleSignals: true });
+} catch (error) {
+  // The port is taken (another server, or this app already running) or not ours to take: say so and stop.
+  const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+  const hint = code === 'EADDRINUSE' ? ': another server is listening there; stop it, or start this one with PORT=<another port>'
+    : code === 'EACCES' ? ': this user may not listen on that port; start with PORT=<a port above 1023>' : '';
+  console.error(`{{app_name}} cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}${hint}`);
+  process.exit(1);
+}
 console.log(`{{app_name}} (${app.config.environment}) listening on ${server.url}/ - press Ctrl-C to stop`);

@@ -172,6 +172,24 @@ test('Redis not running at all: 503 with Retry-After, at once', async () => {
   }
 });
 
+test('a URL naming a database Redis does not have: 503 saying so, and nothing written to database 0', async () => {
+  await redis.command('FLUSHALL');
+  const url = redis.url.replace(/\/0$/, '/99');
+  const store = redisSessionStore({ url, key: '_app_session' });
+  try {
+    await withApp({ counts: CountsController }, { session_store: store }, async (s) => {
+      const answer = await s.get('/counts');
+      assert.is(answer.status, 503);
+      assert.is((await s.get('/counts/new')).status, 200, 'no session, no Redis needed');
+      const warning = s.lines.find((l) => l.msg === 'Redis unreachable: requests that carry a session answer 503 until it is back');
+      assert.match(String(warning?.reason), 'the URL names database 99');
+    });
+  } finally {
+    await store.close();
+  }
+  assert.is(await redis.command('DBSIZE'), 0, 'the session did not land in database 0');
+});
+
 test('Redis killed and restarted: sessions work again without a restart of the app', async () => {
   await withStore({}, async (s) => {
     await s.get('/counts');

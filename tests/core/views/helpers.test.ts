@@ -132,6 +132,14 @@ test('pluralize and truncate', async () => {
   assert.is(await rendered((v) => [v.truncate('Hello world, how are you', 10), v.truncate('short'), v.truncate('abcdef', 4, '…'), v.truncate(null), v.truncate('abc', 2, '...')].join('|')), 'Hello w...|short|abc…||...');
 });
 
+test('pluralize counts as Rails does: nothing is 0, and 1 given as text from params is singular', async () => {
+  assert.is(await rendered((v) => [v.pluralize(null, 'post'), v.pluralize(undefined, 'post'), v.pluralize('1', 'post'), v.pluralize('2', 'person')].join(', ')), '0 posts, 0 posts, 1 post, 2 people');
+});
+
+test('truncate counts characters, never cutting a character written as a surrogate pair in two', async () => {
+  assert.is(await rendered((v) => [v.truncate('😀😀😀😀', 3, ''), v.truncate('😀😀😀', 3), v.truncate('ab😀cdef', 5, '…'), v.truncate('😀😀😀😀', 3, '😀')].join('|')), '😀😀😀|😀😀😀|ab😀c…|😀😀😀');
+});
+
 test('h, escape, html, url_for, params and flash are at hand', async () => {
   const body = await rendered((v) => v.html`${v.h('<a>')} ${v.escape('&')} ${v.url_for(new Post(2))} ${v.url_for({ controller: 'posts', action: 'index' })} ${v.url_for('/s')} ${v.params.q} ${String(v.flash.get('x'))}`, { query: '?q=%3Cq%3E' });
   assert.is(body, '&amp;lt;a&amp;gt; &amp;amp; /posts/2 /posts /s &lt;q&gt; undefined', 'h and escape give plain strings: the html tag escapes them again');

@@ -26,6 +26,17 @@ test('escape: the five HTML specials; nothing for null, undefined and false; arr
   for (const [value, escaped] of CASES) assert.is(escape(value), escaped, String(value));
 });
 
+test('escape refuses a function or a promise, which as text would be source code or "[object Promise]"', () => {
+  function posts_path(): string {
+    return '/posts';
+  }
+  assert.throws(() => escape(posts_path), /a function \(posts_path\) was interpolated into markup: call it, as posts_path\(…\)/);
+  assert.throws(() => html`<a href="${posts_path.bind(null)}">`, /call it, as posts_path\(…\)/);
+  assert.throws(() => escape([1, Promise.resolve('x')]), /a promise was interpolated into markup: await it/);
+  assert.throws(() => escape({ then: () => undefined }), /a promise was interpolated/);
+  assert.is(escape({ then: 'not a function' }), '[object Object]', 'an object with a then that is not a method is an object');
+});
+
 test('escape replaces exactly the five specials, wherever they are in any text, and leaves the rest as it is', () => {
   const entity: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
   const text = fc.string({ unit: fc.oneof(fc.constantFrom('&', '<', '>', '"', "'", 'a', ' ', 'é'), fc.string({ maxLength: 1, unit: 'binary' })) });

@@ -84,6 +84,37 @@ test('a template, layout or partial that returns nothing is a TemplateError aski
   assert.is((await call(viewing({ 'pages/go.html': () => '' }), 'GET /pages/go')).status, 200);
 });
 
+test('a function or a promise interpolated into markup is a TemplateError saying what to write, not its source or "[object Promise]" on a 200', async () => {
+  class Post {
+    constructor(readonly id: number) {}
+  }
+  class PagesController extends Controller {
+    go(): void {}
+  }
+  for (const [template, says] of [
+    [(v) => html`<a href="${(v as unknown as { posts_path: unknown }).posts_path}">all</a>`, 'a function (posts_path) was interpolated into markup: call it, as posts_path(…)'],
+    [(v) => html`<a href="${v.url_for}">x</a>`, 'a function (url_for) was interpolated into markup: call it, as url_for(…)'],
+    [() => html`<p>${async () => 'x'}</p>`, 'a function was interpolated into markup: call it'],
+    [() => html`<p>${Promise.resolve(new Post(1))}</p>`, 'a promise was interpolated into markup: await it'],
+    [(v) => html`<nav>${v.cache('nav', async () => 'links')}</nav>`, 'a promise was interpolated into markup: await it'],
+    [(v) => { v.content_for('title', Promise.resolve('T')); return 'page'; }, 'a promise was interpolated into markup: await it'],
+  ] as [Template, string][]) {
+    const app = appWith({ pages: PagesController }, {
+      views: memoryViews({ 'pages/go.html': template }),
+      draw: (map) => { map.resources('posts'); map.connect(':controller/:action'); },
+      config: { consider_all_requests_local: true },
+    });
+    const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+    assert.is(res.status, 500, says);
+    assert.match(res.body, '<h1>TemplateError in PagesController#go</h1>');
+    assert.match(res.body, says);
+    assert.not.match(res.body, '[object Promise]');
+  }
+  // Awaited, the same promise is its value.
+  const res = await call(viewing({ 'pages/go.html': async (v) => html`<nav>${await v.cache('nav', async () => 'links')}</nav>` }), 'GET /pages/go');
+  assert.is(res.body, '<nav>links</nav>');
+});
+
 test('a layout that throws is a TemplateError too', async () => {
   const res = await call(viewing({ 'pages/go.html': () => 'ok', 'layouts/application.html': () => { throw new Error('bad layout'); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, directoryViews, memoryViews, type Template } from '../../../core/index.ts';
+import { Controller, directoryViews, memoryViews, TemplateError, type Template } from '../../../core/index.ts';
 import { appWith, call, tempDir } from '../../support/harness.ts';
 
 const test = suite('view resolvers find templates by name');
@@ -102,6 +102,30 @@ test('a module that fails to load fails only the lookups of its own name', async
   assert.instance(thrown, TypeError);
   assert.is((views.find(['posts/index.html']) as Template)({}), 'index from js');
   assert.throws(() => views.find(['posts/broken.html']), /must export a template function/);
+});
+
+test('a template module that fails to load is a TemplateError naming its file, on the development page and for every other lookup', async () => {
+  const root = join(tmp.path, 'failing');
+  mkdirSync(join(root, 'posts'), { recursive: true });
+  const file = join(root, 'posts', 'show.html.js');
+  writeFileSync(file, 'const settings = undefined;\nexport const size = settings.size;\nexport default () => "show";\n');
+  writeFileSync(join(root, 'posts', 'index.html.js'), 'export default () => "index";\n');
+  const views = directoryViews(root);
+  let thrown: unknown = null;
+  await (views.find(['posts/show.html']) as Promise<unknown>).catch((e: unknown) => { thrown = e; });
+  assert.instance(thrown, TemplateError);
+  assert.match((thrown as Error).message, file);
+  assert.instance((thrown as Error).cause, TypeError, 'what the module threw is kept as the cause');
+  assert.is((views.find(['posts/index.html']) as Template)({}), 'index');
+
+  class PostsController extends Controller {
+    show(): void {}
+  }
+  const app = appWith({ posts: PostsController }, { views: root, config: { consider_all_requests_local: true } });
+  const page = await call(app, 'GET /posts/show', { remoteAddress: '127.0.0.1' });
+  assert.is(page.status, 500);
+  assert.match(page.body, 'TemplateError in PostsController#show');
+  assert.match(page.body, file);
 });
 
 test('without reload a resolver has no refresh, and an edited file keeps its first template', async () => {
