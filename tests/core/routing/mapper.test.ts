@@ -69,6 +69,18 @@ test('namespace names must be words', () => {
   throwsA(() => draw((map) => map.namespace('back-office', (admin) => admin.resources('posts'))), ArgumentError, /must be words/);
 });
 
+test('routes whose words a URL escapes recognise the URLs their helpers generate', () => {
+  const set = draw((map) => {
+    map.resources('posts', { as: 'artículos', member: { 'señalar': 'put' } });
+    map.named('menu', 'café/menú', { controller: 'menus', action: 'show' });
+  });
+  const h = helpersOf(set);
+  assert.is(h.post_path(1), '/art%C3%ADculos/1');
+  assertRecognizes(set, `GET ${h.post_path(1)}`, { controller: 'posts', action: 'show', id: '1' });
+  assertRecognizes(set, `PUT ${h.señalar_post_path(1)}`, { controller: 'posts', action: 'señalar', id: '1' });
+  assertRecognizes(set, `GET ${h.menu_path()}`, { controller: 'menus', action: 'show' });
+});
+
 test('namespace needs a name and a block', () => {
   throwsA(() => draw((map) => map.namespace('', () => {})), ArgumentError, 'namespace needs a name');
   throwsA(() => draw((map) => map.namespace('admin', {})), ArgumentError, 'namespace "admin" needs a block');
