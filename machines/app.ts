@@ -273,8 +273,10 @@ export function createApp(options: CreateAppOptions): App {
     if (problem !== null) return Promise.resolve(notAMessage(problem));
     const run = createRun(runtime, message);
     if (tracer.active) {
-      const q = message.url.indexOf('?');
-      tracer.emit({ kind: 'request', id: run.id, machine: COMPILED.id, method: message.method, path: q < 0 ? message.url : message.url.slice(0, q), transport: message.transport ?? 'http', t: performance.now() });
+      // The run's message: its target is read without a fragment, as everywhere else.
+      const { url } = run.message;
+      const q = url.indexOf('?');
+      tracer.emit({ kind: 'request', id: run.id, machine: COMPILED.id, method: message.method, path: q < 0 ? url : url.slice(0, q), transport: message.transport ?? 'http', t: performance.now() });
     }
     try {
       const out = engine === 'xstate'

@@ -254,6 +254,11 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     connectionsCheckingInterval: 1_000,
   }, onRequest);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  // A client may end its side once its request is sent (HTTP/1.0 tools, `nc`, some health checks). node:http's
+  // default takes that end for an abort of every request not yet answered, so an action still running or an upload
+  // still being parsed lost its answer (the fast lane answers such clients). Node's own switch for it: the answers
+  // owed are sent, then the connection closes after the last one.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const connections = new Connections(maxPipelined);
   const nodeReads = takeConnectionListener(server);
   const toNode = (socket: Socket): void => {

@@ -9,7 +9,7 @@ import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import type { Controller } from './base.ts';
 import { beginRun, runOf, type ActionRun, type ControllerWiring } from './action-state.ts';
 import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
-import { givenToken, isSessionToken } from '../session/token.ts';
+import { givenTokens, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 import { cacheHost } from './cache-host.ts';
 import { isThenable, thenOrNow } from '../util.ts';
@@ -99,7 +99,7 @@ function runChain(c: Controller, run: ActionRun, klass: ControllerClass, action:
   const cache = (run.cache = declarations.caches.length === 0 ? null : CacheRun.begin(cacheHost(c, declarations.forgery), run.wiring.caching, declarations.caches, action));
   const forgery = declarations.forgery;
   // The controller decides: only now are its protection and its token parameter known.
-  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(run.wiring.session, givenToken(c.params, c.request.headers, forgery.param), forgery.secret)) {
+  if (forgery && options.allow_forgery_protection && appliesTo(forgery, action) && options.forgery.required && !isSessionToken(run.wiring.session, givenTokens(c.params, c.request.headers, forgery.param), forgery.secret)) {
     throw new InvalidAuthenticityToken();
   }
   return beforeFrom(c, filtersFor(declarations.filters, action), 0, body, cache);

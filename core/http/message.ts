@@ -67,6 +67,18 @@ export function messageProblem(message: unknown): string | null {
   return null;
 }
 
+/**
+ * The message without a fragment on its target. A `#` never belongs to a request target (RFC 9112
+ * §3.2; a literal one is sent as `%23`), but some clients send the URL they were given whole (Node's
+ * `http.request({ path })` does): Rails' servers (Mongrel, Puma) set the fragment aside, so the path
+ * and query parameters never see it, and neither do public files, routes or logs here.
+ * @example withoutFragment({ method: 'GET', url: '/posts/1?x=1#top', headers: {} }).url // '/posts/1?x=1'
+ */
+export function withoutFragment(message: RequestMessage): RequestMessage {
+  const hash = message.url.indexOf('#');
+  return hash < 0 ? message : { ...message, url: message.url.slice(0, hash) };
+}
+
 /** Lower-cases header names and joins repeated values the way HTTP allows, into a record that inherits nothing. */
 export function normaliseHeaders(headers: Readonly<Record<string, HeaderValue | undefined>>): Record<string, string> {
   // A bare record, in V8's fast mode: one made by Object.create(null) is a dictionary, slow at every read of a

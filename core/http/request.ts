@@ -100,7 +100,7 @@ export class Request {
       try {
         decodeURIComponent(path);
       } catch {
-        throw new BadRequest(`Malformed percent-encoding in path ${JSON.stringify(path.slice(0, 200))}`);
+        throw new BadRequest(env.undecodablePath(path));
       }
     }
     this.path = path;

@@ -34,9 +34,10 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
     return Promise.reject(klass ? new UnknownAction(klass.name, action) : new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
   }
   // A format no MIME type is registered for cannot be rendered; refusing it here also keeps
-  // arbitrary extensions from growing any per-format state.
+  // arbitrary extensions from growing any per-format state. A bare `?format` (null) names none, like
+  // an empty one: the Accept header decides, as everywhere else the parameter is read.
   const format = request.parameters.format;
-  if (format !== undefined && format !== '' && (typeof format !== 'string' || request.format === null)) {
+  if (format !== undefined && format !== null && format !== '' && (typeof format !== 'string' || request.format === null)) {
     return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
   }
   const wiring = new RequestWiring(run, controllerPath, action);

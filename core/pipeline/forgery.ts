@@ -5,7 +5,7 @@
  * and the controller's `protect_from_forgery` acts on it during dispatch.
  */
 import { InvalidAuthenticityToken } from '../errors.ts';
-import { givenToken, matchesStoredToken } from '../session/token.ts';
+import { givenTokens, matchesStoredToken } from '../session/token.ts';
 import type { RequestRun } from './run.ts';
 import { isThenable } from '../util.ts';
 
@@ -37,8 +37,8 @@ export function checkForgery(run: RequestRun): void {
 export function isUnroutedForgery(run: RequestRun): boolean {
   if (!run.forgery.required || !run.app.forgeryProtected) return false;
   const request = run.request!;
-  const given = givenToken(request.parameters, request.headers);
-  if (given === null) return true;
+  const given = givenTokens(request.parameters, request.headers);
+  if (given.length === 0) return true;
   const stored = run.app.sessions.load(request);
   if (isThenable(stored)) {
     // A guard cannot wait for a networked store: with no session to compare, the request is refused as
@@ -46,7 +46,7 @@ export function isUnroutedForgery(run: RequestRun): boolean {
     Promise.resolve(stored).catch(() => {});
     return true;
   }
-  return !matchesStoredToken(given, stored);
+  return !given.some((token) => matchesStoredToken(token, stored));
 }
 
 /** Records the rejection, so the forgery-rejected state logs and renders it like one raised in dispatch. */

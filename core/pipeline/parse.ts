@@ -8,7 +8,7 @@ import { Request } from '../http/request.ts';
 import { Response } from '../http/response.ts';
 import { parseBodyParams, parseBodyStream, UploadFiles } from '../request/params.ts';
 import { BadRequest, BlockedHost } from '../errors.ts';
-import { hostAllowed } from '../request/env.ts';
+import { hostAllowed, rawHostWithPort, validHost } from '../request/env.ts';
 import { isThenable } from '../util.ts';
 import type { RequestRun } from './run.ts';
 
@@ -19,6 +19,8 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   run.request = request;
   // An "http" URI with an empty host is invalid (RFC 9110 §4.2.1): nothing the app makes from this request could name it.
   if (request.host === '') throw new BadRequest('The request names no host (its Host header is empty)');
+  const named = rawHostWithPort(request.env);
+  if (!validHost(named)) throw new BadRequest(`The request's host ${JSON.stringify(named.slice(0, 100))} is not a host name or address with an optional port`);
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);
   // Query errors (bad escapes, limits) surface here rather than midway through an action.

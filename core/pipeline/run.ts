@@ -13,7 +13,7 @@ import type { CacheStatus } from '../caching/host.ts';
 import type { ForgeryVerdict } from '../controller/declarations.ts';
 import type { Request, RequestSettings } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
-import type { RequestMessage, ResponseMessage } from '../http/message.ts';
+import { withoutFragment, type RequestMessage, type ResponseMessage } from '../http/message.ts';
 import type { MimeRegistry } from '../mime/types.ts';
 import type { PublicFiles } from '../public/public-files.ts';
 import type { ParamLimits, UploadFiles } from '../request/params.ts';
@@ -142,7 +142,7 @@ class Run implements RequestRun {
 
   constructor(app: AppRuntime, message: RequestMessage, id: string | null) {
     this.app = app;
-    this.message = message;
+    this.message = withoutFragment(message);
     this.#sequence = ++sequence;
     this.#id = id;
     this.started = performance.now();

@@ -31,6 +31,7 @@ import { BadRequest } from '../errors.ts';
 import { ifNoneMatchNames, REVALIDATE } from '../http/etag.ts';
 import type { Response } from '../http/response.ts';
 import type { MimeRegistry } from '../mime/types.ts';
+import { undecodablePath } from '../request/env.ts';
 import { fileAnswer, headerOf, publicResponse, type FileRequest } from './file-answer.ts';
 import { PublicDirectory } from './public-directory.ts';
 
@@ -90,7 +91,7 @@ export class PublicFiles {
       path = decodeURIComponent(target);
     } catch {
       // The first reader of the path refuses it, as parsing would: no file, page or route could answer it.
-      throw new BadRequest(`Malformed percent-encoding in path ${JSON.stringify(target.slice(0, 200))}`);
+      throw new BadRequest(undecodablePath(target));
     }
     const query = q < 0 ? '' : url.slice(q + 1);
     // The page cache never writes a page for a query, which might change it: such requests go to the app.

@@ -205,6 +205,18 @@ export function requestUriAndPath(target: string, relativeUrlRoot = ''): { reque
   return { request_uri: requestUri, path: path || '/' };
 }
 
+/**
+ * Why a request path's escapes do not decode, for its 400: an escape that is not `%XX`, or escapes whose
+ * bytes are not UTF-8 (`/files/caf%E9`, from a Latin-1 link), which a malformed-escape message would not explain.
+ * @example undecodablePath('/files/caf%E9') // 'The path "/files/caf%E9" is not UTF-8: ...'
+ */
+export function undecodablePath(path: string): string {
+  const shown = JSON.stringify(path.slice(0, 200));
+  return /%(?![0-9A-Fa-f]{2})/.test(path)
+    ? `Malformed percent-encoding in path ${shown}: a % must be followed by two hex digits (%25 for a % itself)`
+    : `The path ${shown} is not UTF-8: its %-escapes decode to bytes that are not UTF-8 text`;
+}
+
 /** The query string of a request target: what follows its first '?', or ''. */
 export function queryString(target: string): string {
   const q = target.indexOf('?');
@@ -256,6 +268,22 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
   // over both ends retries a long inner run of blanks from every position in it.)
   const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+/, '').replace(/(?<![ \t])[ \t]+$/, '').toLowerCase();
   return essence === '' ? null : registry.lookup(essence);
+}
+
+/**
+ * RFC 3986's `host [ ":" port ]`: a bracketed IP literal, or a name of unreserved characters, escapes
+ * and sub-delimiters (IPv4 addresses and names alike), then an optional port of digits.
+ */
+const HOST_WITH_PORT = /^(?:\[[0-9A-Za-z:._~%-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+
+/**
+ * Whether the host (and port) the request names could be a URL's authority. A Host that is not
+ * (`a b`, `evil.example/x?`, `user@host`, `a:1:2`) is invalid (RFC 9112 §3.2: a 400), and would
+ * otherwise be copied whole into every URL the app makes with a host (redirects, `_url` helpers).
+ * @example validHost('www.example.com:8080') // true
+ */
+export function validHost(hostWithPort: string): boolean {
+  return HOST_WITH_PORT.test(hostWithPort);
 }
 
 /**

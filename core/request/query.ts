@@ -25,7 +25,7 @@ import type { Params } from './param-values.ts';
 
 /**
  * Parameters of a query string or url-encoded body: `+` is a space, `%XX` escapes decode as
- * UTF-8 (a bad escape is a 400), a name without `=` gives null, empty names are skipped,
+ * UTF-8 (a malformed escape, or escapes that are not UTF-8, is a 400), a name without `=` gives null, empty names are skipped,
  * the first value of a repeated plain key wins, and brackets nest (see `nested-params.ts`).
  * @example parseQuery('x[y][][z]=10&x[y][][w]=a') // { x: { y: [{ z: '10', w: 'a' }] } }
  */
@@ -57,6 +57,11 @@ export function unescapeParam(text: string): string {
   try {
     return decodeURIComponent(spaced);
   } catch {
-    throw new ParamsParseError('SBX_ERR_PARAMS_ENCODING', `Invalid %-encoding in parameter ${JSON.stringify(text.slice(0, 100))}`);
+    // Two different mistakes, told apart only now: an escape that is not `%XX`, and well-formed escapes
+    // whose bytes are not UTF-8 (a form sent in Latin-1: `caf%E9`), which no malformed-escape message explains.
+    const shown = JSON.stringify(text.slice(0, 100));
+    throw new ParamsParseError('SBX_ERR_PARAMS_ENCODING', /%(?![0-9A-Fa-f]{2})/.test(spaced)
+      ? `Malformed %-escape in parameter ${shown}: a % must be followed by two hex digits (%25 for a % itself)`
+      : `Parameter ${shown} is not UTF-8: its %-escapes decode to bytes that are not UTF-8 text (sent in another charset?)`);
   }
 }

@@ -50,11 +50,15 @@ export function existingToken(session: SessionHandle, secret: string | undefined
   return typeof token === 'string' && token !== '' ? token : null;
 }
 
-/** The token a request gives: the form parameter `param`, else the X-CSRF-Token header; null unless a non-empty string. */
-export function givenToken(params: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string | undefined>>, param = DEFAULT_TOKEN_PARAM): string | null {
-  const fromParams = params[param];
-  const given = fromParams !== undefined ? fromParams : headers['x-csrf-token'];
-  return typeof given === 'string' && given !== '' ? given : null;
+/**
+ * The tokens a request gives, in the form parameter `param` and the X-CSRF-Token header: each one that is a
+ * non-empty string. Either may prove the request (as the header does in later Rails): a script that sends the
+ * page's token in the header while posting a form whose field is stale or empty is no forgery.
+ */
+export function givenTokens(params: Readonly<Record<string, unknown>>, headers: Readonly<Record<string, string | undefined>>, param = DEFAULT_TOKEN_PARAM): string[] {
+  const tokens: string[] = [];
+  for (const given of [params[param], headers['x-csrf-token']]) if (typeof given === 'string' && given !== '') tokens.push(given);
+  return tokens;
 }
 
 /** Whether `given` is the random token kept in this session's data (compared in constant time). */
@@ -63,10 +67,10 @@ export function matchesStoredToken(given: string, session: Readonly<Record<strin
   return typeof stored === 'string' && stored !== '' && secureCompare(given, stored);
 }
 
-/** Whether `given` (from `givenToken`) is this session's token, digested or stored. */
-export function isSessionToken(session: SessionHandle, given: string | null, secret: string | undefined): boolean {
-  if (given === null) return false;
+/** Whether any of `given` (from `givenTokens`) is this session's token, digested or stored. */
+export function isSessionToken(session: SessionHandle, given: readonly string[], secret: string | undefined): boolean {
+  if (given.length === 0) return false;
   const digest = digestToken(session, secret);
-  if (digest !== null && secureCompare(given, digest)) return true;
-  return matchesStoredToken(given, session.data);
+  if (digest !== null && given.some((token) => secureCompare(token, digest))) return true;
+  return given.some((token) => matchesStoredToken(token, session.data));
 }

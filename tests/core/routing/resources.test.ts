@@ -431,7 +431,9 @@ test('an option resources does not read is ignored, as in Rails 2.1, and named o
     await new Promise((resolve) => setImmediate(resolve));
   } finally {
     process.off('warning', listener);
-    process.env.NODE_ENV = env;
+    // Assigning undefined would store the text "undefined", an environment no app can run in.
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
   }
   const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
   assert.equal(ours, [

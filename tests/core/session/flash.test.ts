@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Flash, memorySessionStore } from '../../../core/index.ts';
+import { Controller, Flash, html, memorySessionStore, memoryViews } from '../../../core/index.ts';
 import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('the flash lives for exactly one more request');
@@ -90,6 +90,50 @@ test('across requests: set + redirect shows the message once; flash.now never re
   const cookie = created.header('set-cookie')!.split(';')[0];
   assert.is((await call(app, 'GET /posts/index', { headers: { cookie } })).body, 'notice=Post was created alert=');
   assert.is((await call(app, 'GET /posts/index', { headers: { cookie } })).body, 'notice= alert=');
+});
+
+test('a message reads and sets like a property, as Rails\' flash[:notice]: flash.notice = … is flash.set(\'notice\', …)', () => {
+  const session: Record<string, unknown> = { flash: { alert: 'from last time' } };
+  const flash = new Flash(session);
+  assert.is(flash.alert, 'from last time');
+  assert.is(flash['missing'], undefined);
+  assert.ok('alert' in flash);
+  assert.not.ok('missing' in flash);
+  flash.notice = 'Saved';
+  flash['warning'] = 'Careful';
+  assert.is(flash.get('notice'), 'Saved');
+  assert.is(flash.notice, 'Saved');
+  assert.not.ok(flash.empty);
+  flash.sweep(session);
+  assert.equal(session.flash, { notice: 'Saved', warning: 'Careful' }, 'kept for the next request like set(); the restored alert is swept');
+});
+
+test('the flash\'s own members cannot be overwritten as messages: the error says to use set()', () => {
+  const flash = new Flash({});
+  for (const member of ['now', 'keep', 'set', 'empty']) {
+    assert.throws(() => { (flash as Record<string, unknown>)[member] = 'x'; }, new RegExp(`^flash\\.${member} is the flash's own (method|property), not a message: use flash\\.set\\("${member}", …\\)$`), member);
+  }
+  flash.set('now', 'a message named like a method');
+  assert.is(flash.get('now'), 'a message named like a method');
+  assert.is(typeof flash.now, 'function');
+});
+
+test('across requests: flash.notice set before a redirect is what the next page\'s template reads as v.flash.notice', async () => {
+  class PostsController extends Controller {
+    create(): void {
+      this.flash.notice = 'Post was created';
+      this.redirect_to({ action: 'index' });
+    }
+    index(): void {}
+  }
+  const app = appWith({ posts: PostsController }, {
+    session_store: memorySessionStore(),
+    views: memoryViews({ 'posts/index.html': (v) => html`<p>${v.flash.notice}</p>` }),
+  });
+  const created = await call(app, 'POST /posts/create');
+  const cookie = created.header('set-cookie')!.split(';')[0];
+  assert.is((await call(app, 'GET /posts/index', { headers: { cookie } })).body, '<p>Post was created</p>');
+  assert.is((await call(app, 'GET /posts/index', { headers: { cookie } })).body, '<p></p>');
 });
 
 test.run();

@@ -1,0 +1,49 @@
+/**
+ * A regression test: the comment above the test says what used to happen,
+ * and the test keeps it from coming back.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller } from '../../core/index.ts';
+import { appWith, get, withServer } from '../support/harness.ts';
+
+/**
+ * the parse stage's Host check (core/pipeline/parse.ts): node:http passes on
+ * any Host value, and one that is no host name (`evil.example/x?`, `a b`,
+ * `user@host`, `a:1:2`) was copied whole into every URL the app made with a
+ * host: `DELETE /posts/1` with `Host: evil.example/x?` ran the action and
+ * redirected to `http://evil.example/x?/posts`. A Host that is not
+ * `host[:port]` is invalid (RFC 9112 §3.2 asks for a 400), so the request is
+ * refused as it is read, before anything runs.
+ */
+test('a request whose Host is not a host name and port is refused 400 before its action runs', async () => {
+  let destroyed = 0;
+  class PostsController extends Controller {
+    destroy(): void {
+      destroyed++;
+      this.redirect_to(this.routes.posts_url());
+    }
+  }
+  const app = appWith({ posts: PostsController }, { draw: (map) => map.resources('posts') });
+  await withServer(app, {}, async (server) => {
+    for (const host of ['evil.example/x?', 'a b', 'user@example.com', 'example.com:80:90', '[::1', 'example.com\\x']) {
+      const res = await get(server, '/posts/1', { method: 'DELETE', headers: { Host: host } });
+      assert.is(res.status, 400, host);
+      assert.match(res.body, 'is not a host name or address with an optional port', host);
+    }
+    assert.is(destroyed, 0);
+    for (const [host, location] of [
+      ['example.com:8080', 'http://example.com:8080/posts'],
+      ['[2001:db8::1]:8008', 'http://[2001:db8::1]:8008/posts'],
+      ['192.168.1.200', 'http://192.168.1.200/posts'],
+      ['my_host.internal.', 'http://my_host.internal./posts'],
+    ]) {
+      const res = await get(server, '/posts/1', { method: 'DELETE', headers: { Host: host } });
+      assert.is(res.status, 302, host);
+      assert.is(res.headers.location, location, host);
+    }
+    assert.is(destroyed, 4);
+  });
+});
+
+test.run();
