@@ -278,6 +278,11 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       }
       const req = toRequirement(value);
       if (isAnchored(req)) throw new ArgumentError(`Regexp anchor characters are not allowed in routing requirements: /${req.source}/`);
+      // A segment's requirement is embedded in the route's one pattern, compiled without the u flag and matched
+      // against the percent-encoded path, where such an escape would match nothing, silently.
+      if (req.flags.includes('u') && /\\[pP]\{|\\u\{/.test(req.source)) {
+        throw new ArgumentError(`Routing requirement /${req.source}/${req.flags} on :${key}: \\p{...} and \\u{...} escapes cannot test a path segment, which is matched percent-encoded (é is %C3%A9)`);
+      }
       segment.requirement = req;
     } else if (isRequirementInput(value)) {
       routeRequirements[key] = toRequirement(value);
