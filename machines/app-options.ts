@@ -58,7 +58,7 @@ function configProblem(config: unknown): string | null {
   const c = config as Readonly<Record<string, unknown>>;
   for (const key of BOOLEAN_CONFIG) if (c[key] !== undefined && typeof c[key] !== 'boolean') return `config.${key} must be true or false, not ${shownValue(c[key])}`;
   if (c.default_charset !== undefined && c.default_charset !== null && typeof c.default_charset !== 'string') return `config.default_charset must be a charset name or null, not ${shownValue(c.default_charset)}`;
-  if (c.relative_url_root !== undefined && typeof c.relative_url_root !== 'string') return `config.relative_url_root must be a path, not ${shownValue(c.relative_url_root)}`;
+  if (c.relative_url_root !== undefined && (typeof c.relative_url_root !== 'string' || (c.relative_url_root !== '' && !c.relative_url_root.startsWith('/')))) return `config.relative_url_root must be a path starting with '/', not ${shownValue(c.relative_url_root)}`;
   if (c.forgeryExemptTypes !== undefined && !listOf(c.forgeryExemptTypes, (t) => typeof t === 'string')) return 'config.forgeryExemptTypes must be a list of MIME types';
   if (c.hosts !== undefined && !listOf(c.hosts, (h) => typeof h === 'string' || h instanceof RegExp)) return 'config.hosts must be a list of host names and RegExps (a name starting with "." admits its subdomains)';
   return limitsProblem(c.limits);

@@ -12,7 +12,7 @@ import { UrlGenerationError } from '../errors.ts';
 import type { GenRoute } from './gen-route.ts';
 import { HashGenerator, NO_RECALL } from './hash-generate.ts';
 import { buildQueryString, escapePath, escapePathComponent, isPlainObject, toParam } from './params.ts';
-import type { GenerateOptions, Segment } from './types.ts';
+import type { GenerateOptions, RouteRequirement, Segment } from './types.ts';
 
 type Values = (string | null)[];
 
@@ -234,7 +234,7 @@ export class Generator {
 
   private runNamed(p: Prepared, named: GenRoute): { path: string; hash: GenerateOptions; extraKeys: string[] } {
     const { path, hash } = generateRaw(named, p.options, p.merged, p.expireOn);
-    if (path === null) throw namedRouteError(named, p.useRoute, p.options);
+    if (path === null) throw namedRouteError(named, p.useRoute, p.options, p.merged);
     return { path, hash, extraKeys: extraKeys(named, p.options) };
   }
 
@@ -304,13 +304,37 @@ function optionsAsParams(options: GenerateOptions): GenerateOptions {
   return out;
 }
 
-function namedRouteError(g: GenRoute, name: string, options: GenerateOptions): UrlGenerationError {
+function namedRouteError(g: GenRoute, name: string, options: GenerateOptions, merged: GenerateOptions): UrlGenerationError {
   const diff = Object.entries(g.shell).filter(([k, v]) => toParam(options[k]) !== v);
   if (diff.length > 0) {
     return new UrlGenerationError(`${name}_url failed to generate from ${inspect(options)}, expected: ${inspect(g.shell)}, diff: ${inspect(Object.fromEntries(diff))}`);
   }
   const required = g.segments.filter((s) => !s.optional && s.type !== 'divider').map((s) => ('key' in s ? `:${s.key}` : JSON.stringify(s.value)));
-  return new UrlGenerationError(`${name}_url has the following required parameters: [${required.join(', ')}] - are they all satisfied?`);
+  const why = unmetParameters(g, merged);
+  return new UrlGenerationError(`${name}_url has the following required parameters: [${required.join(', ')}] - are they all satisfied?${why.length > 0 ? ` ${why.join('; ')}` : ''}`);
+}
+
+// Rails' sentence lists every required key; a caller who gave them all needs to hear which one was missing or refused, and why.
+function unmetParameters(g: GenRoute, merged: GenerateOptions): string[] {
+  const why: string[] = [];
+  for (const c of g.checks) {
+    if (c.re === null) continue;
+    const v = truthy(merged[c.key]) ? toParam(merged[c.key]) : null;
+    if (v === null) why.push(`missing :${c.key}`);
+    else if (!c.re.test(v)) why.push(`:${c.key} is ${JSON.stringify(v)}, which does not match ${requirementText(g.route.requirements[c.key])}`);
+  }
+  for (let i = 0; i < g.segments.length; i++) {
+    const s = g.segments[i];
+    if (!('key' in s)) continue;
+    const value = extractValue(s, merged);
+    if (valueAcceptable(s, value, g.valueRes[i])) continue;
+    why.push(value === null ? `missing :${s.key}` : `:${s.key} is ${JSON.stringify(value)}, which does not match ${requirementText(s.requirement)}`);
+  }
+  return why;
+}
+
+function requirementText(req: RouteRequirement | undefined): string {
+  return req !== null && typeof req === 'object' ? `/${req.source}/${req.flags}` : inspect(req);
 }
 
 /** Compact, stable rendering of options for error messages. */

@@ -14,11 +14,11 @@
  * trap), so that later reads of it are ordinary property reads.
  */
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
-import { generateFromValues, type Generator } from './generate.ts';
+import { generateFromValues, inspect, type Generator } from './generate.ts';
 import type { GenRoute } from './gen-route.ts';
 import { compileFastGenerator } from './fast-generate.ts';
 import { underscore, type Inflector } from './inflector.ts';
-import { cgiEscape, isPlainObject, toParam } from './params.ts';
+import { cgiEscape, isPlainObject, mountPoint, toParam } from './params.ts';
 
 /**
  * What a path segment's value may be: a string or a number, or a record, which gives its `to_param()`,
@@ -75,7 +75,7 @@ export interface RouteHelpers {}
 
 /** The helpers of a route set: its named helpers (`RouteHelpers`) plus `url_for` and the polymorphic family. */
 export interface Helpers extends RouteHelpers {
-  url_for(target: unknown, options?: UrlOptions): string;
+  url_for(target?: unknown, options?: UrlOptions): string;
   polymorphic_url(target: unknown, options?: UrlOptions): string;
   polymorphic_path(target: unknown, options?: UrlOptions): string;
   new_polymorphic_url(target: unknown, options?: UrlOptions): string;
@@ -186,6 +186,9 @@ function bindOwn(helpers: Bound, name: string, resolve: Resolve): HelperFn | und
 function builtinHelpers(table: HelperTable): Map<string, Impl> {
   const builtins = new Map<string, Impl>();
   builtins.set('url_for', function (target, options) {
+    // Rails' url_for(options = {}): with nothing given, the current request's own URL.
+    if (target === undefined) return urlFor(this, table, {}, (options ?? {}) as UrlOptions);
+    if (target === null) throw new ArgumentError('url_for needs an options hash, a URL, a record or a list of records, got null');
     return urlFor(this, table, target, (options ?? {}) as UrlOptions);
   });
   for (const prefix of ['', 'new_', 'edit_', 'formatted_']) {
@@ -211,7 +214,16 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   if (!g) return null;
   const kind = kindText as 'url' | 'path';
   const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...g.route.defaults, use_route: name, only_path: kind === 'path', ...(options ?? {}) });
-  if (hash) return (options) => hashFor(options as UrlOptions | undefined);
+  if (hash) {
+    return (...args) => {
+      // Rails' hash_for_ helpers merge one options hash; positional values would be dropped without a word.
+      if (args.length > 1 || (args[0] !== undefined && args[0] !== null && !isPlainObject(args[0]))) {
+        const keys = g.route.segment_keys.map((k) => `${k}: ...`).join(', ');
+        throw new ArgumentError(`${helper} takes one options hash${keys === '' ? '' : ` ({ ${keys} })`}, got ${args.map((a) => inspect(a)).join(', ')}`);
+      }
+      return hashFor((args[0] ?? undefined) as UrlOptions | undefined);
+    };
+  }
   const fast = compileFastGenerator(g);
   return function (...args) {
     // Hot path: one positional value per key, defaults that only say where the app lives.
@@ -261,7 +273,7 @@ export function bindHelpers({ proto, resolve }: HelperPrototype, context: Helper
   // Defaults that only name where the app lives (host, port, root) leave the path alone, so positional helpers may take the fast path.
   const credentials = hasCredentials(d) ? ['user', 'password'] : [];
   const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
-  const prefix = d.skip_relative_url_root ? '' : String(d.relative_url_root ?? relativeUrlRoot);
+  const prefix = d.skip_relative_url_root ? '' : d.relative_url_root === undefined ? relativeUrlRoot : mountPoint(d.relative_url_root);
   // A literal defines the slots, where assignments would each go through the Proxy's `set` trap.
   return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix, [RESOLVE]: resolve } as unknown as Helpers;
 }
@@ -334,7 +346,7 @@ function decorate(table: HelperTable, options: UrlOptions, path: string, onlyPat
     url += String(host);
     if (options.port !== undefined && options.port !== null) url += `:${String(options.port)}`;
   }
-  if (!options.skip_relative_url_root) url += String(options.relative_url_root ?? table.relative_url_root);
+  if (!options.skip_relative_url_root) url += options.relative_url_root === undefined ? table.relative_url_root : mountPoint(options.relative_url_root);
   if (options.trailing_slash) {
     const q = path.indexOf('?');
     const bare = q < 0 ? path : path.slice(0, q);
@@ -375,6 +387,8 @@ export function polymorphicCall(given: unknown, options: UrlOptions, inflector: 
   const compacted = Array.isArray(given) ? given.filter((x) => x !== null && x !== undefined) : null;
   const target = compacted !== null && compacted.length === 1 ? compacted[0] : (compacted ?? given);
   const list = Array.isArray(target) ? [...target] : null;
+  if (list !== null && list.length === 0) throw new ArgumentError('polymorphic_url needs a record or a list of records, got an empty list');
+  if (target === null || target === undefined) throw new ArgumentError(`polymorphic_url needs a record or a list of records, got ${String(target)}`);
   const action = options.action === undefined || options.action === null ? null : String(options.action);
   const routingType = String(options.routing_type ?? 'url');
   // A hash target (`{ id: post, format: 'pdf' }`) takes its record from `id` and is passed on whole.

@@ -37,6 +37,7 @@ export class Mapper {
   resources(...args: ResourceArgs): void {
     const { names, options, block } = splitArgs('resources', args);
     warnIgnoredOptions('resources', names, options);
+    checkOptionTypes('resources', options);
     for (const name of names) {
       const resource = mapResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
       this.#nest(resource, block);
@@ -50,6 +51,7 @@ export class Mapper {
   resource(...args: ResourceArgs): void {
     const { names, options, block } = splitArgs('resource', args);
     warnIgnoredOptions('resource', names, options);
+    checkOptionTypes('resource', options);
     if ('singular' in options) throw new ArgumentError('resource: use :plural to name a singleton\'s plural; :singular is for collections');
     for (const name of names) {
       const resource = mapSingletonResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
@@ -65,6 +67,8 @@ export class Mapper {
     const options = typeof optionsOrBlock === 'function' ? {} : optionsOrBlock;
     const block = typeof optionsOrBlock === 'function' ? optionsOrBlock : maybeBlock;
     if (typeof name !== 'string' || name === '') throw new ArgumentError('namespace needs a name');
+    // The name becomes a path word, a controller module and a helper prefix at once.
+    if (!/^\w+$/.test(name)) throw new ArgumentError(`namespace names must be words, got ${JSON.stringify(name)}`);
     if (typeof block !== 'function') throw new ArgumentError(`namespace ${JSON.stringify(name)} needs a block`);
     const merged: Options = { ...this.#scope, ...options };
     let scope: Options;
@@ -137,6 +141,28 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'collection', 'member', 'new', 'controller', 'singular', 'plural', 'requirements', 'conditions', 'as', 'has_one', 'has_many',
   'path_names', 'path_prefix', 'name_prefix', 'shallow', 'only', 'except', 'namespace', 'actions',
 ]);
+
+// What each option given by hand must be; a wrong type would otherwise end up, stringified, in paths and helper names.
+const WORD = /^\w+$/;
+const OPTION_TYPES: Readonly<Record<string, { readonly shape: string; readonly ok: (v: unknown) => boolean }>> = {
+  controller: { shape: 'a controller name', ok: (v) => typeof v === 'string' && /^\w+(\/\w+)*$/.test(v) },
+  singular: { shape: 'a word', ok: (v) => typeof v === 'string' && WORD.test(v) },
+  plural: { shape: 'a word', ok: (v) => typeof v === 'string' && WORD.test(v) },
+  path_prefix: { shape: 'a path or nil', ok: (v) => v === null || typeof v === 'string' },
+  name_prefix: { shape: 'a string or nil', ok: (v) => v === null || typeof v === 'string' },
+  requirements: { shape: 'a hash', ok: (v) => v === null || isPlainObject(v) },
+  conditions: { shape: 'a hash', ok: (v) => v === null || isPlainObject(v) },
+  path_names: { shape: 'a hash', ok: (v) => v === null || isPlainObject(v) },
+  shallow: { shape: 'true or false', ok: (v) => v === null || typeof v === 'boolean' },
+};
+
+function checkOptionTypes(method: string, options: Options): void {
+  for (const [key, value] of Object.entries(options)) {
+    const type = OPTION_TYPES[key];
+    if (type === undefined || value === undefined || type.ok(value)) continue;
+    throw new ArgumentError(`${method}: :${key} must be ${type.shape}, got ${JSON.stringify(value) ?? String(value)}`);
+  }
+}
 
 /**
  * Rails 2.1 ignored an option `resources` does not read, and so does Signalbox, so that a routes file ports

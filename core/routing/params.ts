@@ -3,6 +3,7 @@
  * (RFC 2396 pchar: `URI.escape(value, UNSAFE_PCHAR)`) and query escaping
  * (`CGI.escape`, with `Hash#to_query` / `Array#to_query` for nested values).
  */
+import { ArgumentError } from '../errors.ts';
 import { isPlainObject } from '../util.ts';
 
 // Routing's modules take it from here; it lives in core/util.ts, beside the other small helpers.
@@ -24,16 +25,53 @@ export function toParam(value: unknown): string | null {
   switch (typeof value) {
     case 'string': return value;
     case 'number': case 'bigint': case 'boolean': return String(value);
+    // Ruby's Symbol#to_param is its name; `Symbol(x)` in a URL never is what was meant.
+    case 'symbol': return (value as symbol).description ?? '';
+    case 'function': throw new ArgumentError(`A function cannot be a URL parameter (did you mean to call it?): ${String((value as { name?: unknown }).name || 'anonymous')}`);
     case 'object': {
       if (Array.isArray(value)) return value.map((v) => toParam(v) ?? '').join('/');
       const rec = value as RecordLike;
       if (typeof rec.to_param === 'function') return toParam(rec.to_param());
       if ('id' in rec) return toParam(rec.id);
       if (value instanceof Date) return value.toISOString();
-      return String(value);
+      return objectText(value);
     }
     default: return String(value);
   }
+}
+
+// String() throws for an object without a prototype (or with a throwing toString); say what the value lacks instead.
+function objectText(value: object): string {
+  try {
+    return String(value);
+  } catch {
+    throw new ArgumentError('Cannot turn an object without to_param(), id or toString() into a URL parameter');
+  }
+}
+
+// Rails' to_query has no limit, but a value that refers to itself would recurse until the stack runs out;
+// request parameters nest at most 32 levels, so this leaves room for any real query.
+const MAX_QUERY_DEPTH = 100;
+
+/**
+ * An application's mount point (`relative_url_root`) as generation prefixes it: '' or `/app`, never with a
+ * trailing slash, which would double the path's own (`/app//posts`; a root of '/' gave `//posts`, a
+ * protocol-relative URL naming the host "posts"). Recognition strips it the same way.
+ * @example mountPoint('/app/') // '/app'
+ */
+export function mountPoint(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string' || (value !== '' && !value.startsWith('/')) || /[?#\s]/.test(value)) {
+    throw new ArgumentError(`relative_url_root must be a path starting with '/' (or '' for none), got ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return withoutTrailingSlashes(value);
+}
+
+/** `value` without the slashes it ends with (a loop: `/\/+$/` backtracks quadratically on a long run of slashes). */
+export function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--;
+  return end === value.length ? value : value.slice(0, end);
 }
 
 // Characters RFC 2396 allows unescaped in a path segment (unreserved plus `:@&=+$,;`).
@@ -75,10 +113,12 @@ export function cgiEscape(value: string): string {
  * `key[sub]=v` with their pairs sorted.
  * @example toQuery('tags', ['a', 'b']) // 'tags%5B%5D=a&tags%5B%5D=b'
  */
-export function toQuery(key: string, value: unknown): string {
-  if (Array.isArray(value)) return value.map((v) => toQuery(`${key}[]`, v)).join('&');
-  if (isPlainObject(value)) {
-    return Object.entries(value).map(([k, v]) => toQuery(`${key}[${k}]`, v)).sort().join('&');
+export function toQuery(key: string, value: unknown, depth = 0): string {
+  // An object literal with a to_param() is a record, as Rails' Object#to_query sees it, not a hash of its functions.
+  if (Array.isArray(value) || (isPlainObject(value) && typeof value.to_param !== 'function')) {
+    if (depth >= MAX_QUERY_DEPTH) throw new ArgumentError(`Query parameter ${JSON.stringify(key.slice(0, key.indexOf('[')))} nests more than ${MAX_QUERY_DEPTH} levels deep (does it contain itself?)`);
+    if (Array.isArray(value)) return value.map((v) => toQuery(`${key}[]`, v, depth + 1)).join('&');
+    return Object.entries(value).map(([k, v]) => toQuery(`${key}[${k}]`, v, depth + 1)).sort().join('&');
   }
   return `${cgiEscape(key)}=${cgiEscape(toParam(value) ?? '')}`;
 }

@@ -10,7 +10,7 @@
 import { MalformedPathError } from '../errors.ts';
 import { escapeRegExp } from '../util.ts';
 import { compileRequirement, countCaptures } from './requirement.ts';
-import { unescapePathComponent } from './params.ts';
+import { escapePathComponent, unescapePathComponent } from './params.ts';
 import type { KeySegment, Params, Route, Segment } from './types.ts';
 
 /** The default pattern of a dynamic segment: anything up to the next separator. */
@@ -49,7 +49,8 @@ export function buildPiece(segments: readonly Segment[], controllers: readonly s
   for (let i = segments.length - 1; i >= 0; i--) {
     const s = segments[i];
     if (s.type === 'static' || s.type === 'divider') {
-      const escaped = escapeRegExp(s.value);
+      // A static word is matched as generation writes it and clients send it: percent-encoded (`café` is `caf%C3%A9`).
+      const escaped = escapeRegExp(s.type === 'static' ? escapePathComponent(s.value) : s.value);
       if (s.optional && piece.src !== '') {
         const opt = s.value.length === 1 ? `${escaped}?` : `(?:${escaped})?`;
         piece = { src: `(?:${opt}$|${escaped}${piece.src})`, optional: false };

@@ -5,6 +5,8 @@
  * gets a plain route and a `.:format` twin named `formatted_<name>`.
  */
 import { ArgumentError } from '../errors.ts';
+import { isPlainObject } from '../util.ts';
+import { withoutTrailingSlashes } from './params.ts';
 import type { Inflector } from './inflector.ts';
 import { HTTP_METHODS } from './route.ts';
 import type { RequirementInput } from './requirement.ts';
@@ -47,8 +49,8 @@ export interface ResourceOptions {
   requirements?: Readonly<Record<string, RequirementInput>>;
   conditions?: Readonly<Record<string, unknown>>;
   as?: string;
-  has_one?: string | readonly string[];
-  has_many?: HasMany;
+  has_one?: string | readonly string[] | null;
+  has_many?: HasMany | null;
   path_names?: Readonly<Record<string, string>>;
   path_prefix?: string | null;
   name_prefix?: string | null;
@@ -63,7 +65,7 @@ export interface ResourceOptions {
 
 export type HasMany = string | readonly (string | HasManyHash)[] | HasManyHash;
 export interface HasManyHash {
-  readonly [name: string]: HasMany;
+  readonly [name: string]: HasMany | null;
 }
 export type ActionList = 'all' | 'none' | string | readonly string[];
 
@@ -96,8 +98,10 @@ export class Resource {
     this.options = options;
     this.plural = entity;
     this.singular = singleton ? entity : (options.singular ?? ctx.inflector.singular(entity));
-    this.pathSegment = options.as ?? entity;
-    this.pathPrefix = options.path_prefix ?? '';
+    this.pathSegment = options.as === undefined || options.as === null ? entity : pathWords('as', options.as);
+    for (const [action, word] of Object.entries(options.path_names ?? {})) pathWords(`path_names ${action}`, word);
+    // Paths are joined as `${prefix}/${segment}`: a prefix written with a trailing slash would double it.
+    this.pathPrefix = withoutTrailingSlashes(options.path_prefix ?? '');
     this.namePrefix = options.name_prefix ?? '';
     this.collectionMethods = arrangeByMethod(options.collection);
     this.memberMethods = arrangeByMethod(options.member);
@@ -236,15 +240,34 @@ function arrangeByMethod(actions: ExtraActions | undefined | null): MethodGroups
 /** `[action, method]` pairs; a name given in a list has no method (null: any method). */
 function extraActionEntries(actions: ExtraActions | undefined | null): [string, MethodSpec | null][] {
   if (actions === undefined || actions === null) return [];
-  if (typeof actions === 'string') return [[actions, null]];
+  if (typeof actions === 'string') return [[extraActionName(actions), null]];
   if (Array.isArray(actions)) {
     return actions.map((name: unknown) => {
       if (typeof name !== 'string' || name === '') throw new ArgumentError(`Extra action names in a list must be strings, got ${JSON.stringify(name)}`);
-      return [name, null];
+      return [extraActionName(name), null];
     });
   }
   if (typeof actions !== 'object') throw new ArgumentError(`Extra actions must be a hash of action => method or a list of names, got ${JSON.stringify(actions)}`);
-  return Object.entries(actions as Readonly<Record<string, MethodSpec>>);
+  return Object.entries(actions as Readonly<Record<string, MethodSpec>>).map(([name, method]) => [extraActionName(name), method]);
+}
+
+// An extra action's name is pasted into its path and its route's name: a `:` or `*` there would declare a
+// parameter, a separator would split the segment, and an empty name would shadow the resource's own route.
+const PATH_WORD_BREAKERS = /[\s/.?:*#%]|[\u0000-\u001f\u007f]/u;
+
+// `:as` and `:path_names` replace path words; they may span segments (`/`), but not declare parameters or formats.
+export function pathWords(option: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '' || /[\s.?:*#%]|[\u0000-\u001f\u007f]/u.test(value) || /^\/|\/$|\/\//.test(value)) {
+    throw new ArgumentError(`:${option} must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return value;
+}
+
+function extraActionName(name: string): string {
+  if (name === '' || PATH_WORD_BREAKERS.test(name)) {
+    throw new ArgumentError(`Extra action ${JSON.stringify(name)} cannot name a path segment: action names may not be empty or contain whitespace, '/', '.', '?', ':', '*', '#' or '%'`);
+  }
+  return name;
 }
 
 function methodKey(method: MethodSpec | null): string {
@@ -361,21 +384,33 @@ export function nestedOptions(r: Resource): ResourceOptions {
 }
 
 function mapAssociations(ctx: ResourceContext, r: Resource): void {
-  if (r.options.has_many !== undefined) mapHasMany(ctx, r, r.options.has_many);
-  const hasOne = r.options.has_one;
-  for (const name of hasOne === undefined ? [] : Array.isArray(hasOne) ? hasOne : [hasOne]) {
-    mapSingletonResource(ctx, String(name), nestedOptions(r));
+  // nil (and Ruby's false) declare nothing, as `if options[:has_many]` and `Array(nil)` do in Rails.
+  const hasMany: unknown = r.options.has_many;
+  if (hasMany !== undefined && hasMany !== null && hasMany !== false) mapHasMany(ctx, r, hasMany as HasMany);
+  const hasOne: unknown = r.options.has_one;
+  if (hasOne === undefined || hasOne === null || hasOne === false) return;
+  for (const name of Array.isArray(hasOne) ? hasOne : [hasOne]) {
+    mapSingletonResource(ctx, associationName('has_one', name, 'a name or a list of names'), nestedOptions(r));
   }
 }
 
 function mapHasMany(ctx: ResourceContext, r: Resource, associations: HasMany, nested?: HasMany): void {
-  if (typeof associations === 'string') {
-    mapResource(ctx, associations, nested === undefined ? nestedOptions(r) : { ...nestedOptions(r), has_many: nested });
-  } else if (Array.isArray(associations)) {
-    for (const a of associations) mapHasMany(ctx, r, a as HasMany, nested);
+  const inner: unknown = nested;
+  const deeper = inner === undefined || inner === null || inner === false ? undefined : nested;
+  if (Array.isArray(associations)) {
+    for (const a of associations) mapHasMany(ctx, r, a as HasMany, deeper);
+  } else if (isPlainObject(associations)) {
+    for (const [name, more] of Object.entries(associations as Record<string, HasMany>)) mapHasMany(ctx, r, name, more);
   } else {
-    for (const [name, inner] of Object.entries(associations as Record<string, HasMany>)) mapHasMany(ctx, r, name, inner);
+    const name = associationName('has_many', associations, 'a name, a list of names or a hash of names');
+    mapResource(ctx, name, deeper === undefined ? nestedOptions(r) : { ...nestedOptions(r), has_many: deeper });
   }
+}
+
+// Association names become paths, controllers and helper names, as resource names do, so they must be words too.
+function associationName(option: string, name: unknown, shape: string): string {
+  if (typeof name !== 'string' || !/^\w+$/.test(name)) throw new ArgumentError(`:${option} takes ${shape}; association names must be words, got ${JSON.stringify(name) ?? String(name)}`);
+  return name;
 }
 
 /** Declares one collection resource; returns its calculator so a block can nest under it. */

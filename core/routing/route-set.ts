@@ -9,9 +9,11 @@ import { prepareRoute, type GenRoute } from './gen-route.ts';
 import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
 import { Mapper, type Block } from './mapper.ts';
+import { checkOptionNames, shownValue } from '../options.ts';
+import { pathWords } from './resources.ts';
 import { formatRoutes } from './print.ts';
 import { ALL_METHODS, LinearRecognizer, type Match, type Recognizer } from './recognizer.ts';
-import { isPlainObject } from './params.ts';
+import { isPlainObject, mountPoint } from './params.ts';
 import { buildRoute, type SegmentPool } from './route.ts';
 import { TreeRecognizer } from './tree.ts';
 import type { GenerateOptions, Params, Route } from './types.ts';
@@ -108,7 +110,8 @@ function warnRenamed(name: string, before: string, after: string): void {
  * Draws a route set. The block receives `map`; the result is frozen.
  * @example const routes = draw((map) => { map.resources('posts'); map.root({ controller: 'posts' }) })
  */
-export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
+export function draw(block: Block, given: DrawConfig | null = {}): RouteSet {
+  const drawConfig = given ?? {};
   const config = resolveConfig(drawConfig);
   const inflector = createInflector(drawConfig.inflections);
   const routes: Route[] = [];
@@ -125,6 +128,8 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
     addRoute(name: string | null, path: string, options: Record<string, unknown>) {
       if (!open) throw new ArgumentError('This route set is already drawn; routes cannot be added to it');
       if (name !== null && BUILTIN_ROUTE_NAMES.has(name)) throw new ArgumentError(`Route name ${JSON.stringify(name)} would define ${name}_url, which is a built-in helper`);
+      // In the `named` table it would replace the object's prototype instead of naming a route.
+      if (name === '__proto__') throw new ArgumentError('__proto__ cannot name a route');
       const route = buildRoute(path, options, routes.length, name, pool);
       if (name !== null) {
         const taken = named.get(name);
@@ -145,7 +150,39 @@ export function draw(block: Block, drawConfig: DrawConfig = {}): RouteSet {
   return createRouteSet(Object.freeze(routes), named, config, inflector);
 }
 
+const DRAW_CONFIG_KEYS: ReadonlySet<string> = new Set(['inflections', 'resources_path_names', 'controllers', 'relative_url_root', 'resource_action_separator', 'recognizer']);
+
+const isWordList = (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((w) => typeof w === 'string' && w !== '');
+
+/** The configuration as given by hand: a misspelt key or a value of the wrong shape is refused here, not met later as a TypeError. */
+function checkDrawConfig(c: DrawConfig): void {
+  checkOptionNames('draw()', c, DRAW_CONFIG_KEYS);
+  if (c.controllers !== undefined && c.controllers !== null && !isWordList(c.controllers)) {
+    throw new ArgumentError(`draw(): controllers must be a list of controller paths, got ${JSON.stringify(c.controllers) ?? shownValue(c.controllers)}`);
+  }
+  if (c.recognizer !== undefined && c.recognizer !== 'tree' && c.recognizer !== 'linear') {
+    throw new ArgumentError(`draw(): recognizer must be 'tree' or 'linear', got ${shownValue(c.recognizer)}`);
+  }
+  const inflections: unknown = c.inflections;
+  if (inflections !== undefined && inflections !== null) {
+    checkOptionNames('draw() inflections', inflections, new Set(['irregular', 'uncountable']));
+    const { irregular, uncountable } = inflections as Record<string, unknown>;
+    if (irregular !== undefined && !(Array.isArray(irregular) && irregular.every((pair) => isWordList(pair) && pair.length === 2))) {
+      throw new ArgumentError(`draw(): inflections.irregular must be a list of [singular, plural] pairs, got ${JSON.stringify(irregular) ?? String(irregular)}`);
+    }
+    if (uncountable !== undefined && !isWordList(uncountable)) {
+      throw new ArgumentError(`draw(): inflections.uncountable must be a list of words, got ${JSON.stringify(uncountable) ?? String(uncountable)}`);
+    }
+  }
+  const pathNames: unknown = c.resources_path_names;
+  if (pathNames !== undefined && pathNames !== null) {
+    checkOptionNames('draw() resources_path_names', pathNames, new Set(['new', 'edit']));
+    for (const [action, word] of Object.entries(pathNames)) pathWords(`resources_path_names ${action}`, word);
+  }
+}
+
 function resolveConfig(c: DrawConfig): RouteSetConfig {
+  checkDrawConfig(c);
   const separator = c.resource_action_separator ?? '/';
   if (separator !== '/') {
     if (separator !== ';') throw new ArgumentError(`resource_action_separator must be '/' (or the deprecated ';'), got ${JSON.stringify(separator)}`);
@@ -156,7 +193,7 @@ function resolveConfig(c: DrawConfig): RouteSetConfig {
     inflections: Object.freeze({ irregular: c.inflections?.irregular ?? [], uncountable: c.inflections?.uncountable ?? [] }),
     resources_path_names: Object.freeze({ new: c.resources_path_names?.new ?? 'new', edit: c.resources_path_names?.edit ?? 'edit' }),
     controllers,
-    relative_url_root: c.relative_url_root ?? '',
+    relative_url_root: mountPoint(c.relative_url_root),
     resource_action_separator: separator,
     recognizer: c.recognizer ?? 'tree',
   });

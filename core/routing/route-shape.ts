@@ -5,6 +5,7 @@
  * rarer segment forms) are left to whole-path matching.
  */
 import { compilePattern, DEFAULT_SEGMENT_SOURCE } from './pattern.ts';
+import { escapePathComponent } from './params.ts';
 import type { Group } from './leaf.ts';
 import { compileRequirement, requirementMayMatchSlash } from './requirement.ts';
 import type { KeySegment, Route, Segment } from './types.ts';
@@ -72,13 +73,14 @@ function isDefaultDynamic(s: Segment | undefined): s is Extract<Segment, { type:
 export function classify(g: readonly Segment[], trailing: boolean, controllers: readonly string[] | null): Group {
   const [a, b, c] = g;
   if (g.length === 1) {
-    if (a.type === 'static') return { kind: 'static', text: a.value };
+    // Static words are compared with the request path as generation writes them: percent-encoded.
+    if (a.type === 'static') return { kind: 'static', text: escapePathComponent(a.value) };
     if (isDefaultDynamic(a) && (trailing || !a.optional)) return { kind: 'param', segment: a };
     if (a.type === 'controller') return { kind: 'controller', segment: a };
     if (a.type === 'glob' && a.requirement === null) return { kind: 'glob', segment: a };
   }
   if (g.length === 3 && b.type === 'divider' && b.value === '.' && isDefaultDynamic(c) && !c.optional) {
-    if (a.type === 'static') return { kind: 'dotted', text: a.value, segment: c };
+    if (a.type === 'static') return { kind: 'dotted', text: escapePathComponent(a.value), segment: c };
     if (isDefaultDynamic(a) && !a.optional) return { kind: 'pair', first: a, second: c };
   }
   return { kind: 'regex', pattern: compilePattern(g, controllers, true) };

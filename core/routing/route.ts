@@ -9,7 +9,7 @@
 import { ArgumentError, RoutingError } from '../errors.ts';
 import { isAnchored, isRequirementInput, searchRegExp, toRequirement, type Requirement } from './requirement.ts';
 import type { Route, RouteRequirement, Segment } from './types.ts';
-import { toParam } from './params.ts';
+import { toParam, withoutTrailingSlashes } from './params.ts';
 
 /** Methods a route condition may name. HEAD is answered by GET routes, so it may not be named. */
 export const HTTP_METHODS = Object.freeze(['get', 'head', 'post', 'put', 'delete', 'options'] as const);
@@ -36,6 +36,8 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   if (pathPrefix !== undefined && pathPrefix !== null) {
     let prefix = String(pathPrefix);
     if (prefix.charCodeAt(0) === SLASH) prefix = prefix.slice(1);
+    // The path brings its own leading slash: a prefix written with a trailing one ('/admin/') would double it.
+    prefix = withoutTrailingSlashes(prefix);
     if (prefix !== '') path = `/${prefix}${path}`;
   }
 
@@ -276,6 +278,11 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       }
       const req = toRequirement(value);
       if (isAnchored(req)) throw new ArgumentError(`Regexp anchor characters are not allowed in routing requirements: /${req.source}/`);
+      // A segment's requirement is embedded in the route's one pattern, compiled without the u flag and matched
+      // against the percent-encoded path, where such an escape would match nothing, silently.
+      if (req.flags.includes('u') && /\\[pP]\{|\\u\{/.test(req.source)) {
+        throw new ArgumentError(`Routing requirement /${req.source}/${req.flags} on :${key}: \\p{...} and \\u{...} escapes cannot test a path segment, which is matched percent-encoded (é is %C3%A9)`);
+      }
       segment.requirement = req;
     } else if (isRequirementInput(value)) {
       routeRequirements[key] = toRequirement(value);

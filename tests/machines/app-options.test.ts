@@ -67,6 +67,7 @@ test('config values of the wrong type are refused: a boolean written as text wou
   refused({ config: { forgeryExemptTypes: 'application/json' } }, /config\.forgeryExemptTypes must be a list of MIME types/);
   refused({ config: { default_charset: 8 } }, /config\.default_charset must be a charset name or null/);
   refused({ config: { relative_url_root: null } }, /config\.relative_url_root must be a path/);
+  refused({ config: { relative_url_root: 'blog' } }, /config\.relative_url_root must be a path starting with '\/', not "blog"/);
 });
 
 test('a limit that is not a whole number, 0 or more, is refused: one that is NaN or text would bound nothing', () => {

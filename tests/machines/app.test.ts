@@ -237,6 +237,22 @@ test('createApp refuses session and session_store together, and production witho
   assert.throws(() => createApp({ routes: routes(), controllers: {}, logger: false, environment: 'production' }), (e: unknown) => e instanceof ArgumentError && /Production needs a session secret/.test((e as Error).message));
 });
 
+test('config.relative_url_root mounts the generated links too, not only the paths read', async () => {
+  class MountedController extends Controller {
+    show(): void {
+      this.render({ text: `${this.url_for({ action: 'show', id: 2, only_path: true })} ${this.url_for({ action: 'show', id: 3 })}` });
+    }
+    go(): void {
+      this.redirect_to({ action: 'show', id: 4 });
+    }
+  }
+  const routes = draw((map) => map.resources('mounted', { collection: { go: 'get' } }));
+  const app = createApp({ routes, controllers: { mounted: MountedController }, environment: 'test', logger: false, config: { relative_url_root: '/blog/' } });
+  const shown = await call(app, 'GET /blog/mounted/1');
+  assert.is(shown.body, '/blog/mounted/2 http://test.host/blog/mounted/3');
+  assert.is((await call(app, 'GET /blog/mounted/go')).header('location'), 'http://test.host/blog/mounted/4');
+});
+
 test('app.handle never rejects: a message with an unknown method resolves to 501', async () => {
   const app = appWith({ posts: PostsController }, { routes: routes() });
   const message: RequestMessage = { method: 'SEARCH', url: '/posts', headers: {} };

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArgumentError, draw, UrlGenerationError, RoutingError, type GenerateOptions } from '../../../core/index.ts';
 import { assertRecognizes, assertRouting, throwsA } from './support.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
 
 const routes = draw((map) => {
   map.resources('posts', { has_many: 'comments' });
@@ -98,8 +99,16 @@ test('use_route with an unknown name is a UrlGenerationError', () => {
 });
 
 test('use_route that cannot be satisfied names the required parameters', () => {
-  throwsA(() => routes.generate({ use_route: 'archive', year: 'abc' }), UrlGenerationError, 'archive_url has the following required parameters: ["archive", :year] - are they all satisfied?');
-  throwsA(() => routes.generate({ use_route: 'post' }), UrlGenerationError, 'post_url has the following required parameters: ["posts", :id] - are they all satisfied?');
+  throwsA(() => routes.generate({ use_route: 'archive', year: 'abc' }), UrlGenerationError, 'archive_url has the following required parameters: ["archive", :year] - are they all satisfied? :year is "abc", which does not match /\\d{4}/');
+  throwsA(() => routes.generate({ use_route: 'post' }), UrlGenerationError, 'post_url has the following required parameters: ["posts", :id] - are they all satisfied? missing :id');
+});
+
+test('a named helper that cannot build its path says which parameter was missing or refused', () => {
+  const h = helpersOf(routes);
+  throwsA(() => h.post_path('a/b'), UrlGenerationError, 'post_url has the following required parameters: ["posts", :id] - are they all satisfied? :id is "a/b", which does not match /[^/.?]+/');
+  throwsA(() => h.post_path('v1.2'), UrlGenerationError, /:id is "v1\.2", which does not match/);
+  throwsA(() => h.post_comment_path({ id: 2 }), UrlGenerationError, /are they all satisfied\? missing :post_id$/);
+  throwsA(() => h.post_comment_path(1), UrlGenerationError, /missing :id$/);
 });
 
 test('use_route with a conflicting controller reports the difference', () => {

@@ -74,6 +74,12 @@ test('hash_for_ helpers give the options url_for would use', () => {
   assert.is(h.url_for(h.hash_for_post_comment_path({ post_id: 1, id: 2 })), '/posts/1/comments/2');
 });
 
+test('hash_for_ helpers refuse positional values instead of dropping them', () => {
+  throwsA(() => h.hash_for_post_path(7), ArgumentError, 'hash_for_post_path takes one options hash ({ id: ... }), got 7');
+  throwsA(() => h.hash_for_posts_url({}, { page: 2 }), ArgumentError, /^hash_for_posts_url takes one options hash, got \{\}, \{page: 2\}$/);
+  assert.equal(h.hash_for_post_path(null), { controller: 'posts', action: 'show', use_route: 'post', only_path: true });
+});
+
 test('positional arguments accept records, using to_param() or id', () => {
   assert.is(h.post_path(new Post(4)), '/posts/4');
   assert.is(h.post_path(new Article('hello')), '/posts/hello-post');
@@ -198,6 +204,21 @@ test('positional arguments pair with the route\'s keys from the first, as Rails 
   assert.is(inRequest.post_comment_path(4, 8), '/posts/4/comments/8');
 });
 
+test('url_for with nothing is the current URL, as Rails\' url_for(options = {})', () => {
+  const set = draw((map) => { map.resources('posts'); map.connect(':controller/:action/:id'); });
+  const inRequest = set.helpers({ host: 'example.com' }, { controller: 'posts', action: 'show', id: '5' });
+  assert.is(inRequest.url_for(), 'http://example.com/posts/5');
+  assert.is(inRequest.url_for(undefined, { only_path: true }), '/posts/5');
+});
+
+test('url_for and polymorphic_url say what they need when given nothing to link to', () => {
+  const hp = helpersOf(draw((map) => map.resources('posts')));
+  throwsA(() => hp.url_for(null), ArgumentError, 'url_for needs an options hash, a URL, a record or a list of records, got null');
+  throwsA(() => hp.polymorphic_path(null), ArgumentError, 'polymorphic_url needs a record or a list of records, got null');
+  throwsA(() => hp.polymorphic_path([]), ArgumentError, 'polymorphic_url needs a record or a list of records, got an empty list');
+  throwsA(() => hp.polymorphic_path([null, undefined]), ArgumentError, /got an empty list$/);
+});
+
 test('relative_url_root prefixes paths and URLs', () => {
   const mounted = draw((map) => map.resources('posts'), { relative_url_root: '/blog' });
   const mh = helpersOf(mounted, { host: 'example.com' });
@@ -208,6 +229,25 @@ test('relative_url_root prefixes paths and URLs', () => {
   assert.is(mh.post_path(1, { relative_url_root: '/other' }), '/other/posts/1');
   assert.is(helpersOf(mounted, { relative_url_root: '/x' }).post_path(1), '/x/posts/1');
   assert.is(helpersOf(mounted, { skip_relative_url_root: true }).post_path(1), '/posts/1');
+});
+
+test('relative_url_root with a trailing slash, or just "/", does not double the path\'s slash', () => {
+  for (const root of ['/blog/', '/blog//']) {
+    const mh = helpersOf(draw((map) => map.resources('posts'), { relative_url_root: root }), { host: 'example.com' });
+    assert.is(mh.post_path(1), '/blog/posts/1');
+    assert.is(mh.post_url(1), 'http://example.com/blog/posts/1');
+  }
+  // '//posts/1' would be a protocol-relative URL to the host "posts".
+  const top = helpersOf(draw((map) => map.resources('posts'), { relative_url_root: '/' }), { host: 'example.com' });
+  assert.is(top.post_path(1), '/posts/1');
+  assert.is(top.url_for({ controller: 'posts', action: 'index' }), 'http://example.com/posts');
+  assert.is(top.post_path(1, { relative_url_root: '/' }), '/posts/1');
+  assert.is(helpersOf(draw((map) => map.resources('posts')), { relative_url_root: '/x/' }).post_path(1), '/x/posts/1');
+});
+
+test('relative_url_root that is not a path is refused', () => {
+  throwsA(() => draw((map) => map.resources('posts'), { relative_url_root: 'blog' }), ArgumentError, 'relative_url_root must be a path starting with \'/\' (or \'\' for none), got "blog"');
+  throwsA(() => helpersOf(draw((map) => map.resources('posts'))).post_path(1, { relative_url_root: 'http://x' }), ArgumentError, /^relative_url_root must be a path/);
 });
 
 test('default_url_options other than where the app lives reach every URL', () => {

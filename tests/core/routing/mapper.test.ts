@@ -53,6 +53,34 @@ test('plain routes inside a namespace get the module and name prefix', () => {
   assert.is(helpersOf(set).admin_root_path(), '/admin');
 });
 
+test('a path_prefix written with a trailing slash does not double the slash', () => {
+  const set = draw((map) => {
+    map.resources('posts', { path_prefix: '/blogs/:blog_id/' });
+    map.with_options({ path_prefix: 'admin/' }, (admin) => admin.connect('stats', { controller: 'stats' }));
+  });
+  assertRouting(set, 'GET /blogs/1/posts/2', { controller: 'posts', action: 'show', blog_id: '1', id: '2' });
+  assertRouting(set, 'GET /admin/stats', { controller: 'stats', action: 'index' });
+  assert.is(helpersOf(set).post_path(1, 2), '/blogs/1/posts/2');
+  assert.not.ok(set.routes.some((r) => r.path.includes('//')));
+});
+
+test('namespace names must be words', () => {
+  throwsA(() => draw((map) => map.namespace('admin/', (admin) => admin.resources('posts'))), ArgumentError, 'namespace names must be words, got "admin/"');
+  throwsA(() => draw((map) => map.namespace('back-office', (admin) => admin.resources('posts'))), ArgumentError, /must be words/);
+});
+
+test('routes whose words a URL escapes recognise the URLs their helpers generate', () => {
+  const set = draw((map) => {
+    map.resources('posts', { as: 'artículos', member: { 'señalar': 'put' } });
+    map.named('menu', 'café/menú', { controller: 'menus', action: 'show' });
+  });
+  const h = helpersOf(set);
+  assert.is(h.post_path(1), '/art%C3%ADculos/1');
+  assertRecognizes(set, `GET ${h.post_path(1)}`, { controller: 'posts', action: 'show', id: '1' });
+  assertRecognizes(set, `PUT ${h.señalar_post_path(1)}`, { controller: 'posts', action: 'señalar', id: '1' });
+  assertRecognizes(set, `GET ${h.menu_path()}`, { controller: 'menus', action: 'show' });
+});
+
 test('namespace needs a name and a block', () => {
   throwsA(() => draw((map) => map.namespace('', () => {})), ArgumentError, 'namespace needs a name');
   throwsA(() => draw((map) => map.namespace('admin', {})), ArgumentError, 'namespace "admin" needs a block');

@@ -5,7 +5,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cgiEscape, escapePathComponent, toParam, toQuery } from '../../../core/index.ts';
+import { ArgumentError, cgiEscape, draw, escapePathComponent, toParam, toQuery } from '../../../core/index.ts';
+import { helpersOf } from '../../support/helpers-by-name.ts';
+import { throwsA } from './support.ts';
 import { buildQueryString, escapePath, isPlainObject, unescapePathComponent } from '../../../core/routing/params.ts';
 
 const test = suite('params');
@@ -68,6 +70,37 @@ test('buildQueryString drops null, undefined and false, keeps empty strings, and
   assert.is(buildQueryString({ b: 2, a: 1, c: null, d: false, e: undefined, f: '' }, ['b', 'a', 'c', 'd', 'e', 'f']), '?a=1&b=2&f=');
   assert.is(buildQueryString({ a: 1 }, []), '');
   assert.is(buildQueryString({ a: null }, ['a']), '');
+});
+
+test('a value with no text of its own is an ArgumentError when generating, not a TypeError', () => {
+  const routes = draw((map) => { map.resources('posts'); map.connect(':controller/:action/:id'); });
+  const h = helpersOf(routes);
+  throwsA(() => routes.generate({ controller: 'posts', action: 'show', id: Object.create(null) }), ArgumentError, 'Cannot turn an object without to_param(), id or toString() into a URL parameter');
+  throwsA(() => h.post_path({ id: Object.create(null) }), ArgumentError, /without to_param\(\), id or toString\(\)/);
+  const record = { slug: 'hello', to_param() { return this.slug; } };
+  throwsA(() => h.post_path(record.to_param), ArgumentError, 'A function cannot be a URL parameter (did you mean to call it?): to_param');
+  throwsA(() => routes.generate({ controller: 'posts', action: 'index', sort: () => 'title' }), ArgumentError, /A function cannot be a URL parameter/);
+});
+
+test('a symbol stands for its name, as a Ruby symbol does', () => {
+  const h = helpersOf(draw((map) => map.resources('posts')));
+  assert.is(h.post_path(Symbol('latest'), { order: Symbol.for('desc') }), '/posts/latest?order=desc');
+});
+
+test('an object literal with to_param() is a record in the query string too', () => {
+  const h = helpersOf(draw((map) => map.resources('posts')));
+  assert.is(h.posts_path({ after: { to_param: () => 'slug-1' } }), '/posts?after=slug-1');
+  assert.is(h.posts_path({ q: { id: 5 } }), '/posts?q%5Bid%5D=5');
+});
+
+test('a query value that contains itself is an ArgumentError, not a stack overflow', () => {
+  const h = helpersOf(draw((map) => map.resources('posts')));
+  const filter: Record<string, unknown> = { tag: 'js' };
+  filter.self = filter;
+  throwsA(() => h.posts_path({ filter }), ArgumentError, 'Query parameter "filter" nests more than 100 levels deep (does it contain itself?)');
+  let deep: unknown = 'x';
+  for (let i = 0; i < 50; i++) deep = [deep];
+  assert.ok(h.posts_path({ deep }).startsWith('/posts?deep%5B%5D'));
 });
 
 test('isPlainObject: object literals and null-prototype objects only', () => {

@@ -48,6 +48,8 @@ export function routeFixture(map: Mapper): void {
   map.named('file', 'files/*path', { controller: 'files', action: 'show' });
   map.named('ping', 'ping', { controller: 'ping', action: 'pong' });
   map.named('multi', 'multi', { controller: 'multi', action: 'both', conditions: { method: ['get', 'put'] } });
+  // Static words that a URL carries percent-encoded.
+  map.named('menu', 'café/menú del día', { controller: 'menus', action: 'show' });
   map.connect(':controller/:action/:id');
   map.connect(':controller/:action/:id.:format');
 }
@@ -283,6 +285,14 @@ export const CASES: Readonly<Record<string, Case>> = Object.freeze({
   'allowed_methods includes methods of routes matched through the whole-path fallback': ({ withControllers }) => {
     assert.equal(withControllers.allowed_methods('/hosts/1.2.3.4'), HTTP_METHODS.map((m) => m.toUpperCase()));
     assert.equal(withControllers.allowed_methods('/multi'), ['GET', 'PUT']);
+  },
+
+  'a static word with characters a URL escapes matches its percent-encoded form, as generation writes it': ({ plain, withControllers }) => {
+    for (const r of [plain, withControllers]) {
+      const m = r.match('GET', '/caf%C3%A9/men%C3%BA%20del%20d%C3%ADa');
+      assert.is(m?.route.name, 'menu');
+      assert.equal(m?.params, { controller: 'menus', action: 'show' });
+    }
   },
 
   'a match reports the route that matched as frozen table data': ({ plain }) => {

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ArgumentError } from '../../../core/index.ts';
+import { ArgumentError, draw } from '../../../core/index.ts';
 import {
   compileRequirement, countCaptures, isAnchored, isRequirementInput, mayMatchSlash, searchRegExp, toRequirement, wholeValueRegExp,
 } from '../../../core/routing/requirement.ts';
@@ -97,6 +97,17 @@ test('x and i together', () => {
 test('Ruby\'s \\A and \\z become JS anchors', () => {
   assert.is(compile('\\A\\d+\\z'), '^\\d+$');
   assert.is(compile('x\\Z'), 'x$');
+});
+
+test('a \\p{...} escape on a path segment is refused: the segment is matched percent-encoded, where it matched nothing', () => {
+  throwsA(() => draw((map) => map.resources('posts', { requirements: { id: /\p{L}+/u } })), ArgumentError,
+    'Routing requirement /\\p{L}+/u on :id: \\p{...} and \\u{...} escapes cannot test a path segment, which is matched percent-encoded (é is %C3%A9)');
+  throwsA(() => draw((map) => map.connect('tags/:name', { controller: 'tags', requirements: { name: /\u{1F600}/u } })), ArgumentError, /on :name: /);
+  // On a key outside the path the value is tested decoded, so the escape works there.
+  const set = draw((map) => map.connect('tags', { controller: 'tags', requirements: { lang: /\p{L}+/u } }));
+  assert.is(set.generate({ controller: 'tags', action: 'index', lang: 'français' }), '/tags');
+  // A u-flagged requirement without such escapes still recognises.
+  assert.equal(draw((map) => map.resources('posts', { requirements: { id: /[\w-]+/u } })).recognize('GET', '/posts/a-b'), { controller: 'posts', action: 'show', id: 'a-b' });
 });
 
 test('searchRegExp is unanchored, wholeValueRegExp must match the whole value', () => {

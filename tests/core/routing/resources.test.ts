@@ -230,6 +230,65 @@ test('has_one takes a name or a list of singleton resources', () => {
   assert.ok(plainNames(draw((map) => map.resources('users', { has_one: 'avatar' }))).includes('user_avatar'));
 });
 
+test('has_many and has_one given nil declare no associations, as in Rails', () => {
+  const bare = routeLines(draw((map) => map.resources('posts')));
+  assert.equal(routeLines(draw((map) => map.resources('posts', { has_many: null, has_one: null }))), bare);
+  const nested = draw((map) => map.resources('posts', { has_many: { comments: null } }));
+  assert.ok(plainNames(nested).includes('post_comment'));
+  assert.not.ok(plainNames(nested).some((n) => n.includes('null')));
+});
+
+test('has_many and has_one refuse association names that are not words', () => {
+  throwsA(() => draw((map) => map.resources('posts', { has_one: { author: 'picture' } as never })), ArgumentError, ':has_one takes a name or a list of names; association names must be words, got {"author":"picture"}');
+  throwsA(() => draw((map) => map.resources('posts', { has_one: ['author', null as never] })), ArgumentError, /association names must be words, got null$/);
+  throwsA(() => draw((map) => map.resources('posts', { has_many: 'blog posts' })), ArgumentError, ':has_many takes a name, a list of names or a hash of names; association names must be words, got "blog posts"');
+  throwsA(() => draw((map) => map.resources('posts', { has_many: 5 as never })), ArgumentError, /got 5$/);
+  throwsA(() => draw((map) => map.resources('posts', { has_many: [''] })), ArgumentError, /got ""$/);
+});
+
+test('extra action names that would break their path are refused at declaration', () => {
+  // `:x` would declare a parameter, `*x` a glob, '' would shadow the show route, a dot would read as a format.
+  for (const name of [':x', '*rest', '', 'mark/read', 'v1.2', 'mark read', 'a?b', 'a\nb']) {
+    throwsA(() => draw((map) => map.resources('posts', { member: { [name]: 'get' } })), ArgumentError, `Extra action ${JSON.stringify(name)} cannot name a path segment: action names may not be empty or contain whitespace, '/', '.', '?', ':', '*', '#' or '%'`);
+  }
+  throwsA(() => draw((map) => map.resources('posts', { collection: ['search', ':q'] })), ArgumentError, /Extra action ":q"/);
+  throwsA(() => draw((map) => map.resources('posts', { new: 'pre view' })), ArgumentError, /Extra action "pre view"/);
+  const set = draw((map) => map.resources('posts', { member: { 'mark-read': 'put' } }));
+  assertRouting(set, 'PUT /posts/1/mark-read', { controller: 'posts', action: 'mark-read', id: '1' });
+});
+
+test(':as and :path_names must be path words, with slashes only between words', () => {
+  throwsA(() => draw((map) => map.resources('posts', { as: ':slug' })), ArgumentError, `:as must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ":slug"`);
+  throwsA(() => draw((map) => map.resources('posts', { as: '' })), ArgumentError, /^:as must be path words/);
+  throwsA(() => draw((map) => map.resources('posts', { as: 5 as never })), ArgumentError, /got 5$/);
+  throwsA(() => draw((map) => map.resources('posts', { as: 'blog/' })), ArgumentError, /got "blog\/"$/);
+  throwsA(() => draw((map) => map.resource('account', { path_names: { edit: '*rest' } })), ArgumentError, /^:path_names edit must be path words/);
+  throwsA(() => draw((map) => map.resources('posts', { path_names: { new: '' } })), ArgumentError, /^:path_names new must be path words/);
+  const set = draw((map) => map.resources('posts', { as: 'blog/articles', path_names: { new: 'novo' } }));
+  assertRouting(set, 'GET /blog/articles/novo', { controller: 'posts', action: 'new' });
+});
+
+test('resource options of the wrong type are refused at declaration, naming the option', () => {
+  const refused: [string, Record<string, unknown>, string][] = [
+    ['resources', { controller: 5 }, 'resources: :controller must be a controller name, got 5'],
+    ['resources', { controller: '' }, 'resources: :controller must be a controller name, got ""'],
+    ['resources', { singular: 7 }, 'resources: :singular must be a word, got 7'],
+    ['resource', { plural: ['accounts'] }, 'resource: :plural must be a word, got ["accounts"]'],
+    ['resources', { path_prefix: 3 }, 'resources: :path_prefix must be a path or nil, got 3'],
+    ['resources', { name_prefix: 3 }, 'resources: :name_prefix must be a string or nil, got 3'],
+    ['resources', { requirements: '\\d+' }, 'resources: :requirements must be a hash, got "\\\\d+"'],
+    ['resources', { conditions: 'get' }, 'resources: :conditions must be a hash, got "get"'],
+    ['resources', { path_names: 'novo' }, 'resources: :path_names must be a hash, got "novo"'],
+    ['resources', { shallow: 'yes' }, 'resources: :shallow must be true or false, got "yes"'],
+  ];
+  for (const [method, options, message] of refused) {
+    throwsA(() => draw((map) => (method === 'resource' ? map.resource('account', options) : map.resources('posts', options))), ArgumentError, message);
+  }
+  // nil is what Rails ports write for "none": still accepted.
+  assert.equal(plainNames(draw((map) => map.resources('posts', { name_prefix: null, path_prefix: null, requirements: null as never }))), plainNames(draw((map) => map.resources('posts'))));
+  assertRecognizes(draw((map) => map.resources('posts', { controller: 'admin/posts' })), 'GET /posts/1', { controller: 'admin/posts', action: 'show', id: '1' });
+});
+
 test('shallow: member routes drop the parent prefix, collection routes keep it', () => {
   const set = draw((map) => map.resources('posts', { shallow: true }, (posts) => posts.resources('comments')));
   assert.equal(routeLines(set).slice(7), [

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  ArgumentError, deprecate, draw, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError, type Mapper, type RouteSet,
+  ArgumentError, deprecate, draw, MalformedPathError, MethodNotAllowed, NotImplemented, RoutingError, type DrawConfig, type Mapper, type RouteSet,
 } from '../../../core/index.ts';
 import { throwsA } from './support.ts';
 
@@ -105,6 +105,23 @@ test('config records the resolved defaults', ({ routes }) => {
   assert.is(custom.config.relative_url_root, '/blog');
   assert.is(custom.config.recognizer, 'linear');
   assert.equal(custom.config.resources_path_names, { new: 'neu', edit: 'edit' });
+});
+
+test('draw() refuses configuration it cannot use, naming the key', () => {
+  const posts = (map: Mapper) => map.resources('posts');
+  const refused: [unknown, string | RegExp][] = [
+    [{ relative_root: '/blog' }, 'Unknown draw() option "relative_root"'],
+    [{ recognizer: 'fast' }, 'draw(): recognizer must be \'tree\' or \'linear\', got "fast"'],
+    [{ controllers: 'posts' }, 'draw(): controllers must be a list of controller paths, got "posts"'],
+    [{ controllers: [5] }, 'draw(): controllers must be a list of controller paths, got [5]'],
+    [{ inflections: { irregular: [['octopus']] } }, 'draw(): inflections.irregular must be a list of [singular, plural] pairs, got [["octopus"]]'],
+    [{ inflections: { uncountable: 'news' } }, 'draw(): inflections.uncountable must be a list of words, got "news"'],
+    [{ inflections: { uncountables: ['news'] } }, /^Unknown draw\(\) inflections option "uncountables" \(did you mean uncountable\?\)$/],
+    [{ resources_path_names: { new: ':step' } }, /^:resources_path_names new must be path words/],
+    [{ resources_path_names: { nwe: 'novo' } }, /^Unknown draw\(\) resources_path_names option "nwe" \(did you mean new\?\)$/],
+  ];
+  for (const [config, message] of refused) throwsA(() => draw(posts, config as DrawConfig), ArgumentError, message);
+  assert.is(draw(posts, null).routes.length, draw(posts).routes.length);
 });
 
 test('the controllers list is copied at draw time', () => {
