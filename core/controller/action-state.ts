@@ -38,6 +38,12 @@ export interface ControllerWiring {
   readonly caching?: Caching;
   /** Records what the caches did for this request, for the `X-Cache` header and the log line. */
   cacheStatus?(status: CacheStatus): void;
+  /**
+   * Told of a render, redirect or head made after the response was complete: from work the action
+   * started and did not wait for (a promise it dropped). Logged rather than thrown, since nothing is
+   * left to catch it and an unhandled rejection would end the process.
+   */
+  renderedLate?(call: string): void;
 }
 
 /** The per-request state of one controller instance. */
@@ -51,6 +57,8 @@ export interface ActionRun {
   pending: Promise<void> | null;
   /** The format `respond_to` chose, if any; it names the template format. */
   format: string | null;
+  /** Whether the response is complete (dispatch has handed it on): a render now comes too late to be sent. */
+  done: boolean;
 }
 
 /** The public per-request properties of a controller that wiring sets (Rails' `request`, `params`, ...). */
@@ -70,7 +78,7 @@ type Holder = { [RUN]?: ActionRun };
 
 /** Wires `c` to one request: its Rails properties, and a fresh `ActionRun` in the private slot. Called by dispatch before any filter runs. */
 export function beginRun(c: object, wiring: ControllerWiring): ActionRun {
-  const run: ActionRun = { wiring, performed: false, cache: null, pending: null, format: null };
+  const run: ActionRun = { wiring, performed: false, cache: null, pending: null, format: null, done: false };
   // Assigned rather than defined: the same shape for every instance, and a symbol key stays out of
   // Object.keys, JSON and the names templates may read.
   (c as Holder)[RUN] = run;
@@ -92,11 +100,20 @@ export function runOf(c: object): ActionRun {
   return run;
 }
 
-/** Marks the response as performed; a second render, redirect or head for one request throws `DoubleRenderError`. */
-export function claimRender(c: object): void {
+/**
+ * Marks the response as performed; a second render, redirect or head for one request throws
+ * `DoubleRenderError`. False, with the wiring told, when the response is already complete: the call
+ * came from work the action did not wait for, and is dropped.
+ */
+export function claimRender(c: object, call: string): boolean {
   const run = runOf(c);
+  if (run.done) {
+    run.wiring.renderedLate?.(call);
+    return false;
+  }
   if (run.performed) throw new DoubleRenderError();
   run.performed = true;
+  return true;
 }
 
 /**
@@ -106,8 +123,8 @@ export function claimRender(c: object): void {
  * response's status, type, Location and body as they were and the action unperformed, so a `rescue_from`
  * handler can still answer, and reports that error rather than a `DoubleRenderError` of its own.
  */
-export function performRender(c: object, fill: () => void | PromiseLike<void>): void {
-  claimRender(c);
+export function performRender(c: object, call: string, fill: () => void | PromiseLike<void>): void {
+  if (!claimRender(c, call)) return;
   const run = runOf(c);
   const response = run.wiring.response;
   // What a render sets; headers set by the action around it stay.

@@ -234,7 +234,7 @@ export class Controller {
    */
   render(options: RenderArgument = {}): void {
     const opts: RenderOptions = typeof options === 'string' ? { action: options } : renderOptions(options);
-    performRender(this, () => {
+    performRender(this, 'render', () => {
       if (opts.status !== undefined) setStatus(this.response, opts.status);
       if (opts.location !== undefined && opts.location !== null) {
         this.response.location = expandLocation(this, opts.location);
@@ -256,7 +256,7 @@ export class Controller {
       opts = rest;
       status = given as number | string;
     }
-    performRender(this, () => {
+    performRender(this, 'head', () => {
       setStatus(this.response, status);
       for (const [key, value] of Object.entries(opts)) {
         // A null value adds no header, `location` included, as `render`'s null location adds none.
@@ -294,7 +294,7 @@ export class Controller {
     } else {
       location = absoluteLocation(this.url_for(target), this.request.protocol, this.request.host_with_port);
     }
-    performRender(this, () => {
+    performRender(this, 'redirect', () => {
       setStatus(this.response, status);
       this.response.location = location;
       this.response.redirected_to = target;

@@ -38,7 +38,7 @@ export function cacheHost(c: Controller, forgery: ForgeryOptions | null): CacheH
     },
     heldToken: () => existingToken(wiring.session, forgery?.secret),
     token: () => c.form_authenticity_token(),
-    claimRender: () => claimRender(c),
+    claimRender: () => { claimRender(c, 'render'); },
     cacheStatus: (status) => wiring.cacheStatus?.(status),
   };
 }

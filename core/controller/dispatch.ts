@@ -61,16 +61,30 @@ export function dispatch(klass: ControllerClass, wiring: ControllerWiring, optio
   return Promise.resolve(outcome).then(() => finished(c), (error: unknown) => rescued(c, error));
 }
 
-/** The controller, once any template render still in flight is done. */
+/** The controller, once any template render still in flight is done; from then on its response is complete. */
 function finished(c: Controller): Controller | Promise<Controller> {
   const pending = takePending(c);
-  return pending === null ? c : pending.then(() => c);
+  if (pending === null) return completed(c);
+  return pending.then(() => completed(c), (error: unknown) => {
+    completed(c);
+    throw error;
+  });
+}
+
+/** Marks `c`'s response complete: a render it makes now (from a promise its action dropped) is too late. */
+function completed(c: Controller): Controller {
+  runOf(c).done = true;
+  return c;
 }
 
 /** Hands an unhandled error to `rescue_from`; rethrows when no handler matches. */
 function rescued(c: Controller, error: unknown): Controller | Promise<Controller> {
   return thenOrNow(rescue(c, error), (handled) => {
-    if (!handled) throw error;
+    if (!handled) {
+      // The error page answers now: the action's own renders are over.
+      completed(c);
+      throw error;
+    }
     return finished(c);
   });
 }

@@ -18,6 +18,7 @@ import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { ControllerClass, RequestRun } from './run.ts';
 import { isThenable } from '../util.ts';
+import { logLateRender } from './log-lines.ts';
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
@@ -125,6 +126,10 @@ class RequestWiring implements ControllerWiring {
 
   cacheStatus(status: CacheStatus): void {
     this.#run.cache = status;
+  }
+
+  renderedLate(call: string): void {
+    logLateRender(this.#run, call);
   }
 
   get helpers(): Helpers {

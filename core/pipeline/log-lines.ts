@@ -64,6 +64,15 @@ export function logFailure(run: RequestRun, status: number, error: unknown): voi
   }
 }
 
+/**
+ * `render after the response was sent`: a render, redirect or head (`call`) from work the action did
+ * not wait for, after its answer had gone. An error in the app, logged where it can be seen, since
+ * thrown it would reach no one and end the process as an unhandled rejection.
+ */
+export function logLateRender(run: RequestRun, call: string): void {
+  run.app.log.error({ reqId: run.id, ...actionOf(run), call, hint: 'the action started work it did not wait for: return or await its promise' }, 'render after the response was sent');
+}
+
 /** `request machine failed`: a bug in the framework itself, answered like an unrescued exception. */
 export function logMachineFailure(run: RequestRun, error: unknown): void {
   run.app.log.error({ reqId: run.id, err: error }, 'request machine failed');

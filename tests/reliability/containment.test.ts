@@ -52,6 +52,17 @@ class ThingsController extends Controller {
     this.render({ text: `visit ${String(this.session.visits)}` });
   }
 
+  /** Answers at once, and renders, redirects or heads again from work it does not wait for (a promise it drops). */
+  late(): void {
+    this.render({ text: 'answered' });
+    const again = String(this.params.again);
+    void sleep(10).then(() => {
+      if (again === 'render') this.render({ text: 'too late' });
+      else if (again === 'redirect') this.redirect_to('/elsewhere');
+      else this.head('gone');
+    });
+  }
+
   /** Expires the show action's cached entries without waiting for the store, then answers. */
   expire(): void {
     void this.expire_action({ action: 'show', id: '1' });
@@ -402,6 +413,43 @@ test('an expiry the action does not wait for, whose store rejects: logged, never
     await sleep(20);
     assert.ok(s.lines.some((l) => l.msg === 'cache expiry failed'), 'the failure is logged');
     await stillServes(s);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a render, redirect or head from a promise the action dropped, after its answer went: logged, never thrown where nothing could catch it', async () => {
+  const s = await served();
+  try {
+    for (const again of ['render', 'redirect', 'head']) {
+      const res = await s.get(`/things/late?again=${again}`);
+      assert.is(res.status, 200, again);
+      assert.is(res.body, 'answered', again);
+      await sleep(30);
+      const line = s.lines.find((l) => l.msg === 'render after the response was sent' && l.call === again);
+      assert.ok(line, `${again} is logged`);
+      assert.is(line!.level, 50);
+      assert.is(line!.controller, 'things');
+      assert.is(line!.action, 'late');
+      await stillServes(s);
+    }
+  } finally {
+    await s.close();
+  }
+});
+
+test('two renders within one action are still a DoubleRenderError, as in Rails', async () => {
+  class TwiceController extends Controller {
+    index(): void {
+      this.render({ text: 'one' });
+      this.render({ text: 'two' });
+    }
+  }
+  const s = await serveApp({ twice: TwiceController });
+  try {
+    const res = await s.get('/twice');
+    assert.is(res.status, 500);
+    assert.ok(s.lines.some((l) => l.msg === 'request errored' && String((l.err as { type?: string } | undefined)?.type) === 'DoubleRenderError'));
   } finally {
     await s.close();
   }
