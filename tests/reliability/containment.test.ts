@@ -373,36 +373,24 @@ test('a cache store whose write rejects: the response is served uncached and the
   }
 });
 
-test('a cache store whose read rejects: the request is served as a miss', async () => {
-  const s = await served({ cache_store: failingStore(new Set(['read'])) });
-  try {
-    const answer = await s.get('/cached/show/1');
-    assert.is(answer.status, 200);
-    assert.is(answer.body, 'cached 1');
-    assert.ok(s.lines.some((l) => l.msg === 'action cache read failed'));
-    await stillServes(s);
-  } finally {
-    await s.close();
-  }
-});
-
-test('a cache store whose read throws at once, as a synchronous store fails: the request is served as a miss', async () => {
-  const inner = failingStore(new Set());
-  const store: CacheStore = {
-    ...inner,
+test('a cache store whose read rejects, or throws at once as a synchronous store fails: the request is served as a miss', async () => {
+  const throwing: CacheStore = {
+    ...failingStore(new Set()),
     read: () => {
       throw new Error("the cache store's read failed");
     },
   };
-  const s = await served({ cache_store: store });
-  try {
-    const answer = await s.get('/cached/show/1');
-    assert.is(answer.status, 200);
-    assert.is(answer.body, 'cached 1');
-    assert.ok(s.lines.some((l) => l.msg === 'action cache read failed'));
-    await stillServes(s);
-  } finally {
-    await s.close();
+  for (const [store, how] of [[failingStore(new Set(['read'])), 'rejects'], [throwing, 'throws']] as const) {
+    const s = await served({ cache_store: store });
+    try {
+      const answer = await s.get('/cached/show/1');
+      assert.is(answer.status, 200, how);
+      assert.is(answer.body, 'cached 1', how);
+      assert.ok(s.lines.some((l) => l.msg === 'action cache read failed'), how);
+      await stillServes(s);
+    } finally {
+      await s.close();
+    }
   }
 });
 

@@ -1,5 +1,5 @@
 /**
- * A regression test: the comment above the test says what used to happen,
+ * A regression test: the comment above each test says what used to happen,
  * and the test keeps it from coming back.
  */
 import { test } from 'uvu';
@@ -7,8 +7,40 @@ import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
 import { appWith, get, withServer } from '../support/harness.ts';
 
+/** An app whose destroy redirects to a URL made with the request's host, and how many times it ran. */
+function postsApp() {
+  const ran = { destroyed: 0 };
+  class PostsController extends Controller {
+    destroy(): void {
+      ran.destroyed++;
+      this.redirect_to(this.routes.posts_url());
+    }
+  }
+  return { app: appWith({ posts: PostsController }, { draw: (map) => map.resources('posts') }), ran };
+}
+
 /**
- * the parse stage's Host check (core/pipeline/parse.ts): node:http passes on
+ * A request with an empty Host (`Host:` with no value, which node:http and the
+ * tunnel both pass on) reached the action, and the first URL it made with a
+ * host (`redirect_to(this.routes.posts_url())`) threw MissingHost: a 500 for the
+ * client's own bad input, after the action had already done its work. An
+ * "http" URI with an empty host is invalid (RFC 9110 §4.2.1), so the request
+ * is refused as it is read, before anything runs.
+ */
+test('a request whose Host is empty is refused 400 before its action runs', async () => {
+  const { app, ran } = postsApp();
+  for (const host of ['', ':8080']) {
+    const response = await app.handle({ method: 'DELETE', url: '/posts/1', headers: { host } });
+    assert.is(response.status, 400, JSON.stringify(host));
+  }
+  assert.is(ran.destroyed, 0);
+  const named = await app.handle({ method: 'DELETE', url: '/posts/1', headers: { host: 'test.host' } });
+  assert.is(named.status, 302);
+  assert.is(named.headers.Location, 'http://test.host/posts');
+});
+
+/**
+ * The parse stage's Host check (core/pipeline/parse.ts): node:http passes on
  * any Host value, and one that is no host name (`evil.example/x?`, `a b`,
  * `user@host`, `a:1:2`) was copied whole into every URL the app made with a
  * host: `DELETE /posts/1` with `Host: evil.example/x?` ran the action and
@@ -17,21 +49,14 @@ import { appWith, get, withServer } from '../support/harness.ts';
  * refused as it is read, before anything runs.
  */
 test('a request whose Host is not a host name and port is refused 400 before its action runs', async () => {
-  let destroyed = 0;
-  class PostsController extends Controller {
-    destroy(): void {
-      destroyed++;
-      this.redirect_to(this.routes.posts_url());
-    }
-  }
-  const app = appWith({ posts: PostsController }, { draw: (map) => map.resources('posts') });
+  const { app, ran } = postsApp();
   await withServer(app, {}, async (server) => {
     for (const host of ['evil.example/x?', 'a b', 'user@example.com', 'example.com:80:90', '[::1', 'example.com\\x']) {
       const res = await get(server, '/posts/1', { method: 'DELETE', headers: { Host: host } });
       assert.is(res.status, 400, host);
       assert.match(res.body, 'is not a host name or address with an optional port', host);
     }
-    assert.is(destroyed, 0);
+    assert.is(ran.destroyed, 0);
     for (const [host, location] of [
       ['example.com:8080', 'http://example.com:8080/posts'],
       ['[2001:db8::1]:8008', 'http://[2001:db8::1]:8008/posts'],
@@ -42,7 +67,7 @@ test('a request whose Host is not a host name and port is refused 400 before its
       assert.is(res.status, 302, host);
       assert.is(res.headers.location, location, host);
     }
-    assert.is(destroyed, 4);
+    assert.is(ran.destroyed, 4);
   });
 });
 
