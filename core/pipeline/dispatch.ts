@@ -133,12 +133,16 @@ class RequestWiring implements ControllerWiring {
   }
 
   get helpers(): Helpers {
+    return (this.#helpers ??= this.#bindHelpers());
+  }
+
+  #bindHelpers(): Helpers {
     const request = this.request;
     // The app's mount point may be set in its config rather than in draw(): links must carry the root requests are read under.
     const root = this.#run.app.config.relative_url_root;
     const where = root === this.routes.config.relative_url_root
       ? { host: request.host_with_port, protocol: request.protocol }
       : { host: request.host_with_port, protocol: request.protocol, relative_url_root: root };
-    return (this.#helpers ??= this.routes.helpers(where, request.path_parameters, request.parameters));
+    return this.routes.helpers(where, request.path_parameters, request.parameters);
   }
 }

@@ -137,12 +137,7 @@ export function createHelperPrototype(table: HelperTable): HelperPrototype {
   const builtins = builtinHelpers(table);
   const resolve: Resolve = (name) => {
     let impl = impls.get(name);
-    if (impl === undefined) {
-      impl = builtins.get(name) ?? namedImpl(table, name);
-      // Named once for the name it answers to, so a bound helper reads `bound post_path` in traces and errors.
-      if (impl !== null && impl.name !== name) Object.defineProperty(impl, 'name', { value: name });
-      impls.set(name, impl);
-    }
+    if (impl === undefined) impls.set(name, (impl = builtins.get(name) ?? namedImpl(table, name)));
     return impl;
   };
   let allNames: string[] | null = null;

@@ -37,8 +37,9 @@ export function escape(value: unknown): string {
  */
 function notText(value: object): TypeError {
   if (typeof value === 'function') {
+    // Route helpers are bound functions without a name of their own (naming each would slow its binding per request).
     const name = value.name.replace(/^bound /, '');
-    return new TypeError(`a function${name ? ` (${name})` : ''} was interpolated into markup: call it${name ? `, as ${name}(…)` : ''}`);
+    return new TypeError(`a function${name ? ` (${name})` : ''} was interpolated into markup: call it${name ? `, as ${name}(…)` : ' (a helper written without its parentheses, as v.posts_path for v.posts_path()?)'}`);
   }
   return new TypeError('a promise was interpolated into markup: await it (an async helper, or cache() with an asynchronous store), or make the template async');
 }

@@ -92,9 +92,9 @@ test('a function or a promise interpolated into markup is a TemplateError saying
     go(): void {}
   }
   for (const [template, says] of [
-    [(v) => html`<a href="${(v as unknown as { posts_path: unknown }).posts_path}">all</a>`, 'a function (posts_path) was interpolated into markup: call it, as posts_path(…)'],
+    [(v) => html`<a href="${(v as unknown as { posts_path: unknown }).posts_path}">all</a>`, 'a function was interpolated into markup: call it (a helper written without its parentheses, as v.posts_path for v.posts_path()?)'],
     [(v) => html`<a href="${v.url_for}">x</a>`, 'a function (url_for) was interpolated into markup: call it, as url_for(…)'],
-    [() => html`<p>${async () => 'x'}</p>`, 'a function was interpolated into markup: call it'],
+    [() => html`<p>${async () => 'x'}</p>`, 'a function was interpolated into markup: call it (a helper'],
     [() => html`<p>${Promise.resolve(new Post(1))}</p>`, 'a promise was interpolated into markup: await it'],
     [(v) => html`<nav>${v.cache('nav', async () => 'links')}</nav>`, 'a promise was interpolated into markup: await it'],
     [(v) => { v.content_for('title', Promise.resolve('T')); return 'page'; }, 'a promise was interpolated into markup: await it'],
