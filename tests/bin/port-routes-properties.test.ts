@@ -142,11 +142,12 @@ for (const [name, make, base = 250] of FAMILIES) {
     while (costOf(make(k), 1) < 3 && k < base * 64) k *= 2;
     const small = make(k);
     const large = make(k * 16);
-    const ratio = costOf(large, 2) / costOf(small, 3);
+    const ratio = costOf(large, 3) / costOf(small, 3);
     const size = large.length / small.length;
     // Linear is about `size` (16), up to a few times more where one port's objects outlive the young
-    // generation and cost a full collection (measured: 25x to 90x here); quadratic would be 256x and more.
-    assert.ok(ratio < size * 8, `${name}: ${large.length} chars took ${ratio.toFixed(1)}x the time of ${small.length} chars`);
+    // generation and cost a full collection (measured: 25x to 90x here, once 147x beside other work on
+    // two cores); quadratic would be 256x and more.
+    assert.ok(ratio < size * 12, `${name}: ${large.length} chars took ${ratio.toFixed(1)}x the time of ${small.length} chars`);
   });
 }
 
