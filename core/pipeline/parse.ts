@@ -17,10 +17,10 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   const { config } = run.app;
   const request = new Request(run.message, run.app.requestSettings);
   run.request = request;
-  // An "http" URI with an empty host is invalid (RFC 9110 §4.2.1): nothing the app makes from this request could name it.
-  if (request.host === '') throw new BadRequest('The request names no host (its Host header is empty)');
+  // A Host that is not `host[:port]` is invalid (RFC 9112 §3.2), and an empty host too (RFC 9110 §4.2.1): nothing
+  // the app makes from this request could name it. One read of the header, one test, for both.
   const named = rawHostWithPort(request.env);
-  if (!validHost(named)) throw new BadRequest(`The request's host ${JSON.stringify(named.slice(0, 100))} is not a host name or address with an optional port`);
+  if (!validHost(named)) throw new BadRequest(hostProblem(named));
   if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
   run.response = new Response(config.default_charset);
   // Query errors (bad escapes, limits) surface here rather than midway through an action.
@@ -51,4 +51,10 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
 /** Computes what the client accepts; the format itself is settled once recognition adds path parameters. */
 export function negotiate(run: RequestRun): void {
   void run.request!.accepts;
+}
+
+/** The 400's reason for a host `validHost` refused. */
+function hostProblem(named: string): string {
+  if (named === '' || named.startsWith(':')) return 'The request names no host (its Host header is empty)';
+  return `The request's host ${JSON.stringify(named.slice(0, 100))} is not a host name or address with an optional port`;
 }
