@@ -70,13 +70,14 @@ export function renderView(
   layoutOption: string | boolean | undefined,
   locals: Readonly<Record<string, unknown>> | null,
 ): Rendered {
-  if (views.refresh !== undefined) {
-    return views.refresh().then((changed) => {
-      if (changed) forgetTemplates(views);
-      return renderFound(views, klass, host, name, format, layoutOption, locals);
-    });
-  }
-  return renderFound(views, klass, host, name, format, layoutOption, locals);
+  // Tested here, not in a helper taking a callback: a production render makes no closure for it.
+  if (views.refresh === undefined) return renderFound(views, klass, host, name, format, layoutOption, locals);
+  return refreshed(views, views.refresh).then(() => renderFound(views, klass, host, name, format, layoutOption, locals));
+}
+
+/** Brings a reloading resolver's templates up to date with their files, forgetting what was found when one changed. */
+async function refreshed(views: ViewResolver, refresh: () => Promise<boolean>): Promise<void> {
+  if (await refresh.call(views)) forgetTemplates(views);
 }
 
 /**
@@ -95,19 +96,11 @@ export function renderInLayout(
 ): Rendered {
   const inLayout = (): Rendered => thenOrNow(findLayout(views, klass, host, format, layoutOption), (layout) => {
     if (layout === null) return null;
-    const found = foundFor(views, klass, host.controller_path);
-    let partials = found.partials.get(format);
-    if (partials === undefined) found.partials.set(format, (partials = new Map()));
+    const partials = partialsFor(foundFor(views, klass, host.controller_path), format);
     const scope: Scope = { views, host, klass, format, content: { layout: raw(markup) }, partials, renderPartial };
     return runTemplate(layout, contextOf(scope, locals), `layout for text in ${host.controller_path}`);
   });
-  if (views.refresh !== undefined) {
-    return views.refresh().then((changed) => {
-      if (changed) forgetTemplates(views);
-      return inLayout();
-    });
-  }
-  return inLayout();
+  return views.refresh === undefined ? inLayout() : refreshed(views, views.refresh).then(inLayout);
 }
 
 function renderFound(views: ViewResolver, klass: ViewClass, host: ViewHost, name: string, format: string, layoutOption: string | boolean | undefined, locals: Readonly<Record<string, unknown>> | null): Rendered {
@@ -127,9 +120,7 @@ function renderFound(views: ViewResolver, klass: ViewClass, host: ViewHost, name
 }
 
 function run(page: Found, views: ViewResolver, klass: ViewClass, host: ViewHost, name: string, format: string, found: PathFinds, locals: Readonly<Record<string, unknown>> | null): string | Promise<string> {
-  let partials = found.partials.get(format);
-  if (partials === undefined) found.partials.set(format, (partials = new Map()));
-  const scope: Scope = { views, host, klass, format, content: null, partials, renderPartial };
+  const scope: Scope = { views, host, klass, format, content: null, partials: partialsFor(found, format), renderPartial };
   const view = contextOf(scope, locals);
   const body = runTemplate(page.template, view, name);
   const layout = page.layout;
@@ -138,6 +129,13 @@ function run(page: Found, views: ViewResolver, klass: ViewClass, host: ViewHost,
     (scope.content ??= {}).layout = raw(markup);
     return runTemplate(layout, view, `layout for ${name}`);
   });
+}
+
+/** The partials found for a controller path in one format, kept from render to render. */
+function partialsFor(found: PathFinds, format: string): Map<string, FoundPartial> {
+  let partials = found.partials.get(format);
+  if (partials === undefined) found.partials.set(format, (partials = new Map()));
+  return partials;
 }
 
 /** A template's markup; a promise only when the template returned one. */
