@@ -60,8 +60,8 @@ export class PublicDirectory {
     if (!nameable(path)) return null;
     const root = await this.#realRoot();
     if (root === null) return this.#missed(path);
-    const candidates = path === '/' ? ['/index.html'] : [path, `${path}.html`];
-    for (const candidate of html ? candidates : candidates.slice(0, path === '/' ? 0 : 1)) {
+    const candidates = !html ? [path] : path === '/' ? ['/index.html'] : [path, `${path}.html`];
+    for (const candidate of candidates) {
       const segments = safeSegments(candidate);
       if (segments === null) continue;
       const file = await regularFileUnder(root, join(root, ...segments));
