@@ -7,6 +7,7 @@
 import { Controller } from '../core/controller/base.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { limitsProblem } from '../core/request/limits.ts';
+import { isMountPoint } from '../core/routing/params.ts';
 import { checkOptionNames, shownValue } from '../core/options.ts';
 
 const APP_OPTIONS: ReadonlySet<string> = new Set([
@@ -58,7 +59,7 @@ function configProblem(config: unknown): string | null {
   const c = config as Readonly<Record<string, unknown>>;
   for (const key of BOOLEAN_CONFIG) if (c[key] !== undefined && typeof c[key] !== 'boolean') return `config.${key} must be true or false, not ${shownValue(c[key])}`;
   if (c.default_charset !== undefined && c.default_charset !== null && typeof c.default_charset !== 'string') return `config.default_charset must be a charset name or null, not ${shownValue(c.default_charset)}`;
-  if (c.relative_url_root !== undefined && (typeof c.relative_url_root !== 'string' || (c.relative_url_root !== '' && !c.relative_url_root.startsWith('/')))) return `config.relative_url_root must be a path starting with '/', not ${shownValue(c.relative_url_root)}`;
+  if (c.relative_url_root !== undefined && (typeof c.relative_url_root !== 'string' || !isMountPoint(c.relative_url_root))) return `config.relative_url_root must be a path starting with '/', not ${shownValue(c.relative_url_root)}`;
   if (c.forgeryExemptTypes !== undefined && !listOf(c.forgeryExemptTypes, (t) => typeof t === 'string')) return 'config.forgeryExemptTypes must be a list of MIME types';
   if (c.hosts !== undefined && !listOf(c.hosts, (h) => typeof h === 'string' || h instanceof RegExp)) return 'config.hosts must be a list of host names and RegExps (a name starting with "." admits its subdomains)';
   return limitsProblem(c.limits);

@@ -28,6 +28,7 @@ import { chooseSessionStore, type SessionOptions } from '../core/session/default
 import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
 import { generatesCode } from '../core/generated-code.ts';
 import { meantName } from '../core/options.ts';
+import { mountPoint } from '../core/routing/params.ts';
 import { ENVIRONMENTS, checkAppOptions } from './app-options.ts';
 import { compileMachine, type CompiledMachine } from './compile.ts';
 import { runWithXState } from './engine-xstate.ts';
@@ -140,7 +141,6 @@ export function createApp(options: CreateAppOptions): App {
     defaultErrorPages: true,
     allow_forgery_protection: environment !== 'test',
     limits: {},
-    relative_url_root: options.routes.config.relative_url_root,
     // API bodies a cross-site form cannot send (browsers preflight them): exact essences only.
     forgeryExemptTypes: ['application/json', 'application/xml'],
     trustProxy: false,
@@ -149,6 +149,8 @@ export function createApp(options: CreateAppOptions): App {
     cacheHeader: true,
     cache_template_loading: environment !== 'development',
     ...options.config,
+    // As the route set keeps its own: '/blog/' is '/blog', so paths are read and links made under one root.
+    relative_url_root: mountPoint(options.config?.relative_url_root ?? options.routes.config.relative_url_root),
     hosts: defaultHosts(environment, options.config?.hosts),
   });
   if (environment === 'production' && config.hosts.length === 0) {

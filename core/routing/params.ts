@@ -61,10 +61,15 @@ const MAX_QUERY_DEPTH = 100;
  */
 export function mountPoint(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string' || (value !== '' && !value.startsWith('/')) || /[?#\s]/.test(value)) {
+  if (typeof value !== 'string' || !isMountPoint(value)) {
     throw new ArgumentError(`relative_url_root must be a path starting with '/' (or '' for none), got ${JSON.stringify(value) ?? String(value)}`);
   }
   return withoutTrailingSlashes(value);
+}
+
+/** Whether `value` may be a mount point: '' or a path starting with '/', with no query, fragment or space. */
+export function isMountPoint(value: string): boolean {
+  return (value === '' || value.startsWith('/')) && !/[?#\s]/.test(value);
 }
 
 /** `value` without the slashes it ends with (a loop: `/\/+$/` backtracks quadratically on a long run of slashes). */
