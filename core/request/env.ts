@@ -212,9 +212,17 @@ export function requestUriAndPath(target: string, relativeUrlRoot = ''): { reque
  */
 export function undecodablePath(path: string): string {
   const shown = JSON.stringify(path.slice(0, 200));
-  return /%(?![0-9A-Fa-f]{2})/.test(path)
+  return hasMalformedEscape(path)
     ? `Malformed percent-encoding in path ${shown}: a % must be followed by two hex digits (%25 for a % itself)`
     : `The path ${shown} is not UTF-8: its %-escapes decode to bytes that are not UTF-8 text`;
+}
+
+/**
+ * Whether text that failed to decode has an escape that is not `%XX` (else its escapes are well formed
+ * and only their bytes are not UTF-8): the two mistakes a 400 for undecodable text tells apart.
+ */
+export function hasMalformedEscape(text: string): boolean {
+  return /%(?![0-9A-Fa-f]{2})/.test(text);
 }
 
 /** The query string of a request target: what follows its first '?', or ''. */

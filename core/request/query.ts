@@ -20,6 +20,7 @@
  */
 import { ParamsParseError, PayloadTooLarge } from '../errors.ts';
 import { resolveParamLimits, type ParamLimits } from './limits.ts';
+import { hasMalformedEscape } from './env.ts';
 import { NestedParams } from './nested-params.ts';
 import type { Params } from './param-values.ts';
 
@@ -60,7 +61,7 @@ export function unescapeParam(text: string): string {
     // Two different mistakes, told apart only now: an escape that is not `%XX`, and well-formed escapes
     // whose bytes are not UTF-8 (a form sent in Latin-1: `caf%E9`), which no malformed-escape message explains.
     const shown = JSON.stringify(text.slice(0, 100));
-    throw new ParamsParseError('SBX_ERR_PARAMS_ENCODING', /%(?![0-9A-Fa-f]{2})/.test(spaced)
+    throw new ParamsParseError('SBX_ERR_PARAMS_ENCODING', hasMalformedEscape(spaced)
       ? `Malformed %-escape in parameter ${shown}: a % must be followed by two hex digits (%25 for a % itself)`
       : `Parameter ${shown} is not UTF-8: its %-escapes decode to bytes that are not UTF-8 text (sent in another charset?)`);
   }
