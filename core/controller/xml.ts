@@ -54,12 +54,12 @@ function element(name: string, value: unknown, indent: string, within: Within): 
     return `${indent}<${tag} type="datetime">${value.toISOString()}</${tag}>\n`;
   }
   if (typeof value === 'object') {
-    if (within.open.has(value)) {
+    const again = within.open.get(value);
+    if (again !== undefined) {
       const path = [...within.names, name].join(' > ');
-      throw new TypeError(`toXml cannot write a value that contains itself: ${path} is ${within.names[within.objects.indexOf(value)]} again`);
+      throw new TypeError(`toXml cannot write a value that contains itself: ${path} is ${again} again`);
     }
-    within.open.add(value);
-    within.objects.push(value);
+    within.open.set(value, name);
     within.names.push(name);
     let out: string;
     if (Array.isArray(value)) {
@@ -70,7 +70,6 @@ function element(name: string, value: unknown, indent: string, within: Within): 
       out = `${indent}<${tag}>\n${inner}${indent}</${tag}>\n`;
     }
     within.open.delete(value);
-    within.objects.pop();
     within.names.pop();
     return out;
   }
@@ -91,9 +90,9 @@ function xmlText(text: string): string {
 
 /** The objects an element is written inside, and their names: the path from the root. */
 interface Within {
-  /** The same objects, to ask in one step whether a value is one of them. */
-  readonly open: Set<object>;
-  readonly objects: object[];
+  /** Each object being written, with its element's name. */
+  readonly open: Map<object, string>;
+  /** Those names in order, outermost first: the path to the element being written. */
   readonly names: string[];
 }
 
@@ -105,5 +104,5 @@ export function toXml(value: unknown, root?: string): string {
   const custom = (value as { to_xml?: unknown } | null)?.to_xml;
   if (typeof custom === 'function') return String(custom.call(value));
   const name = root ?? (Array.isArray(value) ? inflector.plural(value.length > 0 ? modelRoot(value[0], 'record') : 'record') : modelRoot(value, 'hash'));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(name, value, '', { open: new Set(), objects: [], names: [] })}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(name, value, '', { open: new Map(), names: [] })}`;
 }
