@@ -68,7 +68,7 @@ export class Mapper {
     const block = typeof optionsOrBlock === 'function' ? optionsOrBlock : maybeBlock;
     if (typeof name !== 'string' || name === '') throw new ArgumentError('namespace needs a name');
     // The name becomes a path word, a controller module and a helper prefix at once.
-    if (!/^\w+$/.test(name)) throw new ArgumentError(`namespace names must be words, got ${JSON.stringify(name)}`);
+    if (!WORD.test(name)) throw new ArgumentError(`namespace names must be words, got ${JSON.stringify(name)}`);
     if (typeof block !== 'function') throw new ArgumentError(`namespace ${JSON.stringify(name)} needs a block`);
     const merged: Options = { ...this.#scope, ...options };
     let scope: Options;
@@ -182,7 +182,7 @@ function splitArgs(method: string, args: ResourceArgs): { names: string[]; optio
   const block = typeof rest[rest.length - 1] === 'function' ? (rest.pop() as Block) : undefined;
   const options = isPlainObject(rest[rest.length - 1]) ? (rest.pop() as Options) : {};
   const names = rest.map((n) => {
-    if (typeof n !== 'string' || !/^\w+$/.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${JSON.stringify(n)}`);
+    if (typeof n !== 'string' || !WORD.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${JSON.stringify(n)}`);
     return n;
   });
   if (names.length === 0) throw new ArgumentError(`${method} needs at least one name`);

@@ -254,10 +254,12 @@ function extraActionEntries(actions: ExtraActions | undefined | null): [string, 
 // An extra action's name is pasted into its path and its route's name: a `:` or `*` there would declare a
 // parameter, a separator would split the segment, and an empty name would shadow the resource's own route.
 const PATH_WORD_BREAKERS = /[\s/.?:*#%]|[\u0000-\u001f\u007f]/u;
+/** The same but for '/': path words may span segments, one word per segment. */
+const PATH_WORDS_BREAKERS = /[\s.?:*#%]|[\u0000-\u001f\u007f]/u;
 
 // `:as` and `:path_names` replace path words; they may span segments (`/`), but not declare parameters or formats.
 export function pathWords(option: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '' || /[\s.?:*#%]|[\u0000-\u001f\u007f]/u.test(value) || /^\/|\/$|\/\//.test(value)) {
+  if (typeof value !== 'string' || value === '' || PATH_WORDS_BREAKERS.test(value) || /^\/|\/$|\/\//.test(value)) {
     throw new ArgumentError(`:${option} must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ${JSON.stringify(value) ?? String(value)}`);
   }
   return value;
