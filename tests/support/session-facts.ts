@@ -29,8 +29,9 @@ export class PartialFact {
 /**
  * A response that a fact describes by the parts Rails asserted of it. The fact's output names them:
  * `status` (a status symbol, or a code when given as a number), `reason`, `body`, `headers`
- * (`{ name: value }`), or a header by its own name (`WWW-Authenticate`, or `www_authenticate`). A bare
- * string or number output is the status. `as(expected)` reads those parts from the response; a part the
+ * (`{ name: value }`), or a header by its own name (`WWW-Authenticate`, or `www_authenticate`); an
+ * object or list under another name groups such parts (`render: { status }`). A bare string or number
+ * output is the status. `as(expected)` reads those parts from the response; a part the
  * handler does not know stays undefined, so the fact fails rather than passing unread.
  */
 export class ObservedResponse {
@@ -53,7 +54,12 @@ export class ObservedResponse {
     if (key === 'headers' && like !== null && typeof like === 'object') {
       return Object.fromEntries(Object.keys(like).map((name) => [name, this.res.header(name)]));
     }
-    return this.res.header(key) ?? this.res.header(key.replace(/_/g, '-'));
+    const header = this.res.header(key) ?? this.res.header(key.replace(/_/g, '-'));
+    if (header !== undefined) return header;
+    // What the controller rendered, grouped (`render: { status }`, or the list of renders).
+    if (Array.isArray(like)) return like.map((one) => this.as(one));
+    if (like !== null && typeof like === 'object') return this.as(like);
+    return undefined;
   }
 }
 
