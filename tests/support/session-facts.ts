@@ -28,7 +28,7 @@ export class PartialFact {
 
 /**
  * A response that a fact describes by the parts Rails asserted of it. The fact's output names them:
- * `status` (a status symbol, or a code when given as a number), `reason`, `body`, `headers`
+ * `status` (a status symbol, a code when given as a number, or a status line), `reason`, `body`, `headers`
  * (`{ name: value }`), or a header by its own name (`WWW-Authenticate`, or `www_authenticate`); an
  * object or list under another name groups such parts (`render: { status }`). A bare string or number
  * output is the status. `as(expected)` reads those parts from the response; a part the
@@ -43,8 +43,11 @@ export class ObservedResponse {
     return Object.fromEntries(Object.entries(expected as Record<string, unknown>).map(([key, value]) => [key, this.#part(key, value)]));
   }
 
+  /** The status in the form `like` has: a code, a status line (`"401 Unauthorized"`), or a symbol. */
   #status(like: unknown): string | number | undefined {
-    return typeof like === 'number' ? this.res.status : statusSymbol(this.res.status);
+    if (typeof like === 'number') return this.res.status;
+    if (typeof like === 'string' && /^\d{3}\b/.test(like)) return `${this.res.status} ${this.res.reason ?? ''}`.trim();
+    return statusSymbol(this.res.status);
   }
 
   #part(key: string, like: unknown): unknown {
