@@ -232,8 +232,9 @@ export const SESSION_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
    */
   form_authenticity_token: async (input: { secret?: string | null; session_id?: string | number | null; session?: SessionData; token_function?: string }) => {
     const data: SessionData = { ...(input.session ?? {}) };
-    const faked = fakedToken(input.token_function);
-    if (faked !== null) data[TOKEN_KEY] = faked;
+    // The fact states the faked token under `token_function`, or under a name of its own.
+    const faked = [input.token_function, ...Object.values(input)].map(fakedToken).find((token) => token !== null);
+    if (faked !== undefined) data[TOKEN_KEY] = faked;
     const sessionId = input.session_id;
     const sessions: SessionStore = {
       load: () => structuredClone(data),
