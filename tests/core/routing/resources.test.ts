@@ -372,7 +372,7 @@ test('a name in :only/:except that is no default action is ignored, and warned o
   assert.is(except.routes.length, draw((map) => map.resources('matches', (m) => m.resources('moves'))).routes.length, 'all seven actions, nested ones too');
   assert.equal(plainNames(only), ['post']);
   assert.is(only.recognize('GET', '/posts/1').action, 'show');
-  assertNotRouted(only, 'GET', '/posts');
+  assertNotRouted(only, 'GET /posts');
   assert.is(singleton.routes.length, 0, 'a list naming no default action routes none of them');
   const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
   assert.equal(ours, [
