@@ -35,6 +35,7 @@ import { checkOptionNames, shownValue } from '../core/options.ts';
 import { Connections } from './connections.ts';
 import { FastLane } from './fast-lane.ts';
 import { MULTIPART } from './request-head.ts';
+import { headRefusal } from './head-checks.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 import { servePrimary, type RunningCluster } from './workers.ts';
 import { joinCluster } from './worker.ts';
@@ -411,7 +412,8 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
     const [status, message] = req.httpVersionMajor === 0 ? BAD_VERSION : OTHER_VERSION;
     return refuse(res, status, message);
   }
-  if (req.rawHeaders.length / 2 > maxHeaders) return refuse(res, 431, 'Too many request headers');
+  const refusal = headRefusal(req.rawHeaders, maxHeaders);
+  if (refusal !== null) return refuse(res, refusal[0], refusal[1]);
   // The asterisk form names the server itself, not a resource (RFC 9112 §3.2.4): no route, no forgery check.
   if (req.url === '*') {
     if (req.method !== 'OPTIONS') return refuse(res, 400, 'Only OPTIONS may name the server as "*"');

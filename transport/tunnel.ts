@@ -23,6 +23,7 @@ import type { ResponseMessage } from '../core/http/message.ts';
 import type { App } from '../machines/app.ts';
 import { sliceLength, withFileBytes } from './send-file.ts';
 import { ownBytes } from './slabs.ts';
+import { headRefusal } from './head-checks.ts';
 import { checkOptionNames } from '../core/options.ts';
 import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pathOf, requestEnv, type RequestFacts } from './upgrade.ts';
 
@@ -229,7 +230,8 @@ function settle(options: TunnelOptions): Settings {
 
 /** Why an upgrade is refused before any WebSocket exists, or null. */
 function refuseUpgrade(req: IncomingMessage, env: RequestFacts, settings: Settings): readonly [number, string] | null {
-  if (req.rawHeaders.length / 2 > settings.maxHeaders) return [431, 'Too many request headers'];
+  const refusal = headRefusal(req.rawHeaders, settings.maxHeaders);
+  if (refusal !== null) return refusal;
   if (pathOf(req.url) !== settings.path) return [404, 'Not Found'];
   return originAllowed(env, settings.origins) ? null : [403, 'Origin not allowed'];
 }

@@ -141,6 +141,26 @@ test('more header lines than maxHeaders is 431', async () => {
   });
 });
 
+test('a request naming its host twice is 400 whichever line comes first, and never reaches the app', async () => {
+  let ran = 0;
+  class CountingController extends Controller {
+    show(): void {
+      ran++;
+      this.render({ text: 'ran' });
+    }
+  }
+  await withServer(appWith({ echo: CountingController }), {}, async (server) => {
+    for (const hosts of [`Host: 127.0.0.1:${server.port}\r\nHost: evil.example`, `host: evil.example\r\nHOST: 127.0.0.1:${server.port}`]) {
+      const out = await raw(server, `GET /echo/show HTTP/1.1\r\n${hosts}\r\n\r\n`);
+      assert.match(out, /^HTTP\/1\.1 400 Bad Request\r\n[^]*Connection: close\r\n/, hosts);
+      assert.match(out, /more than one Host header/);
+    }
+    assert.is(ran, 0, 'the app saw none of them');
+    assert.is((await send(server, 'GET', '/echo/show')).status, 200);
+    assert.is(ran, 1);
+  });
+});
+
 test('a header block over maxHeaderBytes is 431 from the parser', async () => {
   await withServer(echoApp(), { maxHeaderBytes: 1024 }, async (server) => {
     const out = await raw(server, `GET /echo/show HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`);

@@ -704,6 +704,21 @@ test('an upgrade elsewhere is 404, a non-WebSocket upgrade is 400, too many head
   });
 });
 
+test('an upgrade naming its host twice is 400 and opens no socket', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const out = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write(`GET /_tunnel HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`));
+      let text = '';
+      socket.on('data', (d) => { text += d.toString('latin1'); });
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+    });
+    assert.match(out, /^HTTP\/1\.1 400 /);
+    assert.is(server.tunnel!.connections, 0);
+    assert.is(await get(server, '/echo/show'), 200);
+  });
+});
+
 test('2,000 header lines before the upgrade headers are refused without a crash', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const chars = "!#$%&'*+-.0123456789abcdefghijklmnopqrstuvwxyz^_`|~";
