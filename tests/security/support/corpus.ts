@@ -134,6 +134,18 @@ function setPath(target: any, path: string, value: string): void {
   getPath(target, parts.map(String).join('.'))[last] = value;
 }
 
+/**
+ * The expectation with "same as <id>" followed: the named entry's expectation is
+ * added to this one's, when the corpus holds it (a partial copy of a corpus may not).
+ * @example expectationOf({ expect: 'same as a-1; no 500' }, [{ id: 'a-1', expect: 'empty session' }]) // 'same as a-1 (empty session); no 500'
+ */
+export function expectationOf(entry: Pick<Entry, 'expect'>, corpus: readonly Pick<Entry, 'id' | 'expect'>[]): string {
+  return entry.expect.replace(/\bsame as ([\w-]+)/g, (whole, id: string) => {
+    const named = corpus.find((e) => e.id === id && e.expect !== entry.expect);
+    return named ? `${whole} (${named.expect.replace(/\bsame as [\w-]+/g, '')})` : whole;
+  });
+}
+
 /** A fresh random token for `{{rand}}`. */
 export function randomToken(): string {
   return randomBytes(6).toString('hex');

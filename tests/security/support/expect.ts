@@ -32,12 +32,19 @@ export interface Reading {
   readonly within_ms: number | null;
   readonly heap_mb: number | null;
   readonly checks: Check[];
+  /**
+   * What the prose states that this reader cannot check (a time it cannot place, an
+   * expectation with no outcome it recognises). A runner fails an entry that has any:
+   * an unread expectation must never pass as if it held.
+   */
+  readonly unread: string[];
 }
 
 const STATUS = /\b([1-5](?:\d\d|xx))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
 const NEGATION = /\b(?:never|not|no)\s+(?:\w+\s+){0,4}$/i;
-// The invariant every entry shares; its 200 is about the next request, not this one.
-const FOLLOW_UP = /follow-up GET \/ returns 200/g;
+// The invariant every entry shares; its 200 is about the next request, not this one
+// ("follow-up GET / returns 200", "the next GET / still answers 200", "a fresh request gets 200").
+const FOLLOW_UP = /\b(?:follow-up|next|fresh|later|subsequent|another)\s+(?:plain\s+)?(?:GET(?:\s+\/)?|request|probe)\b[^;]*?\b200\b/gi;
 
 /** Every status the prose allows: numbers not negated ("never 500"), not units ("100ms", "500.html"); `2xx` is a range. */
 export function allowedStatuses(expect: string): Set<number> {
@@ -53,22 +60,69 @@ export function allowedStatuses(expect: string): Set<number> {
 
 /**
  * Whether the statuses named are the only acceptable ones. Prose that states a
- * status ("status 400/413", "each 406") is exclusive, unless it offers a
- * non-status alternative ("status 400 or params without..."); prose that only
- * mentions a status in passing ("=== null or 400") allows any non-5xx as well.
+ * status ("status 400/413", "each 406", "returns 404", "responds 200 or 406",
+ * "HTTP 422", "an error frame (400/405/501)") is exclusive, unless it offers a
+ * non-status alternative ("status 400 or params without...", "prefixed with
+ * http://host or rejected (400)"); prose that only mentions a status in passing
+ * ("=== null or 400") allows any non-5xx as well.
  */
 export function statusesExclusive(expect: string): boolean {
   const text = expect.replace(FOLLOW_UP, '');
-  if (!/\bstatus\b|\beach \d{3}\b|\(\d{3}\)|^\d{3}\b|-> \d{3}\b/.test(text)) return false;
+  // A status stated under a condition ("if 500, ...", "(if JSON not exempt) returns 422", "unless ...") is not the rule.
+  if (!text.split(';').some((clause) => !/\b(?:if|unless)\b/i.test(clause) && STATED.test(clause))) return false;
   // A status offered beside a non-status outcome ("status 400 or params ...", "(400) or connection closed") is one way among others.
-  return !/\bstatus [\d/ ]+or (?!\d)|\(\d{3}(?:\/\d{3})*\) or (?!\d)/.test(text);
+  if (/\bstatus [\d/ ]+or (?!\d)|\(\d{3}(?:\/\d{3})*\) or (?!\d)/.test(text)) return false;
+  return !text.split(';').some(offersOtherOutcome);
 }
 
-/** A time bound: "within 50ms", "in <1s", "within 2s". */
+// How prose states the status a request gets.
+const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\d{3}\b|-> \d{3}\b|\b(?:returns?|responds?|answers?|answered|HTTP)(?: with)? \d{3}\b/i;
+
+/** One clause whose alternatives ("X or Y") name a status on one side only: the other side is an outcome of its own. */
+function offersOtherOutcome(clause: string): boolean {
+  // A remark in parentheses ("(tested against the raw segment or the decoded value)") offers nothing; "(or X)" and "(400)" do.
+  const plain = clause.replace(/\(([^()]*)\)/g, (whole, inner: string) => (/^\s*or\b/.test(inner) || allowedStatuses(inner).size > 0 ? whole : ''));
+  const sides = plain.split(/\bor\b/);
+  // "never a crash or a 500": the alternatives are all negated.
+  if (sides.length < 2 || sides.slice(0, -1).some((side) => /\b(?:never|no|not|nor)\b/i.test(side))) return false;
+  const named = sides.map((side) => allowedStatuses(side).size > 0);
+  return named.some(Boolean) && named.some((n, i) => !n && /[a-z]{3}/i.test(sides[i].replace(/\b(?:either|never|not|no|and|with|the)\b/gi, '')));
+}
+
+// A time: "50ms", "1 s", "2 seconds", "100 milliseconds".
+const TIME = String.raw`(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\b`;
+// What bounds a response's time: "within 50ms", "in <1s", "in under 2 seconds", "less than 100 ms", "at most 1s".
+const BOUND = new RegExp(String.raw`(?:\bwithin|\bin\s*<|\bin under|\bunder|\bless than|\bat most|\bno (?:more|longer) than|\bin at most)\s*${TIME}`, 'i');
+
+function milliseconds(amount: string, unit: string): number {
+  return Number(amount) * (unit.toLowerCase().startsWith('m') ? 1 : 1000);
+}
+
+/** A time bound: "within 50ms", "in <1s", "within 2 seconds", "in under 100 ms". */
 export function timeBound(expect: string): number | null {
-  const m = /(?:within|in\s*<)\s*(\d+(?:\.\d+)?)\s*(ms|s)\b/i.exec(expect);
-  if (!m) return null;
-  return Number(m[1]) * (m[2].toLowerCase() === 's' ? 1000 : 1);
+  const m = BOUND.exec(expect);
+  return m ? milliseconds(m[1], m[2]) : null;
+}
+
+/** Times the prose states besides the bound `timeBound` reads ("recommend <= 20s"): a runner that cannot place them must say so. */
+export function otherTimes(expect: string): string[] {
+  const bound = BOUND.exec(expect);
+  const out: string[] = [];
+  for (const m of expect.matchAll(new RegExp(TIME, 'gi'))) {
+    if (bound && m.index >= bound.index && m.index < bound.index + bound[0].length) continue;
+    out.push(m[0]);
+  }
+  return out;
+}
+
+/**
+ * How long a slow client may hold its connection before the server closes it, in seconds:
+ * the recommended bound when one is given ("<= 60s, recommend <= 20s"), else the only one.
+ */
+export function closeBound(expect: string): number | null {
+  const recommended = new RegExp(String.raw`recommend(?:ed)?\s*(?:<=|≤|at most|within)?\s*${TIME}`, 'i').exec(expect);
+  const any = recommended ?? new RegExp(String.raw`(?:<=|≤|at most|within)\s*${TIME}`, 'i').exec(expect);
+  return any ? milliseconds(any[1], any[2]) / 1000 : null;
 }
 
 /** Follows `params.a.b`, `params["a.b"]` in the echoed parameters. */
@@ -207,11 +261,63 @@ export function readExpect(expect: string, host: string): Reading {
   if (/never reflected TRACE/.test(expect)) {
     checks.push({ name: 'TRACE is not reflected', run: (o) => (/^TRACE\b/m.test(o.body) ? 'the body reflects the request' : null) });
   }
-  for (const m of expect.matchAll(/Location never ([\w.-]+)/g)) {
-    checks.push({ name: `Location never names ${m[1]}`, run: (o) => ((o.headers.location ?? []).some((l) => l.includes(m[1])) ? `Location: ${o.headers.location}` : null) });
-  }
+  checks.push(...locationChecks(expect, host));
   const heap = /heap growth < (\d+)\s*MB/.exec(expect);
-  return { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap ? Number(heap[1]) : null, checks };
+  const reading = { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap ? Number(heap[1]) : null, checks };
+  return { ...reading, unread: unreadParts(expect, reading) };
+}
+
+/** The host a Location names, or null when it names none (a relative or unparsable one). */
+function locationHost(location: string): string | null {
+  try {
+    return new URL(location).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the prose says of Location: "Location never evil.example" (names it nowhere),
+ * "Location never starts with //", "never evil.example as its host", "Location host is
+ * the configured/allow-listed host", "prefixed with http://{{host}}" (when there is one).
+ */
+function locationChecks(expect: string, host: string): Check[] {
+  const checks: Check[] = [];
+  const locations = (o: Observed) => o.headers.location ?? [];
+  const unquote = (text: string) => text.replace(/^["'`]|["'`,.)]+$/g, '');
+  for (const m of expect.matchAll(/Location never (?:names |contains |includes )?([\w-]+(?:\.[\w-]+)+)\b(?! as its host)/g)) {
+    checks.push({ name: `Location never names ${m[1]}`, run: (o) => (locations(o).some((l) => l.includes(m[1])) ? `Location: ${locations(o)}` : null) });
+  }
+  for (const m of expect.matchAll(/Location never starts with (\S+)/g)) {
+    const prefix = unquote(m[1]);
+    checks.push({ name: `Location never starts with ${prefix}`, run: (o) => (locations(o).some((l) => l.startsWith(prefix)) ? `Location: ${locations(o)}` : null) });
+  }
+  for (const m of expect.matchAll(/never ([\w-]+(?:\.[\w-]+)+) as its host|Location host (?:is )?never ([\w-]+(?:\.[\w-]+)+)/g)) {
+    const named = (m[1] ?? m[2]).toLowerCase();
+    checks.push({ name: `Location's host is never ${named}`, run: (o) => (locations(o).some((l) => locationHost(l)?.split(':')[0] === named) ? `Location: ${locations(o)}` : null) });
+  }
+  if (/Location host is (?:the )?(?:configured|allow-listed|request(?:'s)?)\b/i.test(expect)) {
+    checks.push({ name: `Location's host is ${host}`, run: (o) => (locations(o).some((l) => locationHost(l) !== null && locationHost(l) !== host) ? `Location: ${locations(o)}` : null) });
+  }
+  for (const m of expect.matchAll(/prefixed with (\S+)/g)) {
+    const prefix = unquote(m[1]).replaceAll('{{host}}', host);
+    checks.push({ name: `Location starts with ${prefix}`, run: (o) => (locations(o).some((l) => !l.startsWith(prefix)) ? `Location: ${locations(o)}` : null) });
+  }
+  return checks;
+}
+
+/** Outcomes every entry shares, checked whatever the prose: naming one is an outcome the runner holds it to. */
+const SHARED_OUTCOME = /process alive|no crash|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclose \d{4}|connection closed|closed by server/i;
+
+/** What in `expect` this reader could not turn into a check. */
+function unreadParts(expect: string, reading: Omit<Reading, 'unread'>): string[] {
+  const unread: string[] = [];
+  // A slow client's close time is the runner's to read (closeBound).
+  const stray = /closed by server|headersTimeout|requestTimeout/i.test(expect) ? [] : otherTimes(expect);
+  if (stray.length > 0) unread.push(`a time it cannot place: ${stray.join(', ')}`);
+  const outcome = reading.statuses.size > 0 || reading.checks.length > 0 || reading.within_ms !== null || reading.heap_mb !== null || absentFiles(expect).length > 0;
+  if (!outcome && !SHARED_OUTCOME.test(expect)) unread.push(`no outcome it can check in: ${JSON.stringify(expect)}`);
+  return unread;
 }
 
 /** Files the prose says must not exist afterwards: "(/tmp/pwned.txt absent)". */

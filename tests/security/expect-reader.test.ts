@@ -1,0 +1,96 @@
+/**
+ * The reader of the bad-input corpus's `expect` prose (support/expect.ts):
+ * corpora written by other hands state the same outcomes in other words, and
+ * each must become the same check, or be reported as unread so the entry
+ * fails rather than passing unchecked.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { closeBound, readExpect, type Observed } from './support/expect.ts';
+import { expectationOf } from './support/corpus.ts';
+
+const test = suite('the bad-input expectation reader');
+const HOST = '127.0.0.1:3000';
+
+const observed = (o: Partial<Observed>): Observed => ({ status: 200, headers: {}, body: '', ms: 1, actions: [], echo: null, ...o });
+/** The names of the checks that fail for `o`. */
+const failing = (expect: string, o: Partial<Observed>) => readExpect(expect, HOST).checks.filter((c) => c.run(observed(o)) !== null).map((c) => c.name);
+
+test('a status stated as "returns", "responds", "answers", "HTTP" or an error frame\'s list is the only one accepted', () => {
+  for (const [expect, statuses] of [
+    ['returns 200 or 400, never a 500', [200, 400]],
+    ['responds 400 or 406; no 5xx', [400, 406]],
+    ['must answer 400, 413 or 422 (or 200 depth-collapsed) within 1 second', [400, 413, 422, 200]],
+    ['HTTP 422, never a RangeError 500', [422]],
+    ['each answered with an error frame (400/405/501)', [400, 405, 501]],
+    ['status 200 or 431; request treated as anonymous — never a crash or a 500', [200, 431]],
+    ['404 (requirement tested against the raw segment or the decoded value)', [404]],
+  ] as const) {
+    const reading = readExpect(expect, HOST);
+    assert.equal([...reading.statuses].sort(), [...statuses].sort(), expect);
+    assert.ok(reading.exclusive, expect);
+  }
+});
+
+test('a status under a condition, or beside an outcome that is no status, is one way among others', () => {
+  for (const expect of [
+    'no 500 TypeError; CSRF (if JSON not exempt) returns 422',
+    'either prefixed with http://{{host}} or rejected (400)',
+    'status 400 (or the fold kept inside X-A)',
+    'status 400 or params without __proto__ effect',
+    '401 unless that is the configured password',
+  ]) assert.not.ok(readExpect(expect, HOST).exclusive, expect);
+});
+
+test('the follow-up probe\'s 200 is not this request\'s status, however it is phrased', () => {
+  for (const expect of ['status 404; follow-up GET / returns 200', 'status 404; the next GET / still answers 200', 'status 404; a fresh request gets 200']) {
+    assert.equal([...readExpect(expect, HOST).statuses], [404], expect);
+  }
+});
+
+test('time bounds read in milliseconds or seconds, however they are introduced', () => {
+  for (const [expect, ms] of [
+    ['status 200 in <50ms', 50], ['within 1s', 1000], ['within 1 second', 1000], ['answers 400 in under 2 seconds', 2000],
+    ['responds 404 in under 100 ms', 100], ['in less than 250 milliseconds', 250], ['status 200 at most 1.5 s', 1500],
+  ] as const) assert.is(readExpect(expect, HOST).within_ms, ms, expect);
+});
+
+test('a time it cannot place, or prose with no outcome it can check, is reported unread', () => {
+  assert.equal(readExpect('status 400; takes about 3 seconds', HOST).unread, ['a time it cannot place: 3 seconds']);
+  assert.equal(readExpect('whichever source is used, deterministically', HOST).unread.length, 1);
+  assert.equal(readExpect('same as cookie-tamper-1', HOST).unread.length, 1);
+  // Outcomes every entry is held to anyway are outcomes.
+  assert.equal(readExpect('an empty source must not cause a 500', HOST).unread, []);
+  assert.equal(readExpect('status 400 within 1s; process alive', HOST).unread, []);
+});
+
+test('what the prose says of Location becomes checks on the Location header', () => {
+  const at = (location: string) => ({ status: 302, headers: { location: [location] } });
+  const expect = 'status 302 or 400; Location never starts with // and never evil.example as its host';
+  assert.equal(failing(expect, at('http://127.0.0.1:3000//evil.example/x')), []);
+  assert.equal(failing(expect, at('//evil.example/x')), ['Location never starts with //']);
+  assert.equal(failing(expect, at('http://evil.example/x')), ["Location's host is never evil.example"]);
+  assert.equal(failing('Location never evil.example', at('http://a.example/?next=evil.example')), ['Location never names evil.example']);
+  assert.equal(failing('Location host is the configured/allow-listed host (recommended)', at('http://evil3.example/posts')), [`Location's host is ${HOST}`]);
+  assert.equal(failing('Location host is the configured/allow-listed host', at(`http://${HOST}/posts`)), []);
+  assert.equal(failing('either prefixed with http://{{host}} or rejected', at('javascript:alert(1)')), [`Location starts with http://${HOST}`]);
+  assert.equal(failing('either prefixed with http://{{host}} or rejected', { status: 400 }), [], 'no Location, nothing to prefix');
+});
+
+test('a slow client\'s close bound is the one recommended, else the only one', () => {
+  assert.is(closeBound('socket closed by server within headersTimeout (<= 60s, recommend <= 20s)'), 20);
+  assert.is(closeBound('closed by server within requestTimeout (408 or close, <= 60s, recommend <= 30s)'), 30);
+  assert.is(closeBound('closed by server within 15 seconds'), 15);
+  assert.is(closeBound('closed by server eventually'), null);
+});
+
+test('"same as <id>" is read as the named entry\'s expectation too, when the corpus holds it', () => {
+  const corpus = [{ id: 'cookie-tamper-1', expect: 'empty session; status 200' }, { id: 'cookie-tamper-2', expect: 'same as cookie-tamper-1; not a RangeError' }];
+  const expect = expectationOf(corpus[1], corpus);
+  assert.equal([...readExpect(expect, HOST).statuses], [200]);
+  assert.equal(failing(expect, { echo: { action: 'posts#index', params: {}, session: { user_id: 1 } } }), ['the session is empty']);
+  assert.is(expectationOf({ expect: 'same as elsewhere-9' }, corpus), 'same as elsewhere-9');
+  assert.equal(readExpect('same as elsewhere-9', HOST).unread.length, 1, 'a reference it cannot follow is unread');
+});
+
+test.run();
