@@ -237,11 +237,11 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     maxBody, maxHeaders, staticFiles: options.staticFiles !== false, send, failed: (res, error) => transportFailed(app, res, error),
   };
   // `inspector` is set below, before the server listens.
-  const onRequest = (req: IncomingMessage, res: ServerResponse, body: Readable = req): void => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse, body: Readable = req, invite = false): void => {
     if (inspector !== null && inspector.handleRequest(req, res)) return;
     connections.received(req, res, () => {
       try {
-        handleRequest(app, req, res, handling, body);
+        handleRequest(app, req, res, handling, body, invite);
       } catch (error) {
         transportFailed(app, res, error);
       }
@@ -255,6 +255,9 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     connectionsCheckingInterval: 1_000,
   }, onRequest);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  // `Expect: 100-continue`: Node would write 100 before anyone looked at the head, inviting a body the head
+  // already refuses (a Content-Length over maxBodyBytes). The 100 goes out only once the head is accepted.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, req, true));
   // A client may end its side once its request is sent (HTTP/1.0 tools, `nc`, some health checks). node:http's
   // default takes that end for an abort of every request not yet answered, so an action still running or an upload
   // still being parsed lost its answer (the fast lane answers such clients). Node's own switch for it: the answers
@@ -405,7 +408,7 @@ interface Handling {
  * Starts answering one request whose body comes from `body` (the request itself, but for an upgrade
  * request answered plainly); anything that fails later reaches `handling.failed`, never a rejected promise.
  */
-function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable): void {
+function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, handling: Handling, body: Readable, invite = false): void {
   const { maxBody, maxHeaders, send } = handling;
   // Node's parser takes `GET /` with no version as HTTP/0.9, and any HTTP/d.d; this server speaks HTTP/1.x.
   if (req.httpVersionMajor !== 1) {
@@ -423,6 +426,8 @@ function handleRequest(app: App, req: IncomingMessage, res: ServerResponse, hand
   if (declared > maxBody) return refuseBody(body, res);
   // A request that declares no body has none to wait for (Node discards anything unread once the response ends).
   if (declared === 0 && req.headers['transfer-encoding'] === undefined) return answer(app, req, res, EMPTY, handling);
+  // The head is accepted: a client waiting on `Expect: 100-continue` may send its body now.
+  if (invite) res.writeContinue();
   // Uploads are parsed as they arrive (large files go to temporary files), never held whole here.
   if (MULTIPART.test(req.headers['content-type'] ?? '')) return answer(app, req, res, streamedBody(body, maxBody, res), handling);
   readBody(body, maxBody).then((bytes) => (bytes === null ? refuseBody(body, res) : answer(app, req, res, bytes, handling))).then(undefined, (error: unknown) => handling.failed(res, error));

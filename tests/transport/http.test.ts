@@ -121,6 +121,27 @@ test('a body declared larger than maxBodyBytes is 413 before it is read', async 
   });
 });
 
+test('Expect: 100-continue gets its 100 only once the head is accepted: a body declared over maxBodyBytes is 413 with no invitation', async () => {
+  await withServer(echoApp(), { maxBodyBytes: 1024 }, async (server) => {
+    const refused = await raw(server, 'POST /echo/show HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 99999999999\r\n\r\n');
+    assert.match(refused, /^HTTP\/1\.1 413 /);
+    assert.not.match(refused, /100 Continue/);
+    const accepted = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('POST /echo/show HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\n'));
+      let out = '';
+      socket.on('data', (d) => {
+        out += d.toString('latin1');
+        // The body is sent only when invited, as a client that waits for 100 does.
+        if (out === 'HTTP/1.1 100 Continue\r\n\r\n') socket.write('a=1');
+      });
+      socket.on('close', () => resolve(out));
+      socket.on('error', reject);
+    });
+    assert.match(accepted, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    assert.match(accepted, /"body_length":3/);
+  });
+});
+
 test('a streamed body without Content-Length is 413 once it passes maxBodyBytes', async () => {
   await withServer(echoApp(), { maxBodyBytes: 32 }, async (server) => {
     const res = await send(server, 'POST', '/echo/show', { headers: { 'Content-Type': 'text/plain' }, body: [Buffer.alloc(20, 'a'), Buffer.alloc(20, 'b')] });
