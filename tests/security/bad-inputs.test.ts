@@ -22,7 +22,7 @@ import { draw, SignalboxError, Controller } from '../../core/index.ts';
 import { createApp } from '../../machines/index.ts';
 import { serve, type RunningServer } from '../../transport/index.ts';
 import { SECRET, SESSION_KEY, ADMIN, securityApp, publicDir, type SecurityApp } from './support/app.ts';
-import { applyGenerate, expectationOf, loadCorpus, randomToken, substitute, variants, type Entry, type Placeholders } from './support/corpus.ts';
+import { applyGenerate, expectationOf, loadCorpus, randomToken, substitute, unknownPlaceholders, variants, type Entry, type Placeholders } from './support/corpus.ts';
 import { absentFiles, closeBound, readExpect, type Observed, type Reading } from './support/expect.ts';
 import { invariantProblems, prototypeChanges, prototypeSnapshot, settledHeapMb } from './support/invariants.ts';
 import { probe, requestBytes, send, type WireRequest, type WireResponse } from './support/wire.ts';
@@ -36,6 +36,7 @@ const report = (id: string, o: Observed) => {
   if (VERBOSE) console.log(`  ${id.padEnd(24)} ${o.status} ${o.ms.toFixed(1).padStart(7)} ms ${o.echo ? o.echo.action : o.body.slice(0, 60).replace(/\s+/g, ' ')}`);
 };
 const HTTP_SURFACES = new Set(['query', 'urlencoded_body', 'multipart_body', 'json_body', 'cookie', 'header', 'path']);
+const BODY_SURFACES = new Set(['urlencoded_body', 'multipart_body', 'json_body']);
 const LATER_SURFACES: Record<string, string> = {};
 
 const corpus = loadCorpus();
@@ -95,9 +96,15 @@ function inputsOf(entry: Entry, input: any): any[] {
   const alternatives = variants(entry.expect);
   if (alternatives.length === 0) return [input];
   const out = [input];
-  for (const value of alternatives) {
+  for (const listed of alternatives) {
+    const value = substitute(listed, names);
     const copy = structuredClone(input);
-    if (entry.surface === 'cookie') {
+    if (entry.surface === 'query') {
+      copy.query = value;
+    } else if (BODY_SURFACES.has(entry.surface)) {
+      copy.body = value;
+      delete copy.base64;
+    } else if (entry.surface === 'cookie') {
       const pairs = headerPairs(copy.headers).map(([n, v]) => [n, n.toLowerCase() === 'cookie' ? v.replace(new RegExp(`(${SESSION_KEY}=)[^;]*`), `$1${value}`) : v]);
       copy.headers = pairs;
     } else if (entry.surface === 'header') {
@@ -108,7 +115,10 @@ function inputsOf(entry: Entry, input: any): any[] {
       pairs[index] = [pairs[index][0], value.startsWith(word) && word !== '' ? value : `${pairs[index][1].split(' ')[0]} ${Buffer.from(value).toString('base64')}`];
       copy.headers = pairs;
     } else if (entry.surface === 'path') {
-      copy.path = copy.path.replace(/\.[^./]+$/, value);
+      copy.path = value.startsWith('/') ? value : copy.path.replace(/\.[^./]+$/, value);
+    } else {
+      // Never a silent pass: a variant this runner cannot place fails the entry.
+      throw new Error(`${entry.id}: cannot apply the variant ${JSON.stringify(value)} to a ${entry.surface} entry`);
     }
     out.push(copy);
   }
@@ -201,8 +211,9 @@ async function runRepeated(entry: Entry, reading: Reading, input: any, times: nu
   const before = settledHeapMb();
   const problems = new Set<string>();
   await keepAliveRepeat(running.port, times, () => {
-    const request = wireRequest(substitute(structuredClone(input), names));
-    return { ...request, target: request.target.replaceAll('{{rand}}', randomToken()) };
+    // One fresh token per request, wherever the entry puts `{{rand}}`: target, header names and values, body.
+    const token = randomToken();
+    return wireRequest(substitute(structuredClone(input), { ...names, rand: token }));
   }, (status, ms) => {
     const problem = statusProblem(reading, status);
     if (problem) problems.add(problem);
@@ -211,6 +222,15 @@ async function runRepeated(entry: Entry, reading: Reading, input: any, times: nu
   const growth = settledHeapMb() - before;
   if (reading.heap_mb !== null && growth >= reading.heap_mb) problems.add(`heap grew ${growth.toFixed(1)} MB over ${times} requests`);
   return [...problems];
+}
+
+/** A raw entry's follow-up: exact bytes (`"..."`, `{ raw }`, `{ base64 }`) or a request like an HTTP entry's input. */
+function afterBytes(after: unknown): Buffer {
+  if (typeof after === 'string') return Buffer.from(after, 'latin1');
+  const a = after as { raw?: string; base64?: string };
+  if (a.base64 !== undefined) return Buffer.from(a.base64, 'base64');
+  if (a.raw !== undefined) return Buffer.from(a.raw, 'latin1');
+  return requestBytes(wireRequest(after), names.host);
 }
 
 async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
@@ -233,15 +253,18 @@ async function runRaw(entry: Entry, reading: Reading): Promise<string[]> {
   }
   const eventsBefore = sec.events.length;
   const started = performance.now();
-  const response = await send(running.port, bytes);
+  // `after`: a follow-up request on the same connection, once the first is answered.
+  const then = filled.after === undefined ? undefined : afterBytes(filled.after);
+  const response = await send(running.port, bytes, { then });
   const observed = observe(response, performance.now() - started, eventsBefore);
   report(entry.id, observed);
   // Give a smuggled second request the chance to reach an action before looking.
   await new Promise((r) => setTimeout(r, 50));
   const problems = problemsWith(entry, filled, reading, { ...observed, actions: sec.events.slice(eventsBefore) });
-  if (filled.after) {
-    const after = await send(running.port, requestBytes(wireRequest(filled.after), names.host));
-    if (after.status === 0 || after.status >= 500) problems.push(`the follow-up probe got ${after.status}`);
+  if (then !== undefined) {
+    // The server may close after a refusal; if it kept the connection, the follow-up is answered, and not with a failure.
+    if (response.next === undefined && !response.closed_by_server) problems.push('the follow-up on the same connection got no answer');
+    if (response.next !== undefined && (response.next.status === 0 || response.next.status >= 500)) problems.push(`the follow-up on the same connection got ${response.next.status}`);
   }
   return problems;
 }
@@ -256,6 +279,9 @@ function observeAnswer(a: Answer, ms: number): Observed {
   const wire: WireResponse = { status: a.error ? a.error.status : a.status ?? 0, headers, body: Buffer.from(body), raw: Buffer.alloc(0), closed_by_server: false };
   return observe(wire, ms, 0);
 }
+
+const FRAME_OPCODES = { text: 1, binary: 2, ping: 9, close: 8, raw: -1 } as const;
+const FRAME_FIELDS = new Set(['opcode', 'data', 'base64', 'note']);
 
 /** WebSocket entries: the upgrade as written, then each frame; the answers, close code and liveness are checked. */
 async function runWs(entry: Entry, reading: Reading): Promise<string[]> {
@@ -274,6 +300,12 @@ async function runWs(entry: Entry, reading: Reading): Promise<string[]> {
       return problemsWith(entry, filled, reading, o);
     }
     let sent = 0;
+    // A frame this runner would send as something else (an unknown opcode, a field it ignores) fails the entry instead.
+    const odd = filled.frames.flatMap((f, i) => [
+      ...(Object.hasOwn(FRAME_OPCODES, f.opcode) ? [] : [`frame ${i}: unknown opcode ${JSON.stringify(f.opcode)}`]),
+      ...Object.keys(f).filter((k) => !FRAME_FIELDS.has(k)).map((k) => `frame ${i}: a field this runner does not send: ${k}`),
+    ]);
+    if (odd.length > 0) return odd;
     for (const f of filled.frames) {
       session.send(f.opcode, f.base64 !== undefined ? Buffer.from(f.base64, 'base64') : Buffer.from(f.data ?? '', 'utf8'));
       if (f.opcode === 'text' || f.opcode === 'binary') sent++;
@@ -376,6 +408,7 @@ for (const listed of corpus) {
     const before = prototypeSnapshot();
     // An expectation the reader cannot check fails the entry, whatever the server did.
     const unread = reading.unread.map((u) => `the expectation states ${u}`);
+    for (const name of unknownPlaceholders(substitute({ input: entry.input, generate: entry.generate }, names))) unread.push(`the input names a placeholder this runner does not fill: ${name}`);
     let problems: string[];
     if (HTTP_SURFACES.has(entry.surface)) problems = await runHttp(entry, reading);
     else if (entry.surface === 'raw_http') problems = await runRaw(entry, reading);

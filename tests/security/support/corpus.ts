@@ -55,10 +55,10 @@ export interface Placeholders {
   base64_valid_credentials: string;
 }
 
-/** Replaces `{{name}}` everywhere in a JSON-shaped value; unknown names are left for the caller to notice. */
-export function substitute<T>(value: T, names: Placeholders): T {
+/** Replaces `{{name}}` everywhere in a JSON-shaped value; unknown names are left for the caller to notice (`unknownPlaceholders`). */
+export function substitute<T>(value: T, names: Placeholders & { rand?: string }): T {
   if (typeof value === 'string') {
-    return value.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in names ? names[name as keyof Placeholders] : whole)) as T;
+    return value.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (Object.hasOwn(names, name) ? names[name as keyof Placeholders] : whole)) as T;
   }
   if (Array.isArray(value)) return value.map((v) => substitute(v, names)) as T;
   if (value !== null && typeof value === 'object') {
@@ -67,6 +67,26 @@ export function substitute<T>(value: T, names: Placeholders): T {
     return out as T;
   }
   return value;
+}
+
+/** Placeholders left in a substituted value that the runner does not know (`{{rand}}` is filled per request). */
+export function unknownPlaceholders(value: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      // `{{rand}}` is filled per request, `{{i}}` numbers generated header lines.
+      for (const m of v.matchAll(/\{\{(\w+)\}\}/g)) if (m[1] !== 'rand' && m[1] !== 'i') found.add(m[0]);
+    } else if (Array.isArray(v)) {
+      v.forEach(walk);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        walk(k);
+        walk(x);
+      }
+    }
+  };
+  walk(value);
+  return [...found];
 }
 
 /** The pieces of a `generate` list, as field → text (pieces naming one field are concatenated in order). */

@@ -34,20 +34,25 @@ export function requestBytes(req: WireRequest, host: string): Buffer {
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
 
-/** Where a complete response ends in `data`, or -1 while it is incomplete. */
-function responseEnd(data: Buffer, head: { status: number; headers: Record<string, string[]> } | null, headEnd: number, closed: boolean): number {
+interface Head {
+  readonly status: number;
+  readonly headers: Record<string, string[]>;
+}
+
+/** Where a complete response ends in `data`, or -1 while it is incomplete. A response to HEAD has no body, whatever it declares. */
+function responseEnd(data: Buffer, head: Head | null, headEnd: number, closed: boolean, toHead: boolean): number {
   if (head === null) return -1;
+  if (toHead || head.status === 204 || head.status === 304 || (head.status >= 100 && head.status < 200)) return headEnd;
   const length = head.headers['content-length']?.[0];
   if (length !== undefined) return data.length >= headEnd + Number(length) ? headEnd + Number(length) : -1;
   if (head.headers['transfer-encoding']?.[0]?.toLowerCase().includes('chunked')) {
     const end = data.indexOf('\r\n0\r\n\r\n', headEnd - 2);
     return end < 0 ? -1 : end + 7;
   }
-  if (head.status === 204 || head.status === 304 || (head.status >= 100 && head.status < 200)) return headEnd;
   return closed ? data.length : -1;
 }
 
-function parseHead(text: string): { status: number; headers: Record<string, string[]> } {
+function parseHead(text: string): Head {
   const [statusLine, ...lines] = text.split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
   const headers: Record<string, string[]> = {};
@@ -77,42 +82,92 @@ function dechunk(body: Buffer): Buffer {
 export interface SendOptions {
   /** Give up waiting (and report what arrived) after this many ms. */
   readonly timeoutMs?: number;
-  /** Bytes written after the request, every `every_ms`, until the server closes (a slow client). */
+  /**
+   * Bytes written after the request, every `every_ms`, until the server closes (a slow client).
+   * A slow client waits for the close, not for an answer: an answer to an earlier request on the connection does not end it.
+   */
   readonly drip?: { readonly bytes: string; readonly every_ms: number };
+  /** A second request written on the same connection once the first is answered; its answer is `next`. */
+  readonly then?: Buffer;
 }
 
-/** Writes `bytes` to a new connection and reads one response (and only one: later bytes stay unread). */
-export function send(port: number, bytes: Buffer, options: SendOptions = {}): Promise<WireResponse> {
+/** Whether a request's bytes ask with HEAD (its answer then has no body). */
+const asksHead = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === 'HEAD ';
+
+/**
+ * Writes `bytes` to a new connection and reads one response (and only one: later bytes stay unread).
+ * Interim answers (`100 Continue`) are skipped and listed in `interim`; `options.then` is a second
+ * request on the same connection, whose answer is `next` (absent when the server closed first).
+ */
+export function send(port: number, bytes: Buffer, options: SendOptions = {}): Promise<WireResponse & { interim: number[]; next?: WireResponse }> {
   return new Promise((resolveSend) => {
     const socket = net.connect(port, '127.0.0.1');
     let data: Buffer = Buffer.alloc(0);
-    let head: { status: number; headers: Record<string, string[]> } | null = null;
+    let head: Head | null = null;
     let headEnd = -1;
     let settled = false;
     let closedByServer = false;
     let drip: NodeJS.Timeout | null = null;
+    const interim: number[] = [];
+    let first: WireResponse | null = null;
+    let toHead = asksHead(bytes);
+    /** The response at the start of `data`, cut out of it. */
+    const take = (closed: boolean): WireResponse | null => {
+      if (head === null) return null;
+      const end = Math.max(headEnd, responseEnd(data, head, headEnd, closed, toHead));
+      let body = data.subarray(headEnd, end);
+      if (!toHead && head.headers['transfer-encoding']?.[0]?.toLowerCase().includes('chunked')) body = dechunk(body);
+      const response = { status: head.status, headers: head.headers, body, raw: data.subarray(0, end), closed_by_server: closedByServer };
+      data = data.subarray(end);
+      head = null;
+      return response;
+    };
     const finish = () => {
       if (settled) return;
       settled = true;
       if (drip) clearInterval(drip);
       clearTimeout(timer);
-      const end = head ? Math.max(headEnd, responseEnd(data, head, headEnd, true)) : data.length;
-      let body = head ? data.subarray(headEnd, end) : Buffer.alloc(0);
-      if (head?.headers['transfer-encoding']?.[0]?.toLowerCase().includes('chunked')) body = dechunk(body);
+      const last = take(true);
       socket.destroy();
-      resolveSend({ status: head?.status ?? 0, headers: head?.headers ?? {}, body, raw: data, closed_by_server: closedByServer });
+      const empty = { status: 0, headers: {}, body: Buffer.alloc(0), raw: data, closed_by_server: closedByServer };
+      const main = first ?? last ?? empty;
+      const next = first !== null ? last ?? undefined : undefined;
+      resolveSend({ ...main, closed_by_server: closedByServer, interim, ...(next ? { next } : {}) });
     };
     const timer = setTimeout(finish, options.timeoutMs ?? 10_000);
+    const readHead = () => {
+      if (head !== null) return;
+      const at = data.indexOf('\r\n\r\n');
+      if (at < 0) return;
+      head = parseHead(data.subarray(0, at).toString('latin1'));
+      headEnd = at + 4;
+    };
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
-      if (head === null) {
-        const at = data.indexOf('\r\n\r\n');
-        if (at >= 0) {
-          head = parseHead(data.subarray(0, at).toString('latin1'));
-          headEnd = at + 4;
+      for (;;) {
+        readHead();
+        const current: Head | null = head;
+        if (current === null || responseEnd(data, current, headEnd, false, toHead) < 0) return;
+        // 1xx but 101 are interim: the real answer follows on the same connection.
+        if (current.status >= 100 && current.status < 200 && current.status !== 101) {
+          interim.push(current.status);
+          take(false);
+          continue;
         }
+        if (options.drip) {
+          // A slow client keeps dripping whatever it was answered: only the server's close ends it.
+          take(false);
+          continue;
+        }
+        if (options.then && first === null) {
+          first = take(false);
+          toHead = asksHead(options.then);
+          socket.write(options.then);
+          continue;
+        }
+        finish();
+        return;
       }
-      if (responseEnd(data, head, headEnd, false) >= 0) finish();
     });
     socket.on('end', () => {
       closedByServer = true;
