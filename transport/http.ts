@@ -21,7 +21,7 @@ import cluster from 'node:cluster';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer, METHODS } from './node-http.ts';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type { App } from '../machines/app.ts';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { ACCEPTED_METHODS } from '../core/http/request.ts';
@@ -283,6 +283,13 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     handOver: toNode,
   });
   server.on('connection', lane === null ? toNode : (socket: Socket) => lane.adopt(socket));
+  // CONNECT asks for a tunnel to another host, which this server never opens; without a listener Node drops
+  // the connection unanswered. It is a method the server does not implement: 501, then the socket closes.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    app.log.info({ method: req.method, remote: req.socket.remoteAddress ?? null, transport: 'http' }, 'CONNECT refused');
+    socket.on('error', () => socket.destroy());
+    socket.end(`HTTP/1.1 501 Not Implemented\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
   // Node answers malformed requests itself; make sure the answer is a clean 4xx and the socket goes away.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // Malformed or slow requests never reach the app, so this line is their only record.

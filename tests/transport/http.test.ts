@@ -224,6 +224,15 @@ test('a method token the parser does not know is 501; a known one the app does n
   });
 });
 
+test('CONNECT is 501 and the connection closes, whatever follows it; the server goes on answering', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    for (const bytes of ['CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\nSSH-2.0-client\r\n']) {
+      assert.is(await raw(server, bytes), 'HTTP/1.1 501 Not Implemented\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+    assert.is((await send(server, 'GET', '/echo/show')).status, 200);
+  });
+});
+
 test('a request line without an HTTP version is 400, another major version 505, and the connection closes', async () => {
   await withServer(echoApp(), {}, async (server) => {
     assert.match(await raw(server, 'GET /echo/show\r\n\r\n'), /^HTTP\/1\.1 400 Bad Request\r\n[^]*Connection: close\r\n[^]*\r\n\r\nA request line needs an HTTP version$/);
