@@ -93,4 +93,16 @@ test('"same as <id>" is read as the named entry\'s expectation too, when the cor
   assert.equal(readExpect('same as elsewhere-9', HOST).unread.length, 1, 'a reference it cannot follow is unread');
 });
 
+test('"before the body is invited" holds a refusal to no 100 Continue', () => {
+  const expect = 'status 413 within 1s, before the body is invited';
+  assert.equal(failing(expect, { status: 413, interim: [100] }), ['no 100 Continue before the answer']);
+  assert.equal(failing(expect, { status: 413, interim: [] }), []);
+});
+
+test('a close without an answer counts only where the prose offers it', () => {
+  assert.ok(readExpect('status 400/405/501 or connection closed', HOST).close_allowed);
+  assert.ok(readExpect('status 400 (or connection closed); not routed to any action', HOST).close_allowed);
+  assert.not.ok(readExpect('status 400; not routed to any action', HOST).close_allowed);
+});
+
 test.run();

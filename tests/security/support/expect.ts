@@ -14,6 +14,10 @@ export interface Observed {
   readonly ms: number;
   /** Actions that ran for this request (`posts#create`), with the path they were asked for. */
   readonly actions: readonly { action: string; path: string }[];
+  /** Whether the server closed the connection (status 0 with this: closed without answering; without it: no answer in time). */
+  readonly closed?: boolean;
+  /** Interim statuses (100 Continue) sent before the answer. */
+  readonly interim?: readonly number[];
   /** The echo fixture actions answer with, when the body is one. */
   readonly echo: { action: string; params: any; session: any } | null;
 }
@@ -31,6 +35,8 @@ export interface Reading {
   /** Milliseconds the response may take, when the prose bounds it. */
   readonly within_ms: number | null;
   readonly heap_mb: number | null;
+  /** Whether the server may close the connection without answering ("400 or connection closed"). */
+  readonly close_allowed: boolean;
   readonly checks: Check[];
   /**
    * What the prose states that this reader cannot check (a time it cannot place, an
@@ -258,12 +264,16 @@ export function readExpect(expect: string, host: string): Reading {
   if (/\bsession not taken from params/.test(expect)) {
     checks.push({ name: 'no cookie derived from the parameters', run: (o) => ((o.headers['set-cookie'] ?? []).some((c) => /attackerfixed|forged/.test(c)) ? 'a cookie echoes the parameters' : null) });
   }
+  if (/no 100 Continue|never (?:sends? )?(?:a )?100(?: Continue)?\b|before the body is invited|without inviting the body/i.test(expect)) {
+    checks.push({ name: 'no 100 Continue before the answer', run: (o) => ((o.interim ?? []).includes(100) ? 'the server invited the body with 100 Continue' : null) });
+  }
   if (/never reflected TRACE/.test(expect)) {
     checks.push({ name: 'TRACE is not reflected', run: (o) => (/^TRACE\b/m.test(o.body) ? 'the body reflects the request' : null) });
   }
   checks.push(...locationChecks(expect, host));
   const heap = /heap growth < (\d+)\s*MB/.exec(expect);
-  const reading = { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap ? Number(heap[1]) : null, checks };
+  const close_allowed = /\b(?:or (?:the )?(?:connection|socket) (?:is )?closed|or closed|or (?:a )?close)\b/i.test(expect);
+  const reading = { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap ? Number(heap[1]) : null, close_allowed, checks };
   return { ...reading, unread: unreadParts(expect, reading) };
 }
 
