@@ -23,7 +23,7 @@ import { createApp } from '../../machines/index.ts';
 import { serve, type RunningServer } from '../../transport/index.ts';
 import { SECRET, SESSION_KEY, ADMIN, securityApp, publicDir, type SecurityApp } from './support/app.ts';
 import { applyGenerate, expectationOf, loadCorpus, randomToken, substitute, unknownPlaceholders, variants, type Entry, type Placeholders } from './support/corpus.ts';
-import { absentFiles, closeBound, readExpect, type Observed, type Reading } from './support/expect.ts';
+import { absentFiles, closeBound, closeCodes, errorOrClose, readExpect, type Observed, type Reading } from './support/expect.ts';
 import { invariantProblems, prototypeChanges, prototypeSnapshot, settledHeapMb } from './support/invariants.ts';
 import { probe, requestBytes, send, type WireRequest, type WireResponse } from './support/wire.ts';
 import { keepAliveRepeat } from './support/repeat.ts';
@@ -155,13 +155,21 @@ function surfaceProblems(entry: Entry, input: any, o: Observed): string[] {
       return problems;
     }
     const walk = (value: unknown, path: string[]) => {
+      // An echo is JSON: it cannot carry a number JSON.parse made infinite (1e400).
+      if (typeof value === 'number' && !Number.isFinite(value)) return;
       if (value === null || typeof value !== 'object') {
         const actual = path.reduce<any>((node, key) => (node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? node[key] : undefined), o.echo!.params);
         if (actual !== value) problems.push(`JSON value at ${path.join('.')} arrived as ${JSON.stringify(actual)}, not ${JSON.stringify(value)}`);
         return;
       }
       if (Array.isArray(value)) return;
-      for (const key of Object.keys(value)) if (!['__proto__', 'constructor', 'prototype'].includes(key)) walk((value as Record<string, unknown>)[key], [...path, key]);
+      for (const key of Object.keys(value)) if (!['__proto__', 'constructor', 'prototype'].includes(key) && !(path.length === 0 && fromPath(key))) walk((value as Record<string, unknown>)[key], [...path, key]);
+    };
+    // Path parameters win over the body's (Rails' path_parameters): controller and action always, and any key the path gave a value.
+    const segments = new Set(String(input.path ?? '').split(/[/.?]/).map((segment) => { try { return decodeURIComponent(segment); } catch { return segment; } }));
+    const fromPath = (key: string) => {
+      const echoed: unknown = Object.hasOwn(o.echo!.params ?? {}, key) ? o.echo!.params[key] : undefined;
+      return key === 'controller' || key === 'action' || (typeof echoed === 'string' && segments.has(echoed));
     };
     if (data !== null && typeof data === 'object' && !Array.isArray(data)) walk(data, []);
   }
@@ -196,6 +204,8 @@ async function runHttp(entry: Entry, reading: Reading): Promise<string[]> {
   const filled = substitute(input, names);
   if (repeat) return runRepeated(entry, reading, filled, repeat.times);
   const problems: string[] = [];
+  // A heap bound on a single request: measured around all its variants.
+  const heapBefore = reading.heap_mb === null ? 0 : settledHeapMb();
   for (const variant of inputsOf(entry, filled)) {
     const eventsBefore = sec.events.length;
     const started = performance.now();
@@ -204,6 +214,10 @@ async function runHttp(entry: Entry, reading: Reading): Promise<string[]> {
     report(entry.id, observed);
     const label = variant === filled ? '' : `[variant ${JSON.stringify(headerPairs(variant.headers).map(([, v]) => v.slice(0, 40)).concat(variant.path ?? []).join(' '))}] `;
     problems.push(...problemsWith(entry, variant, reading, observed).map((p) => label + p));
+  }
+  if (reading.heap_mb !== null) {
+    const growth = settledHeapMb() - heapBefore;
+    if (growth >= reading.heap_mb) problems.push(`heap grew ${growth.toFixed(1)} MB`);
   }
   return problems;
 }
@@ -292,8 +306,8 @@ async function runWs(entry: Entry, reading: Reading): Promise<string[]> {
   const started = performance.now();
   const session = await openWs(running.port, names.host, filled.upgrade.path, headerPairs(filled.upgrade.headers));
   const problems: string[] = [];
-  const closeCodes = /close (\d{4}(?:\/\d{4})*)/.exec(entry.expect)?.[1].split('/').map(Number) ?? [];
-  const errorOrClose = /error frame or close/.test(entry.expect);
+  const codes = closeCodes(entry.expect);
+  const errorAnswers = errorOrClose(entry.expect);
   try {
     if (session.status !== 101) {
       const o = observeAnswer({ status: session.status }, performance.now() - started);
@@ -314,7 +328,7 @@ async function runWs(entry: Entry, reading: Reading): Promise<string[]> {
     }
     const answers = (): Answer[] => session.frames.filter((fr) => fr.opcode === 1).map((fr) => JSON.parse(fr.payload.toString('utf8')) as Answer);
     // Wait for every answer, or for the close an entry expects instead.
-    const enough = () => sent > 0 && answers().length >= sent && (closeCodes.length === 0 || errorOrClose);
+    const enough = () => sent > 0 && answers().length >= sent && (codes.length === 0 || errorAnswers);
     await session.waitFor(() => session.ended || session.closeCode !== null || enough(), 5_000);
     const ms = performance.now() - started;
     const got = answers();
@@ -323,10 +337,10 @@ async function runWs(entry: Entry, reading: Reading): Promise<string[]> {
       report(entry.id, o);
       problems.push(...problemsWith(entry, filled, reading, o).map((p) => `[frame ${String(a.id)}] ${p}`));
     }
-    if (closeCodes.length > 0) {
-      const closedRight = session.closeCode !== null && closeCodes.includes(session.closeCode);
-      const answeredWithError = errorOrClose && got.length > 0 && got.every((a) => a.error !== undefined);
-      if (!closedRight && !answeredWithError) problems.push(`expected close ${closeCodes.join('/')}${errorOrClose ? ' or error frames' : ''}, got close ${session.closeCode ?? 'none'} and ${got.length} answer(s)`);
+    if (codes.length > 0) {
+      const closedRight = session.closeCode !== null && codes.includes(session.closeCode);
+      const answeredWithError = errorAnswers && got.length > 0 && got.every((a) => a.error !== undefined);
+      if (!closedRight && !answeredWithError) problems.push(`expected close ${codes.join('/')}${errorAnswers ? ' or error frames' : ''}, got close ${session.closeCode ?? 'none'} and ${got.length} answer(s)`);
       if (reading.within_ms !== null && ms > reading.within_ms * TIME_FACTOR) problems.push(`took ${ms.toFixed(0)} ms, bound ${reading.within_ms} ms (x${TIME_FACTOR})`);
     } else if (got.length < sent) {
       problems.push(`${sent - got.length} of ${sent} frame(s) got no answer (close ${session.closeCode ?? 'none'})`);

@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { closeBound, readExpect, type Observed } from './support/expect.ts';
+import { closeBound, closeCodes, errorOrClose, readExpect, type Observed } from './support/expect.ts';
 import { expectationOf } from './support/corpus.ts';
 
 const test = suite('the bad-input expectation reader');
@@ -103,6 +103,17 @@ test('a close without an answer counts only where the prose offers it', () => {
   assert.ok(readExpect('status 400/405/501 or connection closed', HOST).close_allowed);
   assert.ok(readExpect('status 400 (or connection closed); not routed to any action', HOST).close_allowed);
   assert.not.ok(readExpect('status 400; not routed to any action', HOST).close_allowed);
+});
+
+test('WebSocket close codes are read however the close is phrased, and an error answer counts where offered', () => {
+  assert.equal(closeCodes('close 1009 (maxPayload) immediately; process alive'), [1009]);
+  assert.equal(closeCodes('close 1007 (or 1002); follow-up GET / returns 200'), [1007, 1002]);
+  assert.equal(closeCodes('the socket closes with code 1008/1009 within 2s'), [1008, 1009]);
+  assert.equal(closeCodes('error frame (400); connection stays open'), []);
+  assert.ok(errorOrClose('error frame or close 1007/1008/1009 within 1s'));
+  assert.ok(errorOrClose('an error frame (frame_too_large) or close 1009'));
+  assert.ok(errorOrClose('close 1009 or an error frame'));
+  assert.not.ok(errorOrClose('close 1002 immediately'));
 });
 
 test.run();

@@ -330,6 +330,20 @@ function unreadParts(expect: string, reading: Omit<Reading, 'unread'>): string[]
   return unread;
 }
 
+/**
+ * The WebSocket close codes the prose accepts: every code it names, when it speaks of a close
+ * ("close 1009", "close 1007 (or 1002)", "closes with code 1008/1009", "closed (1002)").
+ */
+export function closeCodes(expect: string): number[] {
+  if (!/\bclos(?:e|es|ed|ing)\b/i.test(expect)) return [];
+  return [...new Set([...expect.matchAll(/\b(10(?:0[0-9]|1[0-5])|[34]\d{3})\b(?!\s*(?:ms|s\b|MB|KB|bytes))/g)].map((m) => Number(m[1])))];
+}
+
+/** Whether an error answer is as good as a close ("error frame or close 1009", "close 1009 or an error frame"). */
+export function errorOrClose(expect: string): boolean {
+  return /error (?:frame|answer)s?\b[^;]*\bor (?:a |the socket )?clos|\bclos(?:e|ed)\b[^;]*\bor (?:with )?(?:an )?error (?:frame|answer)/i.test(expect);
+}
+
 /** Files the prose says must not exist afterwards: "(/tmp/pwned.txt absent)". */
 export function absentFiles(expect: string): string[] {
   return [...expect.matchAll(/\((\/[\w/.-]+) absent\)/g)].map((m) => m[1]);
