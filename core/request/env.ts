@@ -110,13 +110,14 @@ export function ssl(env: RequestEnv): boolean {
   return env.ssl === true || (env.trustProxy === true && header(env, 'x-forwarded-proto') === 'https');
 }
 
-/** An IP-address host has no domain or subdomains. */
+/** A request that names no host, or names an IP address, has no domain or subdomains. */
 function namedHost(name: string): boolean {
-  return !/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+  return name !== '' && !/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
 /**
- * The registered domain: the last `tldLength + 1` labels of the host; null for an IP address.
+ * The registered domain: the last `tldLength + 1` labels of the host; null for an IP address, or when
+ * the request names no host at all.
  * @example domain({ headers: { host: 'www.rubyonrails.co.uk' } }, 2) // 'rubyonrails.co.uk'
  */
 export function domain(env: RequestEnv, tldLength = 1): string | null {

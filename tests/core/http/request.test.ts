@@ -193,6 +193,11 @@ test('domain and subdomains, with a TLD length', () => {
   assert.is(request({ headers: { host: '192.168.1.200' } }).domain(), null);
 });
 
+test('a request that names no host has no domain and no subdomains', () => {
+  assert.is(request().domain(), null);
+  assert.equal(request().subdomains(), []);
+});
+
 test('remote_ip is the peer; with trustProxy, behind a local proxy, the forwarded client', () => {
   const forwarded = { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' };
   assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }).remote_ip, '203.0.113.9');

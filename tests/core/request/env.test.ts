@@ -68,7 +68,8 @@ const DOMAINS: [string, number, string | null, string[]][] = [
   ['192.168.1.200', 1, null, []],
   ['foo.192.168.1.200', 1, null, []],
   ['192.168.1.200.com', 1, '200.com', ['192', '168', '1']],
-  ['', 1, '', []],
+  // No Host, no server name or address: no host, so no domain (Rails' nil host).
+  ['', 1, null, []],
 ];
 
 for (const [hostName, tld, domain, subdomains] of DOMAINS) {
