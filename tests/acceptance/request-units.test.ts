@@ -1,12 +1,14 @@
 /**
  * The Rails peer suite's pure-function facts for the request layer: every
  * `unit` fact of `*request*.json` whose `fn` has a handler in
- * `tests/support/request-facts.ts`, replayed and compared with its output.
+ * `tests/support/request-facts.ts`, replayed and compared with its output,
+ * followed by Signalbox's own facts in the same format (tests/acceptance/own/).
  * Ends with `request unit facts: N passed, M failed`.
  */
+import { join } from 'node:path';
 import { suite } from 'uvu';
-import { loadCorpus, show } from '../support/acceptance.ts';
-import { UNIT_FACT_HANDLERS, sameFact } from '../support/request-facts.ts';
+import { ROOT, loadCorpus, show } from '../support/acceptance.ts';
+import { UNIT_FACT_HANDLERS, raisedAs, sameFact } from '../support/request-facts.ts';
 import { PartialFact, SESSION_FACT_HANDLERS, SKIP_RULES, partialExpected } from '../support/session-facts.ts';
 
 const HANDLERS: Record<string, (input: any) => unknown> = { ...UNIT_FACT_HANDLERS, ...SESSION_FACT_HANDLERS };
@@ -19,7 +21,10 @@ interface UnitFact {
   note?: string;
 }
 
-const corpus = loadCorpus<{ unit: UnitFact[] }>(/request/);
+const corpus = [
+  ...loadCorpus<{ unit?: UnitFact[] }>(/request/),
+  ...loadCorpus<{ unit?: UnitFact[] }>(/request/, join(ROOT, 'tests/acceptance/own')),
+];
 const test = suite('request unit facts');
 
 let passed = 0;
@@ -29,7 +34,7 @@ const partial = new Map<string, number>();
 const skipped: string[] = [];
 
 for (const { file, data } of corpus) {
-  for (const fact of data.unit) {
+  for (const fact of data.unit ?? []) {
     const skipReason = SKIP_RULES.find((rule) => rule.applies(fact))?.reason;
     if (skipReason) {
       skipped.push(`${fact.id}: ${skipReason}`);
@@ -42,7 +47,8 @@ for (const { file, data } of corpus) {
       try {
         actual = handler ? handler(fact.input) : `no handler for ${fact.fn}`;
       } catch (error) {
-        actual = `raised ${String(error)}`;
+        const raises = (fact.output as { raises?: unknown } | null)?.raises;
+        actual = typeof raises === 'string' && raisedAs(error, raises) ? fact.output : `raised ${String(error)}`;
       }
       if (actual instanceof PartialFact) {
         partial.set(actual.reason, (partial.get(actual.reason) ?? 0) + 1);

@@ -10,6 +10,8 @@ import { createMimeRegistry, type MimeRegistry, type MimeType } from '../../core
 import { headOptionHeaderName, interpretStatus } from '../../core/http/status.ts';
 import * as env from '../../core/request/env.ts';
 import { UploadPart, UploadedFile, mergeParameters, originalFilename, parseQuery, parseRequestParameters, type Params } from '../../core/request/params.ts';
+import { SignalboxError } from '../../core/errors.ts';
+import { expectedRaise } from './request-runner.ts';
 
 type CgiEnv = Record<string, string | null | undefined>;
 
@@ -115,11 +117,30 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
   head_option_header_name: (input: string) => headOptionHeaderName(input),
 };
 
-/** HTTP header names (any case) to the lower-case headers a `RequestEnv` holds. */
+/**
+ * Header names, HTTP (any case) or CGI (`HTTP_CONTENT_TYPE`, `CONTENT_TYPE`, as Rails' `Http::Headers`
+ * is built from the env), to the lower-case headers a `RequestEnv` holds.
+ */
 function headersFrom(input: Record<string, string | null>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input)) if (value !== null) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(input)) {
+    if (value === null) continue;
+    const cgi = /^[A-Z0-9_]+$/.test(name) && name.includes('_');
+    headers[(cgi ? name.replace(/^HTTP_/, '').replaceAll('_', '-') : name).toLowerCase()] = value;
+  }
   return headers;
+}
+
+/**
+ * Whether a thrown error is the exception a fact's `{ "raises": class }` names: the framework error of that
+ * name, or, where Rails raised its generic `ActionController::ActionControllerError` (the root of its
+ * controller errors), any framework error, since Signalbox gives such failures classes of their own
+ * (the IP spoofing check's is `IpSpoofing`). Any other class is compared by name.
+ */
+export function raisedAs(error: unknown, railsClass: string): boolean {
+  const want = expectedRaise(railsClass);
+  if (error instanceof SignalboxError) return error.code === want.code || railsClass === 'ActionController::ActionControllerError';
+  return error instanceof Error && error.name === want.type;
 }
 
 function marker(expected: object): string | undefined {
