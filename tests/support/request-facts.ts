@@ -83,9 +83,11 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
     parseRequestParameters(input.map(([name, values]) => [name, values === null ? null : (reviveUploads(values) as unknown[])])),
   original_filename: (input: string) => originalFilename(input),
   parse_accept: (input: string) => mimeTestRegistry().parse(input).map(mimeName),
-  mime_equal: (input: { type: string; other: string }) => {
+  mime_equal: (input: { type: string; other: string | { symbol: string } | { string: string } }) => {
     const mime = mimeTestRegistry();
-    return mimeNamed(mime, input.type).equals(input.other);
+    // The other side is a type string or a symbol (`:html`), written plain or as `{ symbol }` / `{ string }`.
+    const other = typeof input.other === 'string' ? input.other : 'symbol' in input.other ? input.other.symbol : input.other.string;
+    return mimeNamed(mime, input.type).equals(other.replace(/^:/, ''));
   },
   mime_predicates: (input: string) => {
     const type = mimeNamed(createMimeRegistry(), input);
