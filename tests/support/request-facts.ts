@@ -37,9 +37,10 @@ export function envFromCgi(cgi: CgiEnv): env.RequestEnv {
   };
 }
 
-/** Facts give the env either under `env` or as the input itself. */
-function cgiOf(input: { env?: CgiEnv }): env.RequestEnv {
-  return envFromCgi(input.env ?? (input as CgiEnv));
+/** Facts give the env either under `env` or as the input itself, the peer address also as `remote_addr` (TestRequest's). */
+function cgiOf(input: { env?: CgiEnv; remote_addr?: string | null }): env.RequestEnv {
+  const cgi = input.env ?? (input as CgiEnv);
+  return envFromCgi(input.remote_addr === undefined || input.remote_addr === null ? cgi : { REMOTE_ADDR: input.remote_addr, ...cgi });
 }
 
 /** An env whose Host header names `host` (and `port`, when given). */
@@ -98,7 +99,7 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
     mimeName(env.contentTypeOf(input === null ? {} : { 'content-type': input }, createMimeRegistry())),
   merge_parameters: (input: { request_parameters: Params; query_parameters: Params; path_parameters?: Params }) =>
     mergeParameters(input.request_parameters, input.query_parameters, input.path_parameters),
-  remote_ip: (input: { env?: CgiEnv }) => env.remoteIp(cgiOf(input)),
+  remote_ip: (input: { env?: CgiEnv; remote_addr?: string }) => env.remoteIp(cgiOf(input)),
   domain: (input: { host: string | null; tld_length?: number }) => env.domain(envWithHost(input.host), input.tld_length),
   subdomains: (input: { host: string | null; tld_length?: number }) => env.subdomains(envWithHost(input.host), input.tld_length),
   port_string: (input: { port: number; ssl?: boolean }) => env.portString(envWithHost('example.org', input.port, input.ssl)),
@@ -113,7 +114,7 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
   query_parameters: (input: { REQUEST_URI: string }) => parseQuery(env.queryString(input.REQUEST_URI)),
   request_headers_lookup: (input: { env?: CgiEnv; headers?: Record<string, string | null>; name: string }) =>
     env.requestHeader(input.headers ? headersFrom(input.headers) : envFromCgi(input.env ?? {}).headers, input.name) ?? null,
-  local_request: (input: { remote_addr?: string } & CgiEnv) => env.localRequest(envFromCgi({ REMOTE_ADDR: input.remote_addr, ...input })),
+  local_request: (input: { env?: CgiEnv; remote_addr?: string }) => env.localRequest(cgiOf(input)),
   interpret_status: (input: number | { symbol: string } | { string: string }) =>
     interpretStatus(typeof input === 'number' ? input : 'symbol' in input ? input.symbol : input.string),
   head_option_header_name: (input: string) => headOptionHeaderName(input),
