@@ -77,8 +77,8 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
   res.charset ??= res.default_charset;
   if (options.content_type !== undefined) res.content_type = options.content_type;
   if ('text' in options) {
-    // Rails answers nil text with a single space, as it does `nothing`, so that every client sees a body.
-    const text = options.text === null || options.text === undefined ? ' ' : String(options.text);
+    // Rails 2.1 writes `text.to_s`: nil text is an empty body (only `nothing` answers a single space).
+    const text = options.text === null || options.text === undefined ? '' : String(options.text);
     // As in Rails, text takes a layout only when asked for one (`layout: true`, or a layout's name).
     if (options.layout !== undefined && options.layout !== false && c.views !== null) return textInLayout(c, options, options.layout, text);
     res.body = text;

@@ -1,15 +1,15 @@
 /**
  * The Rails peer suite's pure-function facts for the request layer: every
- * `unit` fact of `*request*.json` whose `fn` has a handler in
- * `tests/support/request-facts.ts`, replayed and compared with its output,
- * followed by Signalbox's own facts in the same format (tests/acceptance/own/).
+ * `unit` fact of `*request*.json` (the corpus's, and the project's own in
+ * tests/acceptance/own/), replayed through its `fn`'s handler in
+ * `tests/support/request-facts.ts` or `session-facts.ts` and compared with its output.
  * Ends with `request unit facts: N passed, M failed`.
  */
-import { join } from 'node:path';
 import { suite } from 'uvu';
+import { join } from 'node:path';
 import { ROOT, loadCorpus, show } from '../support/acceptance.ts';
 import { UNIT_FACT_HANDLERS, raisedAs, sameFact } from '../support/request-facts.ts';
-import { PartialFact, SESSION_FACT_HANDLERS, SKIP_RULES, partialExpected } from '../support/session-facts.ts';
+import { ObservedResponse, PartialFact, SESSION_FACT_HANDLERS, SKIP_RULES, partialExpected } from '../support/session-facts.ts';
 
 const HANDLERS: Record<string, (input: any) => unknown> = { ...UNIT_FACT_HANDLERS, ...SESSION_FACT_HANDLERS };
 
@@ -21,10 +21,8 @@ interface UnitFact {
   note?: string;
 }
 
-const corpus = [
-  ...loadCorpus<{ unit?: UnitFact[] }>(/request/),
-  ...loadCorpus<{ unit?: UnitFact[] }>(/request/, join(ROOT, 'tests/acceptance/own')),
-];
+// The peer corpus's facts, and the project's own (tests/acceptance/own/) for fact kinds the corpus does not exercise.
+const corpus = [...loadCorpus<{ unit?: UnitFact[] }>(/request/), ...loadCorpus<{ unit?: UnitFact[] }>(/request/, join(ROOT, 'tests/acceptance/own'))];
 const test = suite('request unit facts');
 
 let passed = 0;
@@ -40,16 +38,17 @@ for (const { file, data } of corpus) {
       skipped.push(`${fact.id}: ${skipReason}`);
       continue;
     }
-    test(`${file} ${fact.id} (${fact.fn})`, () => {
+    test(`${file} ${fact.id} (${fact.fn})`, async () => {
       const handler = Object.hasOwn(HANDLERS, fact.fn) ? HANDLERS[fact.fn] : undefined;
       let actual: unknown;
       let expected: unknown = fact.output;
       try {
-        actual = handler ? handler(fact.input) : `no handler for ${fact.fn}`;
+        actual = handler ? await handler(fact.input) : `no handler for ${fact.fn}`;
       } catch (error) {
         const raises = (fact.output as { raises?: unknown } | null)?.raises;
         actual = typeof raises === 'string' && raisedAs(error, raises) ? fact.output : `raised ${String(error)}`;
       }
+      if (actual instanceof ObservedResponse) actual = actual.as(expected);
       if (actual instanceof PartialFact) {
         partial.set(actual.reason, (partial.get(actual.reason) ?? 0) + 1);
         expected = actual.expected ?? partialExpected(fact.fn, fact.output);

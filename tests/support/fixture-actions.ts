@@ -104,13 +104,13 @@ export function perform(c: Controller, name: string, spec: ActionSpec, errors: C
   if ('set_response_charset' in spec) c.response.charset = spec.set_response_charset;
   for (const [header, value] of Object.entries((spec.set_response_header ?? {}) as Record<string, string>)) c.response.set_header(header, value);
   if (spec.double_render !== undefined) {
-    // "render text twice" / "redirect twice": the second one must fail.
-    if (/redirect/.test(String(spec.double_render))) {
-      c.redirect_to({ action: name });
-      c.redirect_to({ action: name });
-    } else {
-      c.render({ text: 'once' });
-      c.render({ text: 'twice' });
+    // "render text twice", "redirect twice", "render text, then redirect": each render or redirect the
+    // description names, in its order ("twice" repeats the one named); the second must fail.
+    const named = String(spec.double_render).match(/render|redirect/g) ?? [];
+    const steps = named.length === 1 && /\btwice\b/.test(String(spec.double_render)) ? [named[0], named[0]] : named;
+    for (const step of steps) {
+      if (step === 'redirect') c.redirect_to({ action: name });
+      else c.render({ text: step });
     }
   } else if (spec.respond_to !== undefined) {
     const entries = (spec.respond_to as string[]).map((e) => respondEntry(c, name, e));

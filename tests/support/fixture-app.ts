@@ -27,7 +27,6 @@
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import pino from 'pino';
 import {
   Controller, UploadedFile, createInflector, createMimeRegistry, draw, html, memoryViews, NULL_SESSION_STORE, TOKEN_KEY,
@@ -37,6 +36,7 @@ import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { scratchDir } from './temp.ts';
 import { CaseErrors, inOrderEntry, namedErrorClasses, type RaiseSpec } from './fixture-errors.ts';
 import { handle, modelOf, perform, templateFormat, type ActionSpec } from './fixture-actions.ts';
+import { fakedToken } from './session-facts.ts';
 
 export interface RequestCase {
   id: string;
@@ -340,13 +340,14 @@ export interface FixtureApp {
 
 /**
  * A session store that hands every request the case's session and records what gets written back.
- * The forgery cases describe their session instead: an id (`session_id`), a cookie-kept token faked by
- * Rails' test as SHA1("secure"), or no session at all.
+ * The forgery cases describe their session instead: an id (`session_id`), a cookie-kept token the test
+ * faked with a stated function (`token_function`, e.g. SHA1 of a word), or no session at all.
  */
 function caseSessionStore(c: RequestCase, saved: { data: SessionData | null }): SessionStore {
   const setup = c.setup ?? {};
   const initial: SessionData = { ...(c.session ?? {}) };
-  if (String(setup.token_function ?? '').startsWith('SHA1("secure")')) initial[TOKEN_KEY] = createHash('sha1').update('secure').digest('hex');
+  const faked = fakedToken(setup.token_function);
+  if (faked !== null) initial[TOKEN_KEY] = faked;
   return {
     load: () => structuredClone(initial),
     commit: (_req, _res, data, state) => {

@@ -10,17 +10,66 @@
  * raises (the request just gets an empty session) and deletes the cookie,
  * so "tampering detected and the cookie deleted" is what is compared.
  */
+import { createHash } from 'node:crypto';
 import {
-  ArgumentError, CookieOverflow, MethodNotAllowed, MissingTemplate, NotImplemented, RecordInvalid, RecordNotFound,
+  ArgumentError, Controller, CookieOverflow, TOKEN_KEY, MethodNotAllowed, MissingTemplate, NotImplemented, RecordInvalid, RecordNotFound,
   RecordNotSaved, Request, Response, RoutingError, SYMBOL_TO_STATUS_CODE, StaleObjectError, TemplateError, UnknownAction,
   MIN_SECRET_LENGTH, cookieSessionStore, createMimeRegistry, decodeCredentials, encodeCredentials, statusOf, type CookieStore,
+  type SessionData, type SessionStore,
 } from '../../core/index.ts';
 import { rescueTemplate } from '../../core/pipeline/index.ts';
 import { authorizationHeader } from '../../core/controller/http-basic.ts';
+import { appWith, call, type Reply } from './harness.ts';
 
 /** A result whose `actual` is compared with `expected`, the rest of the fact being skipped for `reason`. */
 export class PartialFact {
   constructor(readonly actual: unknown, readonly expected: unknown, readonly reason: string) {}
+}
+
+/**
+ * A response that a fact describes by the parts Rails asserted of it. The fact's output names them:
+ * `status` (a status symbol, a code when given as a number, or a status line), `reason`, `body`, `headers`
+ * (`{ name: value }`), or a header by its own name (`WWW-Authenticate`, or `www_authenticate`); an
+ * object or list under another name groups such parts (`render: { status }`). A bare string or number
+ * output is the status. `as(expected)` reads those parts from the response; a part the
+ * handler does not know stays undefined, so the fact fails rather than passing unread.
+ */
+export class ObservedResponse {
+  constructor(readonly res: Reply) {}
+
+  as(expected: unknown): unknown {
+    if (typeof expected === 'string' || typeof expected === 'number') return this.#status(expected);
+    if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return this.res;
+    return Object.fromEntries(Object.entries(expected as Record<string, unknown>).map(([key, value]) => [key, this.#part(key, value)]));
+  }
+
+  /** The status in the form `like` has: a code, a status line (`"401 Unauthorized"`), or a symbol. */
+  #status(like: unknown): string | number | undefined {
+    if (typeof like === 'number') return this.res.status;
+    if (typeof like === 'string' && /^\d{3}\b/.test(like)) return `${this.res.status} ${this.res.reason ?? ''}`.trim();
+    return statusSymbol(this.res.status);
+  }
+
+  #part(key: string, like: unknown): unknown {
+    if (/^(?:render_|response_)?status$/.test(key)) return this.#status(like);
+    if (key === 'reason' || key === 'message') return this.res.reason;
+    if (key === 'body' || key === 'text') return this.res.body;
+    if (key === 'headers' && like !== null && typeof like === 'object') {
+      return Object.fromEntries(Object.keys(like).map((name) => [name, this.res.header(name)]));
+    }
+    const header = this.res.header(key) ?? this.res.header(key.replace(/_/g, '-'));
+    if (header !== undefined) return header;
+    // What the controller rendered, grouped (`render: { status }`, or the list of renders).
+    if (Array.isArray(like)) return like.map((one) => this.as(one));
+    if (like !== null && typeof like === 'object') return this.as(like);
+    return undefined;
+  }
+}
+
+/** A token a test faked with a stated function (`SHA1("secure") (test fake)`): that digest's hex, else null. */
+export function fakedToken(description: unknown): string | null {
+  const stated = /^(SHA1|MD5|SHA256)\("((?:[^"\\]|\\.)*)"\)/i.exec(String(description ?? ''));
+  return stated ? createHash(stated[1].toLowerCase()).update(stated[2]).digest('hex') : null;
 }
 
 const MARSHAL = 'Ruby Marshal session data: Signalbox cookie sessions hold JSON, so only the digest and cookie behaviour are compared';
@@ -95,6 +144,8 @@ export const SESSION_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
   'cookie_store.new': (input: { options: StoreOptions }) => {
     try {
       const s = store(input.options);
+      // A secret given as a function is checked when a request first asks it for the secret.
+      s.load(request(`${s.key}=x--y`));
       // A cookie store keeps no session id: nothing for a session-id cookie or a hidden id field to carry.
       return { options_after: { no_hidden: s.session_id === undefined, no_cookies: s.session_id === undefined } };
     } catch (error) {
@@ -161,6 +212,45 @@ export const SESSION_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
     const [, user, password] = /user_name == "([^"]*)" && password == "([^"]*)"/.exec(input.login) ?? [];
     const credentials = decodeCredentials(authorizationHeader(headers));
     return credentials !== null && credentials[0] === user && credentials[1] === password;
+  },
+
+  /** `authentication_request(realm)`: what a controller answers when it asks for Basic credentials. */
+  http_basic_authentication_request: async (input: string | { realm: string }) => {
+    const realm = typeof input === 'string' ? input : input.realm;
+    class ProtectedController extends Controller {
+      challenge(): void {
+        this.request_http_basic_authentication(realm);
+      }
+    }
+    return new ObservedResponse(await call(appWith({ protected: ProtectedController }), 'GET /protected/challenge'));
+  },
+
+  /**
+   * The token a controller's forms carry: `secret` (protect_from_forgery's), `session_id` (the session's
+   * id, when its store keeps one), `session` (its data), and a `token_function` the test faked the
+   * session's token with.
+   */
+  form_authenticity_token: async (input: { secret?: string | null; session_id?: string | number | null; session?: SessionData; token_function?: string }) => {
+    const data: SessionData = { ...(input.session ?? {}) };
+    // The fact states the faked token under `token_function`, or under a name of its own.
+    const faked = [input.token_function, ...Object.values(input)].map(fakedToken).find((token) => token !== null);
+    if (faked !== undefined) data[TOKEN_KEY] = faked;
+    const sessionId = input.session_id;
+    const sessions: SessionStore = {
+      load: () => structuredClone(data),
+      commit: () => {},
+      ...(sessionId !== null && sessionId !== undefined ? { session_id: () => String(sessionId) } : {}),
+    };
+    class FormsController extends Controller {
+      static {
+        this.protect_from_forgery(input.secret ? { secret: input.secret } : {});
+      }
+
+      token(): void {
+        this.render({ text: this.form_authenticity_token() });
+      }
+    }
+    return (await call(appWith({ forms: FormsController }, { session_store: sessions }), 'GET /forms/token')).body;
   },
 
   rescue_response: (name: string) => {

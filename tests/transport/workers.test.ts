@@ -99,7 +99,8 @@ test('a worker that keeps dying soon after starting is replaced after a growing 
 });
 
 test('SIGTERM to the primary drains every worker: requests in flight are answered, then the primary exits 0', async () => {
-  const c = await cluster({ workers: 2, shutdownTimeoutMs: 5_000 });
+  // A deadline far beyond the bound below, so that a loaded machine's slowness is not taken for waiting out the deadline.
+  const c = await cluster({ workers: 2, shutdownTimeoutMs: 20_000 });
   const slow = [c.get('/slow/show?ms=600'), c.get('/slow/show?ms=600'), c.get('/slow/show?ms=600')];
   await sleep(150);
   const signalled = performance.now();
@@ -109,13 +110,13 @@ test('SIGTERM to the primary drains every worker: requests in flight are answere
   assert.ok(answers.every((a) => a.headers.connection === 'close'));
   const { code, at } = await c.exited();
   assert.is(code, 0);
-  assert.ok(at - signalled < 3_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+  assert.ok(at - signalled < 10_000, `exited ${Math.round(at - signalled)} ms after the signal`);
   assert.ok(c.logs.some((l) => l.msg === 'all workers exited'));
   for (const pid of c.workers) assert.throws(() => process.kill(pid, 0), 'every worker is gone');
 });
 
 test('SIGTERM while the workers are still starting: each drains once it listens, and the primary exits 0 at once, not at the deadline', async () => {
-  const { starting: c, listening } = startCluster({ workers: 2, shutdownTimeoutMs: 5_000 }, { SIGNALBOX_TEST_START_DELAY_MS: '800' });
+  const { starting: c, listening } = startCluster({ workers: 2, shutdownTimeoutMs: 20_000 }, { SIGNALBOX_TEST_START_DELAY_MS: '800' });
   listening.catch(() => undefined);
   await c.waitForLog((l) => l.msg === 'starting 2 workers');
   await sleep(100);
@@ -123,7 +124,7 @@ test('SIGTERM while the workers are still starting: each drains once it listens,
   c.child.kill('SIGTERM');
   const { code, at } = await c.exited();
   assert.is(code, 0);
-  assert.ok(at - signalled < 3_000, `exited ${Math.round(at - signalled)} ms after the signal`);
+  assert.ok(at - signalled < 10_000, `exited ${Math.round(at - signalled)} ms after the signal`);
   assert.not.ok(c.logs.some((l) => typeof l.msg === 'string' && l.msg.startsWith('shutdown timeout')), 'no worker was left to be killed at the deadline');
   assert.is(c.logs.filter((l) => l.msg === 'shutting down at the primary\'s request').length, 2, 'both workers drained');
 });
