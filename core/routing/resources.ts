@@ -309,18 +309,21 @@ function actionNames(value: ActionList): string[] {
   return names;
 }
 
-/** Options of one resource route: controller, action, method condition and requirements. */
-function actionOptions(action: string, resource: Resource, method: MethodSpec | null): Record<string, unknown> {
+/**
+ * Options of one resource route: controller, action, method condition and requirements. A route on
+ * the member path (`onMember`: the default member actions and the `:member` extras alike) carries the
+ * `:id` requirement, so an id the resource's requirements admit reaches every member action.
+ */
+function actionOptions(action: string, resource: Resource, method: MethodSpec | null, onMember: boolean): Record<string, unknown> {
   const restful = (RESTFUL_ACTIONS as Record<string, { method: string; member: boolean }>)[action];
   const chosen = method ?? restful?.method ?? null;
-  const withId = restful?.member === true && resource.requiresId;
-  return { controller: resource.controller, action, conditions: resource.conditionsFor(chosen), ...resource.requirements(withId) };
+  return { controller: resource.controller, action, conditions: resource.conditionsFor(chosen), ...resource.requirements(onMember && resource.requiresId) };
 }
 
 /** Emits a route and its `.:format` twin; the first route to claim a name keeps it. */
-function mapResourceRoutes(ctx: ResourceContext, resource: Resource, action: string, path: string, name: string | null, method: MethodSpec | null = null): void {
+function mapResourceRoutes(ctx: ResourceContext, resource: Resource, action: string, path: string, name: string | null, method: MethodSpec | null = null, onMember = false): void {
   if (!resource.hasAction(action)) return;
-  const options = actionOptions(action, resource, method);
+  const options = actionOptions(action, resource, method, onMember);
   if (name !== null && !ctx.hasNamedRoute(name)) {
     ctx.addRoute(name, path, options);
     ctx.addRoute(`formatted_${name}`, `${path}.:format`, options);
@@ -368,13 +371,13 @@ function mapMemberActions(ctx: ResourceContext, r: Resource): void {
   for (const { method, actions } of r.memberMethods) {
     for (const action of actions) {
       const word = r.options.path_names?.[action] ?? ctx.resources_path_names[action] ?? action;
-      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.resource_action_separator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m));
+      eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.resource_action_separator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m, true));
     }
   }
   const name = `${r.shallowNamePrefix}${r.singular}`;
-  mapResourceRoutes(ctx, r, 'show', r.memberPath, name);
-  mapResourceRoutes(ctx, r, 'update', r.memberPath, name);
-  mapResourceRoutes(ctx, r, 'destroy', r.memberPath, name);
+  mapResourceRoutes(ctx, r, 'show', r.memberPath, name, null, true);
+  mapResourceRoutes(ctx, r, 'update', r.memberPath, name, null, true);
+  mapResourceRoutes(ctx, r, 'destroy', r.memberPath, name, null, true);
 }
 
 /** Options a nested resource inherits, plus the prefixes that nest it. */

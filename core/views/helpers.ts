@@ -256,7 +256,11 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
 };
 
 function fieldId(name: string): string {
-  return name.replace(/\]\[|[[\]]/g, '_').replace(/(?<!_)_+$/, '');
+  const id = name.replace(/\]\[|[[\]]/g, '_');
+  // Trailing underscores go by a scan from the end: a `_+$` pattern retries every run of underscores that does not end the name.
+  let end = id.length;
+  while (end > 0 && id.charCodeAt(end - 1) === 95) end--;
+  return id.slice(0, end);
 }
 
 /**

@@ -142,6 +142,23 @@ test(':requirements apply to member routes, with the id pattern defaulting to [^
   assert.equal(draw((map) => map.resources('posts')).named.post.segments[3], { type: 'dynamic', key: 'id', optional: false, default: null, requirement: { source: '[^/.?]+', flags: '' } });
 });
 
+test(':requirements on the id reach the extra member actions too, in a namespace and with a format', () => {
+  const dotted = /[0-9]\.[0-9]\.[0-9]/;
+  const set = draw((map) => map.namespace('admin', (admin) => admin.resources('releases', { requirements: { id: dotted }, member: { publish: 'put', notes: ['get', 'post'] } })));
+  assertRouting(set, 'GET /admin/releases/1.2.3/notes', { controller: 'admin/releases', action: 'notes', id: '1.2.3' });
+  assertRecognizes(set, 'POST /admin/releases/1.2.3/notes', { controller: 'admin/releases', action: 'notes', id: '1.2.3' });
+  assertRecognizes(set, 'PUT /admin/releases/1.2.3/publish.json', { controller: 'admin/releases', action: 'publish', id: '1.2.3', format: 'json' });
+  assertNotRouted(set, 'PUT /admin/releases/7/publish');
+  assert.equal(helpersOf(set).publish_admin_release_path({ id: '4.5.6' }), '/admin/releases/4.5.6/publish');
+  // Without a requirement, member actions take the default id pattern, which stops at a dot.
+  const plain = draw((map) => map.resources('releases', { member: { publish: 'put' } }));
+  assertRecognizes(plain, 'PUT /releases/7/publish', { controller: 'releases', action: 'publish', id: '7' });
+  assertNotRouted(plain, 'PUT /releases/1.2.3/publish');
+  // A singleton has no id: its member actions take no id requirement.
+  const account = draw((map) => map.resource('account', { requirements: { id: dotted }, member: { reset: 'post' } }));
+  assertRecognizes(account, 'POST /account/reset', { controller: 'accounts', action: 'reset' });
+});
+
 test(':requirements with the i flag are honoured', () => {
   const set = draw((map) => map.resources('posts', { requirements: { id: /post-[a-z]+/i } }));
   assertRecognizes(set, 'GET /posts/POST-Abc', { controller: 'posts', action: 'show', id: 'POST-Abc' });
