@@ -323,11 +323,20 @@ function unmetParameters(g: GenRoute, merged: GenerateOptions): string[] {
     if (v === null) why.push(`missing :${c.key}`);
     else if (!c.re.test(v)) why.push(`:${c.key} is ${JSON.stringify(v)}, which does not match ${requirementText(g.route.requirements[c.key])}`);
   }
+  // An optional key left out cannot be skipped when a later key of the path is given: name the gap.
+  let gap: string | null = null;
   for (let i = 0; i < g.segments.length; i++) {
     const s = g.segments[i];
     if (!('key' in s)) continue;
     const value = extractValue(s, merged);
-    if (valueAcceptable(s, value, g.valueRes[i])) continue;
+    if (valueAcceptable(s, value, g.valueRes[i])) {
+      if (value === null) gap ??= s.key;
+      else if (gap !== null) {
+        why.push(`missing :${gap}, which comes before :${s.key} in the path`);
+        gap = null;
+      }
+      continue;
+    }
     why.push(value === null ? `missing :${s.key}` : `:${s.key} is ${JSON.stringify(value)}, which does not match ${requirementText(s.requirement)}`);
   }
   return why;

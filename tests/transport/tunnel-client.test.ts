@@ -510,7 +510,9 @@ test('without reconnect, requests in flight are rejected tunnel_closed when the 
 test('after a drop the client reconnects with growing, jittered delays; requests made meanwhile wait for the new socket', async () => {
   await withServer(echoApp(), {}, async (server) => {
     const relay = await new Relay(server.port).start();
-    const t = await tunnel(urlOf(relay.port), { reconnect: { minMs: 20, maxMs: 1000, retries: 10 } });
+    // A floor wide enough that a loaded machine's stall cannot make an early delay outgrow a later one.
+    const minMs = 40;
+    const t = await tunnel(urlOf(relay.port), { reconnect: { minMs, maxMs: 1000, retries: 10 } });
     try {
       const reconnected = new Promise<Record<string, unknown>>((r) => t.on('reconnect', r));
       const inFlight = t.request({ path: '/echo/slow/1?ms=300' });
@@ -528,7 +530,7 @@ test('after a drop the client reconnects with growing, jittered delays; requests
       assert.is(await (await meanwhile).text(), 'slow 2');
       // Delay n lies between half and all of minMs × 2^(n-1).
       const gaps = relay.arrivals.slice(2, 5).map((at, i) => at - relay.arrivals[i + 1]);
-      gaps.forEach((gap, i) => assert.ok(gap >= (20 * 2 ** (i + 1)) / 2 - 5, `gap ${i + 2} is ${gap} ms`));
+      gaps.forEach((gap, i) => assert.ok(gap >= (minMs * 2 ** (i + 1)) / 2 - 5, `gap ${i + 2} is ${gap} ms`));
       assert.ok(gaps[2] > gaps[0], 'the delays grow');
     } finally {
       await t.close();

@@ -103,6 +103,14 @@ test('use_route that cannot be satisfied names the required parameters', () => {
   throwsA(() => routes.generate({ use_route: 'post' }), UrlGenerationError, 'post_url has the following required parameters: ["posts", :id] - are they all satisfied? missing :id');
 });
 
+test('a path that cannot skip an optional key because a later one is given names the key left out', () => {
+  const set = draw((map) => map.named('page', 'pages/:year/:month/:day', { controller: 'pages', action: 'show', month: null, day: null }));
+  const h = helpersOf(set);
+  assert.is(h.page_path({ year: 2005 }), '/pages/2005');
+  throwsA(() => h.page_path({ year: 2005, day: 1 }), UrlGenerationError, /missing :month, which comes before :day in the path$/);
+  throwsA(() => h.page_path({ year: 2005, month: null, day: 1 }), UrlGenerationError, /missing :month, which comes before :day in the path$/);
+});
+
 test('a named helper that cannot build its path says which parameter was missing or refused', () => {
   const h = helpersOf(routes);
   throwsA(() => h.post_path('a/b'), UrlGenerationError, 'post_url has the following required parameters: ["posts", :id] - are they all satisfied? :id is "a/b", which does not match /[^/.?]+/');

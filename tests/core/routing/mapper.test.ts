@@ -17,6 +17,16 @@ test('namespace adds a path prefix, a controller module and a name prefix', () =
   assert.is(helpersOf(set).edit_admin_product_path(3), '/admin/products/3/edit');
 });
 
+test('a :controller segment inside a namespace reads as Rails 2.x reads it: the namespace is only a path prefix and a default controller', () => {
+  // Rails 2.x gives such a route the controller default "admin/" and lets the segment match any known
+  // controller after the prefix; routes files ported line by line must recognise and generate as they did.
+  const set = draw((map) => map.namespace('admin', (admin) => admin.connect(':controller/:action/:id')));
+  assertRecognizes(set, 'GET /admin/posts/show/1', { controller: 'posts', action: 'show', id: '1' });
+  assertRecognizes(set, 'GET /admin', { controller: 'admin/', action: 'index' });
+  assert.is(set.generate({ controller: 'posts', action: 'list' }), '/admin/posts/list');
+  assert.is(set.generate({ controller: 'admin/posts', action: 'list' }), '/admin/admin/posts/list');
+});
+
 test('nested namespaces stack their prefixes', () => {
   const set = draw((map) => map.namespace('admin', (admin) => admin.namespace('super', (sup) => sup.resources('users'))));
   assertRouting(set, 'GET /admin/super/users/1', { controller: 'admin/super/users', action: 'show', id: '1' });
