@@ -18,6 +18,9 @@ import { NotPorted } from './errors.ts';
 import { translateRegexp } from './regexp.ts';
 import { type Data, type DataHash, type HashKey, MapperRef, RubyHash, RubyProc, RubyRegexp, Sym, type Value } from './values.ts';
 
+/** ActiveSupport's inflections: their answers come from Rails' inflector and the application's own rules, which the file does not hold. */
+const INFLECTIONS: ReadonlySet<string> = new Set(['pluralize', 'singularize', 'camelize', 'camelcase', 'classify', 'tableize', 'underscore', 'humanize', 'titleize', 'titlecase', 'demodulize', 'foreign_key', 'constantize']);
+
 /** The routing methods of Signalbox's mapper that a ported call can be. */
 export type MapperMethod = 'resources' | 'resource' | 'namespace' | 'with_options' | 'connect' | 'root' | 'named';
 
@@ -642,7 +645,8 @@ class Evaluator {
   #builtin(receiver: Value, node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
     const name = node.name;
     const block = node.block;
-    if (node.args.some((a) => a.type === 'blockpass')) throw new NotPorted('it passes a block from elsewhere (&block)');
+    const passed = node.args.find((a) => a.type === 'blockpass');
+    if (passed !== undefined && passed.type === 'blockpass') return this.#symbolBlock(receiver, node, passed.value, scope, out);
     const args = this.#arguments(node.args, scope);
     if (receiver instanceof RubyProc && (name === 'call' || name === '()' || name === 'yield' || name === '[]') && block === null) {
       return this.#yield(receiver.block, args, receiver.closure as Scope, out);
@@ -679,7 +683,25 @@ class Evaluator {
       if (args.length === 0 && name === 'chomp') return receiver.replace(/\r?\n$|\r$/, '');
     }
     if (receiver instanceof RubyRegexp && name === 'source' && args.length === 0) return receiver.source;
+    if (INFLECTIONS.has(name)) throw new NotPorted(`it calls ${name}, whose answer depends on the application's inflections (Rails' inflector and its own rules)`);
     throw new NotPorted(`the port does not evaluate the method ${name} here`);
+  }
+
+  /**
+   * `list.map(&:to_sym)`: Ruby's Symbol#to_proc calls the method the symbol names on each element, as a block
+   * calling it would; whatever the method, the port evaluates it as it would that call (or says it cannot).
+   */
+  #symbolBlock(receiver: Value, node: NodeOf<'call'>, handed: Node | null, scope: Scope, out: Declaration[]): Value {
+    const proc = handed === null ? null : this.#value(handed, scope);
+    if (!(proc instanceof Sym)) throw new NotPorted('it passes a block from elsewhere (&block)');
+    const name = node.name;
+    if (!Array.isArray(receiver) || node.args.length !== 1 || !['map', 'collect', 'each'].includes(name)) {
+      throw new NotPorted(`the port does not evaluate ${name} with a block`);
+    }
+    this.#charge(receiver.length);
+    const call: NodeOf<'call'> = { ...node, name: proc.name, args: [], block: null };
+    const results = receiver.map((element) => this.#builtin(element, call, scope, out));
+    return name === 'each' ? receiver : results;
   }
 
   #conversion(receiver: Value, name: string): Value {
@@ -754,6 +776,8 @@ class Evaluator {
       case 'last': if (args.length === 0) return list[list.length - 1] ?? null; break;
       case '[]': return this.#index(list, args);
       case 'compact': return list.filter((v) => v !== null);
+      // Array#push adds to the list itself and answers it: `%w(a b).push(:controller => 'x')`.
+      case 'push': this.#charge(args.length); list.push(...args); return list;
       case 'include?': case 'member?':
         if (args.length === 1 && isPlain(args[0])) {
           this.#charge(list.length);

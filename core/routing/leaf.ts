@@ -175,7 +175,8 @@ function genericReader(route: Route, shell: Params, groups: readonly Group[], ab
       if (m) return extractParams(route, whole, m, path);
     }
     const params: Params = { ...shell };
-    const segs = len <= 1 && (path === '' || path === '/') ? [] : path.slice(1, len).split('/');
+    // `len` 0 is `/` (or '') read as no component; `/` read as one empty component comes with `len` 1.
+    const segs = len === 0 ? [] : path.slice(1, len).split('/');
     for (let j = 0; j < groups.length; j++) {
       const g = groups[j];
       const seg = segs[j];

@@ -5,11 +5,13 @@
  * gets a plain route and a `.:format` twin named `formatted_<name>`.
  */
 import { ArgumentError } from '../errors.ts';
+import { meantName } from '../options.ts';
 import { isPlainObject } from '../util.ts';
 import { withoutTrailingSlashes } from './params.ts';
 import type { Inflector } from './inflector.ts';
 import { HTTP_METHODS } from './route.ts';
 import type { RequirementInput } from './requirement.ts';
+import { developmentWarning } from './warnings.ts';
 
 /** The seven RESTful actions and how each is reached. */
 export const RESTFUL_ACTIONS = Object.freeze({
@@ -108,7 +110,7 @@ export class Resource {
     this.newMethods = arrangeByMethod(options.new);
     addDefaultAction(this.memberMethods, 'edit');
     addDefaultAction(this.newMethods, 'new');
-    this.actions = allowedActions(options);
+    this.actions = allowedActions(singleton ? 'resource' : 'resources', entity, options);
   }
 
   #controller: string | null = null;
@@ -292,20 +294,30 @@ function addDefaultAction(groups: MethodGroups, action: string): void {
   group.actions.unshift(action);
 }
 
-function allowedActions(options: ResourceOptions): readonly string[] | null {
+function allowedActions(method: string, entity: string, options: ResourceOptions): readonly string[] | null {
   const { only, except } = options;
   if (only !== undefined && except !== undefined) throw new ArgumentError('Please supply either :only or :except, not both.');
   if (only === 'all' || except === 'none') return DEFAULT_ACTIONS;
   if (only === 'none' || except === 'all') return [];
-  if (only !== undefined) { const names = actionNames(only); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
-  if (except !== undefined) { const names = actionNames(except); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
+  if (only !== undefined) { const names = actionNames(method, entity, 'only', only); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
+  if (except !== undefined) { const names = actionNames(method, entity, 'except', except); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
   return options.actions ?? null;
 }
 
-/** The action names an `:only`/`:except` list gives, each checked to be a default action. */
-function actionNames(value: ActionList): string[] {
+const DEFAULT_ACTION_SET: ReadonlySet<string> = new Set(DEFAULT_ACTIONS);
+
+/**
+ * The action names an `:only`/`:except` list gives. Rails 2.2 kept only the default actions a list names, so a
+ * name that is none of them (`:except => [:delete]`) routes as if absent; in development a warning names it.
+ */
+function actionNames(method: string, entity: string, option: 'only' | 'except', value: ActionList): string[] {
   const names = (Array.isArray(value) ? value : [value]).map(String);
-  for (const n of names) if (!(DEFAULT_ACTIONS as readonly string[]).includes(n)) throw new ArgumentError(`Unknown action ${JSON.stringify(n)} in :only/:except; expected 'all', 'none' or some of ${DEFAULT_ACTIONS.join(', ')}`);
+  for (const n of names) {
+    if (DEFAULT_ACTION_SET.has(n)) continue;
+    const meant = meantName(n, DEFAULT_ACTION_SET);
+    developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `${method}\u0000${option}\u0000${n}`,
+      `${method}(${JSON.stringify(entity)}) ignores ${JSON.stringify(n)} in :${option}${meant === null ? '' : ` (did you mean ${meant}?)`}, which is none of the default actions (${DEFAULT_ACTIONS.join(', ')}), as Rails 2.2 did`);
+  }
   return names;
 }
 

@@ -140,6 +140,8 @@ export class TreeRecognizer implements Recognizer {
   private bit = 0;
   // Whether a component scanned so far holds a `%`: only then do captures need decoding.
   private percent = false;
+  // Whether some component pattern accepts '' (only then can a trailing slash end an empty component).
+  private emptyEdges = false;
 
   constructor(routes: readonly Route[], options: RecognizerOptions) {
     this.controllers = options.controllers?.map((c) => c.toLowerCase().split('/')) ?? null;
@@ -159,13 +161,22 @@ export class TreeRecognizer implements Recognizer {
     const state = this.state;
     state.best = Infinity;
     state.leaf = null;
-    const len = effectiveLength(path);
+    let len = effectiveLength(path);
     if (len >= 0) {
       this.path = path;
       this.len = len;
       this.bit = methodBit(method);
       this.percent = false;
-      this.search(this.root, path === '' || path === '/' ? len + 1 : 1, 0);
+      this.search(this.root, 1, 0);
+      // A trailing slash ends the path, or, in Rails' pattern, an empty last component that a requirement
+      // such as /[a-z]*/ accepts (`/pages/` is `pages/:name` with name ''). The second reading is walked
+      // after the first, so it only wins with a lower route: for one route the pattern ends at the slash.
+      if (this.emptyEdges && path.charCodeAt(path.length - 1) === 47) {
+        const found = state.leaf;
+        this.len = path.length;
+        this.search(this.root, 1, 0);
+        if (state.leaf !== found) len = path.length;
+      }
     }
     const slow = this.slow;
     for (let i = 0; i < slow.length; i++) {
@@ -184,7 +195,11 @@ export class TreeRecognizer implements Recognizer {
   allowed_methods(path: string): string[] {
     const methods = new Set<string>();
     const segs = splitPath(path);
-    if (segs !== null) this.collect(this.root, segs, 0, methods);
+    if (segs !== null) {
+      this.collect(this.root, segs, 0, methods);
+      // As in `match`: a trailing slash may end an empty last component.
+      if (this.emptyEdges && path.charCodeAt(path.length - 1) === 47) this.collect(this.root, [...segs, ''], 0, methods);
+    }
     for (const { route, pattern } of this.slow) if (pattern.regexp.test(path)) addRouteMethods(route, methods);
     return orderMethods(methods);
   }
@@ -351,6 +366,7 @@ export class TreeRecognizer implements Recognizer {
     for (let j = 0; j < groups.length; j++) {
       const group = classify(groups[j], j >= firstOptional, controllers);
       if (group.kind === 'controller') hasController = true;
+      if (group.kind === 'regex' && group.pattern.regexp.test('')) this.emptyEdges = true;
       compiled.push(group);
     }
     const whole = hasController ? compilePattern(route.segments, controllers) : null;
@@ -407,9 +423,8 @@ function isPair(seg: string): boolean {
 
 /** The path's length less one trailing slash; -1 when the path does not start with `/` (only whole-path patterns apply). */
 function effectiveLength(path: string): number {
-  if (path === '') return 0;
-  if (path.charCodeAt(0) !== 47) return -1;
-  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
+  if (path.charCodeAt(0) !== 47) return path === '' ? 0 : -1;
+  return path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
 }
 
 /** `/a/b.c/` -> ['a', 'b.c']; null when the path does not start with `/`. */

@@ -182,6 +182,11 @@ const CASES: Case[] = [
     ruby: "PAGES = %w(a b).freeze\nPAGES.each_with_index do |page, i|\n  map.connect \"#{page}/#{i}\", :controller => page\nend\n",
     draw: [['connect', 'a/0', { controller: 'a' }], ['connect', 'b/1', { controller: 'b' }]],
   },
+  {
+    name: 'a list mapped with &:to_sym (Symbol#to_proc) and given the options by push, splatted into resources',
+    ruby: "map.resources *%w(emails phones).map(&:to_s).map(&:to_sym).push({:controller => 'contacts'})\n%w(a b).each(&:freeze)\n",
+    draw: [['resources', 'emails', 'phones', { controller: 'contacts' }]],
+  },
   // ---- blocks ----
   {
     name: 'resources blocks nest, with the block variable\'s own name',
@@ -337,6 +342,12 @@ const OMITTED: Omitted[] = [
     ruby: "map.namespace :admin do |admin|\n  admin.resources :posts\n  admin.from_plugin :cms\n  admin.resources :users\nend\n",
     reports: ['config/routes.rb:3: not ported: admin.from_plugin :cms'],
     draw: [['namespace', 'admin', { $block: [['resources', 'posts'], ['resources', 'users']] }]],
+  },
+  {
+    name: 'a list mapped through an inflection (&:pluralize), which depends on the application\'s inflections',
+    ruby: "map.resources *%w(book idea).map(&:pluralize)\nmap.connect ':controller'\n",
+    reports: ['config/routes.rb:1: not ported: map.resources *%w(book idea).map(&:pluralize)'],
+    draw: [['connect', ':controller']],
   },
   {
     name: 'a statement inside a loop is reported once, not once per element',

@@ -20,10 +20,12 @@ const DEFAULT_ACTIONS = ['index', 'create', 'new', 'edit', 'show', 'update', 'de
 export const CONNECT_WORDS = ['archive', 'files', 'feeds', 'calendar', 'lookup'];
 export const DEFAULT_ROUTE_CONTROLLERS = ['pages', 'reports', 'admin/reports'];
 
-export type Requirement = 'none' | 'digits' | 'year' | 'letters_i' | 'dotted' | 'extended';
+export type Requirement = 'none' | 'digits' | 'maybe_digits' | 'year' | 'letters_i' | 'dotted' | 'extended';
 export const REQUIREMENTS: Record<Requirement, unknown> = {
   none: undefined,
   digits: /\d+/,
+  // Accepts '': a trailing slash can then end an empty last segment.
+  maybe_digits: /\d*/,
   year: /\d{4}/,
   letters_i: /id[a-z]+/i,
   dotted: /\d+\.\d+/,
@@ -110,7 +112,7 @@ const connectArb: fc.Arbitrary<ConnectDecl> = fc.record({
   word: fc.constantFrom(...CONNECT_WORDS),
   named: fc.boolean(),
   segments: fc.array(fc.record({
-    requirement: fc.constantFrom<Requirement>('none', 'digits', 'year', 'letters_i'),
+    requirement: fc.constantFrom<Requirement>('none', 'digits', 'maybe_digits', 'year', 'letters_i'),
     fallback: fc.constantFrom<'none' | 'nil' | 'value'>('none', 'nil', 'value'),
   }), { maxLength: 3 }).map((ss) => ss.map((s, i) => ({ ...s, key: `k${i}` }))),
   format: fc.boolean(),
@@ -185,7 +187,7 @@ function forNamespace(options: Record<string, unknown>): Record<string, unknown>
 }
 
 // A default each requirement accepts.
-const DEFAULT_VALUES: Record<Requirement, string> = { none: 'home', digits: '0', year: '1999', letters_i: 'iddef', dotted: '0.0', extended: '0' };
+const DEFAULT_VALUES: Record<Requirement, string> = { none: 'home', digits: '0', maybe_digits: '0', year: '1999', letters_i: 'iddef', dotted: '0.0', extended: '0' };
 
 function declareConnect(map: Mapper, c: ConnectDecl, index: number): void {
   let path = c.word;

@@ -367,9 +367,37 @@ test(':only and :except together are refused', () => {
   throwsA(() => draw((map) => map.resources('posts', { only: 'show', except: 'index' })), ArgumentError, 'Please supply either :only or :except, not both.');
 });
 
-test('unknown action names in :only/:except are refused', () => {
-  throwsA(() => draw((map) => map.resources('posts', { only: ['show', 'bogus'] })), ArgumentError, 'Unknown action "bogus" in :only/:except; expected \'all\', \'none\' or some of index, create, new, edit, show, update, destroy');
-  throwsA(() => draw((map) => map.resources('posts', { except: 'publish' })), ArgumentError);
+test('a name in :only/:except that is no default action is ignored, and warned of in development', async () => {
+  const warnings: Error[] = [];
+  const listener = (w: Error) => warnings.push(w);
+  const env = process.env.NODE_ENV;
+  process.on('warning', listener);
+  let except: RouteSet;
+  let only: RouteSet;
+  let singleton: RouteSet;
+  try {
+    process.env.NODE_ENV = 'development';
+    except = draw((map) => map.resources('matches', { except: ['delete'] }, (m) => m.resources('moves')));
+    only = draw((map) => map.resources('posts', { only: ['show', 'shwo', 'publish'] }));
+    singleton = draw((map) => map.resource('category', { only: 'indx' }));
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', listener);
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
+  assert.is(except.routes.length, draw((map) => map.resources('matches', (m) => m.resources('moves'))).routes.length, 'all seven actions, nested ones too');
+  assert.equal(plainNames(only), ['post']);
+  assert.is(only.recognize('GET', '/posts/1').action, 'show');
+  assertNotRouted(only, 'GET /posts');
+  assert.is(singleton.routes.length, 0, 'a list naming no default action routes none of them');
+  const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
+  assert.equal(ours, [
+    'resources("matches") ignores "delete" in :except, which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
+    'resources("posts") ignores "shwo" in :only (did you mean show?), which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
+    'resources("posts") ignores "publish" in :only, which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
+    'resource("category") ignores "indx" in :only (did you mean index?), which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
+  ]);
 });
 
 test('an uncountable name uses <name>_index for the collection and <name> for the member', () => {

@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { draw, LinearRecognizer, TreeRecognizer, type Recognizer } from '../../../core/index.ts';
+import { draw, LinearRecognizer, TreeRecognizer, type Mapper, type Recognizer } from '../../../core/index.ts';
 import { railsTable, requestMix } from '../../../bench/fixtures/rails-table.ts';
 import { FIXTURE_ROUTES, runRecognizerSuite } from './recognizer.suite.ts';
 
@@ -120,6 +120,26 @@ test('agrees with the linear reference on awkward paths over the shared fixture'
       }
       assert.equal(tree.allowed_methods(path), linear.allowed_methods(path), `allowed_methods ${JSON.stringify(path)}`);
     }
+  }
+});
+
+test('a trailing slash may end an empty last segment whose requirement accepts it, as in Rails\' pattern', () => {
+  // `/pages/` is `pages/:name` with name '' (the route declared first), and `/` is `:site/` with site ''.
+  const declare = (map: Mapper) => {
+    map.connect('pages/:name', { controller: 'pages', requirements: { name: /[a-z]*/ } });
+    map.named('display_page', ':site/', { controller: 'webpages', action: 'display_page', requirements: { site: /[^/]*/ } });
+    map.connect('tags/:tag/:page', { controller: 'tags', page: '1', requirements: { page: /\d*/ } });
+  };
+  for (const recognizer of ['tree', 'linear'] as const) {
+    const set = draw(declare, { recognizer });
+    assert.equal(set.recognize('GET', '/pages/'), { controller: 'pages', action: 'index', name: '' }, recognizer);
+    assert.equal(set.recognize('GET', '/pages'), { controller: 'webpages', action: 'display_page', site: 'pages' }, recognizer);
+    assert.equal(set.recognize('GET', '/'), { controller: 'webpages', action: 'display_page', site: '' }, recognizer);
+    // For an optional last segment the pattern ends at the slash first: the default stands.
+    assert.equal(set.recognize('GET', '/tags/x/'), { controller: 'tags', action: 'index', tag: 'x', page: '1' }, recognizer);
+    assert.equal(set.recognize('GET', '/tags/x//'), { controller: 'tags', action: 'index', tag: 'x', page: '' }, recognizer);
+    assert.equal(set.recognize('GET', '/tags/x'), { controller: 'tags', action: 'index', tag: 'x', page: '1' }, recognizer);
+    assert.equal(set.allowed_methods('/'), ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'], recognizer);
   }
 });
 
