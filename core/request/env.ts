@@ -110,13 +110,14 @@ export function ssl(env: RequestEnv): boolean {
   return env.ssl === true || (env.trustProxy === true && header(env, 'x-forwarded-proto') === 'https');
 }
 
-/** An IP-address host has no domain or subdomains. */
+/** A request that names no host, or names an IP address, has no domain or subdomains. */
 function namedHost(name: string): boolean {
-  return !/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+  return name !== '' && !/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
 /**
- * The registered domain: the last `tldLength + 1` labels of the host; null for an IP address.
+ * The registered domain: the last `tldLength + 1` labels of the host; null for an IP address, or when
+ * the request names no host at all.
  * @example domain({ headers: { host: 'www.rubyonrails.co.uk' } }, 2) // 'rubyonrails.co.uk'
  */
 export function domain(env: RequestEnv, tldLength = 1): string | null {
@@ -133,7 +134,7 @@ export function subdomains(env: RequestEnv, tldLength = 1): string[] {
   return namedHost(name) ? name.split('.').slice(0, -(tldLength + 1)) : [];
 }
 
-/** Proxies on the loopback or a private network, whose forwarding headers are believed. */
+/** Addresses of proxies in an X-Forwarded-For chain (the loopback, private networks): hops, not the client. */
 const TRUSTED_PROXY = /^127\.0\.0\.1$|^::1$|^(10|172\.(1[6-9]|2[0-9]|30|31)|192\.168)\./i;
 const LOCALHOST: ReadonlySet<string> = new Set(['127.0.0.1', '::1']);
 
@@ -143,13 +144,15 @@ function plainAddress(address: string): string {
 }
 
 /**
- * The client's address. Without `trustProxy`, or from a peer that is not a loopback or private-network proxy, the peer is the client. Behind a trusted
- * proxy: Client-IP, else the last X-Forwarded-For entry that is not itself a trusted proxy.
- * Throws `IpSpoofing` (400) when Client-IP is not among the X-Forwarded-For entries.
+ * The client's address. Without `trustProxy` the peer is the client, whatever the headers say. With it,
+ * the peer is the proxy the app is behind, wherever it is (as X-Forwarded-Host and -Proto are believed
+ * from it): Client-IP, else the last X-Forwarded-For entry that is not itself a loopback or
+ * private-network hop, else the peer. Throws `IpSpoofing` (400) when Client-IP is not among the
+ * X-Forwarded-For entries.
  */
 export function remoteIp(env: RequestEnv): string {
   const peer = plainAddress(env.remote_addr ?? '');
-  if (env.trustProxy !== true || !TRUSTED_PROXY.test(peer)) return peer;
+  if (env.trustProxy !== true) return peer;
   const forwardedFor = header(env, 'x-forwarded-for');
   const forwarded = forwardedFor?.split(',').map((a) => a.trim());
   const clientIp = header(env, 'client-ip');

@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import { join } from 'node:path';
 import { ROOT, loadCorpus, show } from '../support/acceptance.ts';
-import { UNIT_FACT_HANDLERS, sameFact } from '../support/request-facts.ts';
+import { UNIT_FACT_HANDLERS, raisedAs, sameFact } from '../support/request-facts.ts';
 import { ObservedResponse, PartialFact, SESSION_FACT_HANDLERS, SKIP_RULES, partialExpected } from '../support/session-facts.ts';
 
 const HANDLERS: Record<string, (input: any) => unknown> = { ...UNIT_FACT_HANDLERS, ...SESSION_FACT_HANDLERS };
@@ -45,7 +45,8 @@ for (const { file, data } of corpus) {
       try {
         actual = handler ? await handler(fact.input) : `no handler for ${fact.fn}`;
       } catch (error) {
-        actual = `raised ${String(error)}`;
+        const raises = (fact.output as { raises?: unknown } | null)?.raises;
+        actual = typeof raises === 'string' && raisedAs(error, raises) ? fact.output : `raised ${String(error)}`;
       }
       if (actual instanceof ObservedResponse) actual = actual.as(expected);
       if (actual instanceof PartialFact) {

@@ -10,6 +10,8 @@ import { createMimeRegistry, type MimeRegistry, type MimeType } from '../../core
 import { headOptionHeaderName, interpretStatus } from '../../core/http/status.ts';
 import * as env from '../../core/request/env.ts';
 import { UploadPart, UploadedFile, mergeParameters, originalFilename, parseQuery, parseRequestParameters, type Params } from '../../core/request/params.ts';
+import { SignalboxError } from '../../core/errors.ts';
+import { expectedRaise } from './request-runner.ts';
 
 type CgiEnv = Record<string, string | null | undefined>;
 
@@ -35,9 +37,10 @@ export function envFromCgi(cgi: CgiEnv): env.RequestEnv {
   };
 }
 
-/** Facts give the env either under `env` or as the input itself. */
-function cgiOf(input: { env?: CgiEnv }): env.RequestEnv {
-  return envFromCgi(input.env ?? (input as CgiEnv));
+/** Facts give the env either under `env` or as the input itself, the peer address also as `remote_addr` (TestRequest's). */
+function cgiOf(input: { env?: CgiEnv; remote_addr?: string | null }): env.RequestEnv {
+  const cgi = input.env ?? (input as CgiEnv);
+  return envFromCgi(input.remote_addr === undefined || input.remote_addr === null ? cgi : { REMOTE_ADDR: input.remote_addr, ...cgi });
 }
 
 /** An env whose Host header names `host` (and `port`, when given). */
@@ -81,9 +84,11 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
     parseRequestParameters(input.map(([name, values]) => [name, values === null ? null : (reviveUploads(values) as unknown[])])),
   original_filename: (input: string) => originalFilename(input),
   parse_accept: (input: string) => mimeTestRegistry().parse(input).map(mimeName),
-  mime_equal: (input: { type: string; other: string }) => {
+  mime_equal: (input: { type: string; other: string | { symbol: string } | { string: string } }) => {
     const mime = mimeTestRegistry();
-    return mimeNamed(mime, input.type).equals(input.other);
+    // The other side is a type string or a symbol (`:html`), written plain or as `{ symbol }` / `{ string }`.
+    const other = typeof input.other === 'string' ? input.other : 'symbol' in input.other ? input.other.symbol : input.other.string;
+    return mimeNamed(mime, input.type).equals(other.replace(/^:/, ''));
   },
   mime_predicates: (input: string) => {
     const type = mimeNamed(createMimeRegistry(), input);
@@ -94,7 +99,7 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
     mimeName(env.contentTypeOf(input === null ? {} : { 'content-type': input }, createMimeRegistry())),
   merge_parameters: (input: { request_parameters: Params; query_parameters: Params; path_parameters?: Params }) =>
     mergeParameters(input.request_parameters, input.query_parameters, input.path_parameters),
-  remote_ip: (input: { env?: CgiEnv }) => env.remoteIp(cgiOf(input)),
+  remote_ip: (input: { env?: CgiEnv; remote_addr?: string }) => env.remoteIp(cgiOf(input)),
   domain: (input: { host: string | null; tld_length?: number }) => env.domain(envWithHost(input.host), input.tld_length),
   subdomains: (input: { host: string | null; tld_length?: number }) => env.subdomains(envWithHost(input.host), input.tld_length),
   port_string: (input: { port: number; ssl?: boolean }) => env.portString(envWithHost('example.org', input.port, input.ssl)),
@@ -109,17 +114,36 @@ export const UNIT_FACT_HANDLERS: Record<string, (input: any) => unknown> = {
   query_parameters: (input: { REQUEST_URI: string }) => parseQuery(env.queryString(input.REQUEST_URI)),
   request_headers_lookup: (input: { env?: CgiEnv; headers?: Record<string, string | null>; name: string }) =>
     env.requestHeader(input.headers ? headersFrom(input.headers) : envFromCgi(input.env ?? {}).headers, input.name) ?? null,
-  local_request: (input: { remote_addr?: string } & CgiEnv) => env.localRequest(envFromCgi({ REMOTE_ADDR: input.remote_addr, ...input })),
+  local_request: (input: { env?: CgiEnv; remote_addr?: string }) => env.localRequest(cgiOf(input)),
   interpret_status: (input: number | { symbol: string } | { string: string }) =>
     interpretStatus(typeof input === 'number' ? input : 'symbol' in input ? input.symbol : input.string),
   head_option_header_name: (input: string) => headOptionHeaderName(input),
 };
 
-/** HTTP header names (any case) to the lower-case headers a `RequestEnv` holds. */
+/**
+ * Header names, HTTP (any case) or CGI (`HTTP_CONTENT_TYPE`, `CONTENT_TYPE`, as Rails' `Http::Headers`
+ * is built from the env), to the lower-case headers a `RequestEnv` holds.
+ */
 function headersFrom(input: Record<string, string | null>): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input)) if (value !== null) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(input)) {
+    if (value === null) continue;
+    const cgi = /^[A-Z0-9_]+$/.test(name) && name.includes('_');
+    headers[(cgi ? name.replace(/^HTTP_/, '').replaceAll('_', '-') : name).toLowerCase()] = value;
+  }
   return headers;
+}
+
+/**
+ * Whether a thrown error is the exception a fact's `{ "raises": class }` names: the framework error of that
+ * name, or, where Rails raised its generic `ActionController::ActionControllerError` (the root of its
+ * controller errors), any framework error, since Signalbox gives such failures classes of their own
+ * (the IP spoofing check's is `IpSpoofing`). Any other class is compared by name.
+ */
+export function raisedAs(error: unknown, railsClass: string): boolean {
+  const want = expectedRaise(railsClass);
+  if (error instanceof SignalboxError) return error.code === want.code || railsClass === 'ActionController::ActionControllerError';
+  return error instanceof Error && error.name === want.type;
 }
 
 function marker(expected: object): string | undefined {

@@ -68,7 +68,8 @@ const DOMAINS: [string, number, string | null, string[]][] = [
   ['192.168.1.200', 1, null, []],
   ['foo.192.168.1.200', 1, null, []],
   ['192.168.1.200.com', 1, '200.com', ['192', '168', '1']],
-  ['', 1, '', []],
+  // No Host, no server name or address: no host, so no domain (Rails' nil host).
+  ['', 1, null, []],
 ];
 
 for (const [hostName, tld, domain, subdomains] of DOMAINS) {
@@ -88,10 +89,19 @@ const client = suite('client address');
 
 const peer = (remoteAddress: string, headers: Record<string, string> = {}) => env.remoteIp(proxied(headers, { remote_addr: remoteAddress }));
 
-client('a peer that is not a trusted proxy is the client, whatever the headers say', () => {
-  assert.is(peer('1.2.3.4', { 'x-forwarded-for': '3.4.5.6', 'client-ip': '2.3.4.5' }), '1.2.3.4');
-  assert.is(peer('::ffff:1.2.3.4'), '1.2.3.4');
+client('without trustProxy the peer is the client, whatever the headers say', () => {
+  const headers = { 'x-forwarded-for': '3.4.5.6', 'client-ip': '3.4.5.6' };
+  assert.is(env.remoteIp(withHeaders(headers, { remote_addr: '1.2.3.4' })), '1.2.3.4');
+  assert.is(env.remoteIp(withHeaders(headers, { remote_addr: '10.0.0.1' })), '10.0.0.1');
+  assert.is(env.remoteIp(withHeaders({}, { remote_addr: '::ffff:1.2.3.4' })), '1.2.3.4');
   assert.is(env.remoteIp(withHeaders({})), '');
+});
+
+client('behind a trusted proxy at a public address, the forwarded client is believed, as from a local one', () => {
+  assert.is(peer('1.2.3.4', { 'client-ip': '2.3.4.5' }), '2.3.4.5');
+  assert.is(peer('1.2.3.4', { 'x-forwarded-for': '3.4.5.6' }), '3.4.5.6');
+  assert.is(peer('2001:db8::7', { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' }), '198.51.100.2');
+  assert.is(peer('::ffff:1.2.3.4'), '1.2.3.4', 'with no forwarding headers the peer is the client');
 });
 
 client('behind a trusted proxy, Client-IP or the last untrusted X-Forwarded-For entry is the client', () => {

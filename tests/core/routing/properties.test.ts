@@ -154,11 +154,6 @@ function resourceOptions(r: ResourceDecl): Record<string, unknown> {
   return o;
 }
 
-// Shallow nesting inside a namespace is a known bug (tests/core/routing/known-bugs.test.ts): keep it out of the tables.
-function withoutShallow(r: ResourceDecl): ResourceDecl {
-  return { ...r, shallow: false, children: r.children.map(withoutShallow) };
-}
-
 function declare(map: Mapper, r: ResourceDecl): void {
   const block = r.children.length === 0 ? [] : [(inner: Mapper) => { for (const c of r.children) declare(inner, c); }];
   if (r.singleton) map.resource(r.name, resourceOptions(r), ...block);
@@ -173,7 +168,7 @@ function drawTable(t: TableDecl, recognizer: 'tree' | 'linear' = 'tree'): RouteS
   };
   return draw((map) => {
     for (const r of t.resources) {
-      if (r.namespace !== null) map.namespace(r.namespace, (ns) => declare(ns, withoutShallow(r)));
+      if (r.namespace !== null) map.namespace(r.namespace, (ns) => declare(ns, r));
       else declare(map, r);
     }
     if (t.archive) {
