@@ -105,8 +105,14 @@ function inputsOf(entry: Entry, input: any): any[] {
       copy.body = value;
       delete copy.base64;
     } else if (entry.surface === 'cookie') {
-      const pairs = headerPairs(copy.headers).map(([n, v]) => [n, n.toLowerCase() === 'cookie' ? v.replace(new RegExp(`(${SESSION_KEY}=)[^;]*`), `$1${value}`) : v]);
+      // The session cookie's value, when the header carries one; else the whole Cookie header.
+      const pairs = headerPairs(copy.headers).map(([n, v]) => [n, n.toLowerCase() !== 'cookie' ? v : v.includes(`${SESSION_KEY}=`) ? v.replace(new RegExp(`(${SESSION_KEY}=)[^;]*`), `$1${value}`) : value]);
       copy.headers = pairs;
+    } else if (entry.surface === 'header' && /^[!#$%&'*+.^_`|~\w-]+:\s/.test(value)) {
+      // A whole header line ("X-Forwarded-Host: evil.example"): that header set to that value.
+      const colon = value.indexOf(':');
+      const name = value.slice(0, colon);
+      copy.headers = [...headerPairs(copy.headers).filter(([n]) => n.toLowerCase() !== name.toLowerCase()), [name, value.slice(colon + 1).trim()]];
     } else if (entry.surface === 'header') {
       // The header whose value starts the way the variant does (`Basic ...`), else the first header.
       const pairs = headerPairs(copy.headers);
