@@ -285,7 +285,9 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
  * RFC 3986's `host [ ":" port ]`: a bracketed IP literal, or a name of unreserved characters, escapes
  * and sub-delimiters (IPv4 addresses and names alike), then an optional port of digits.
  */
-const HOST_WITH_PORT = /^(?:\[[0-9A-Za-z:._~%-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+const HOST_WITH_PORT = /^(?:\[[0-9A-Za-z:._~%-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::([0-9]*))?$/;
+/** The largest TCP port: a Host naming a larger one names no server, and URLs made with it do not parse (WHATWG). */
+const MAX_PORT = 65_535;
 
 /**
  * Whether the host (and port) the request names could be a URL's authority. A Host that is not
@@ -294,7 +296,8 @@ const HOST_WITH_PORT = /^(?:\[[0-9A-Za-z:._~%-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+
  * @example validHost('www.example.com:8080') // true
  */
 export function validHost(hostWithPort: string): boolean {
-  return HOST_WITH_PORT.test(hostWithPort);
+  const match = HOST_WITH_PORT.exec(hostWithPort);
+  return match !== null && (match[1] === undefined || match[1] === '' || Number(match[1]) <= MAX_PORT);
 }
 
 /**

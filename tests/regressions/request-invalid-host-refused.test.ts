@@ -71,4 +71,24 @@ test('a request whose Host is not a host name and port is refused 400 before its
   });
 });
 
+/**
+ * A Host whose port is no TCP port (`127.0.0.1:99999`) passed the Host check
+ * (RFC 3986's port is any digits) and reached the action, and every URL the app
+ * made with it named a port no server has, one that WHATWG URL parsers (browsers,
+ * `new URL`) refuse. It names no server this one could be, so it is refused 400.
+ */
+test('a request whose Host names a port over 65535 is refused 400 before its action runs; a port written with leading zeros is still that port', async () => {
+  const { app, ran } = postsApp();
+  await withServer(app, {}, async (server) => {
+    for (const host of ['127.0.0.1:99999', 'example.com:65536', 'example.com:1000000000000000000000']) {
+      const res = await get(server, '/posts/1', { method: 'DELETE', headers: { Host: host } });
+      assert.is(res.status, 400, host);
+    }
+    assert.is(ran.destroyed, 0);
+    const res = await get(server, '/posts/1', { method: 'DELETE', headers: { Host: 'example.com:065535' } });
+    assert.is(res.status, 302);
+    assert.is(res.headers.location, 'http://example.com:65535/posts');
+  });
+});
+
 test.run();
