@@ -42,6 +42,8 @@ const KNOWN_HEADERS = new Set([
   'content-type', 'content-length', 'location', 'set-cookie', 'cache-control', 'etag', 'x-runtime', 'allow',
   'www-authenticate', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'last-modified', 'content-disposition',
   'vary', 'x-request-id', 'accept-ranges', 'content-transfer-encoding',
+  // Byte ranges of public files, and a session store that is away.
+  'content-range', 'retry-after',
 ]);
 
 export interface InvariantContext {
