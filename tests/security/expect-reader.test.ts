@@ -25,6 +25,8 @@ test('a status stated as "returns", "responds", "answers", "HTTP" or an error fr
     ['each answered with an error frame (400/405/501)', [400, 405, 501]],
     ['status 200 or 431; request treated as anonymous — never a crash or a 500', [200, 431]],
     ['404 (requirement tested against the raw segment or the decoded value)', [404]],
+    ['should respond with 404; GET / afterwards returns 200', [404]],
+    ['gets a 400; no crash', [400]],
   ] as const) {
     const reading = readExpect(expect, HOST);
     assert.equal([...reading.statuses].sort(), [...statuses].sort(), expect);
@@ -52,6 +54,7 @@ test('time bounds read in milliseconds or seconds, however they are introduced',
   for (const [expect, ms] of [
     ['status 200 in <50ms', 50], ['within 1s', 1000], ['within 1 second', 1000], ['answers 400 in under 2 seconds', 2000],
     ['responds 404 in under 100 ms', 100], ['in less than 250 milliseconds', 250], ['status 200 at most 1.5 s', 1500],
+    ['takes <50ms', 50], ['answered no later than 2 s', 2000],
   ] as const) assert.is(readExpect(expect, HOST).within_ms, ms, expect);
 });
 

@@ -50,7 +50,7 @@ const STATUS = /\b([1-5](?:\d\d|xx))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
 const NEGATION = /\b(?:never|not|no)\s+(?:\w+\s+){0,4}$/i;
 // The invariant every entry shares; its 200 is about the next request, not this one
 // ("follow-up GET / returns 200", "the next GET / still answers 200", "a fresh request gets 200").
-const FOLLOW_UP = /\b(?:follow-up|next|fresh|later|subsequent|another)\s+(?:plain\s+)?(?:GET(?:\s+\/)?|request|probe)\b[^;]*?\b200\b/gi;
+const FOLLOW_UP = /\b(?:follow-up|next|fresh|later|subsequent|another)\s+(?:plain\s+)?(?:GET(?:\s+\/)?|request|probe)\b[^;]*?\b200\b|\bGET \/ (?:\w+ ){0,3}(?:returns?|answers?|gets?|responds?(?: with)?|still) 200\b/gi;
 
 /** Every status the prose allows: numbers not negated ("never 500"), not units ("100ms", "500.html"); `2xx` is a range. */
 export function allowedStatuses(expect: string): Set<number> {
@@ -82,7 +82,7 @@ export function statusesExclusive(expect: string): boolean {
 }
 
 // How prose states the status a request gets.
-const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\d{3}\b|-> \d{3}\b|\b(?:returns?|responds?|answers?|answered|HTTP)(?: with)? \d{3}\b/i;
+const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\d{3}\b|(?:->|→) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected|refused|HTTP)(?: with)?(?: an?)? \d{3}\b/i;
 
 /** One clause whose alternatives ("X or Y") name a status on one side only: the other side is an outcome of its own. */
 function offersOtherOutcome(clause: string): boolean {
@@ -98,7 +98,7 @@ function offersOtherOutcome(clause: string): boolean {
 // A time: "50ms", "1 s", "2 seconds", "100 milliseconds".
 const TIME = String.raw`(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\b`;
 // What bounds a response's time: "within 50ms", "in <1s", "in under 2 seconds", "less than 100 ms", "at most 1s".
-const BOUND = new RegExp(String.raw`(?:\bwithin|\bin\s*<|\bin under|\bunder|\bless than|\bat most|\bno (?:more|longer) than|\bin at most)\s*${TIME}`, 'i');
+const BOUND = new RegExp(String.raw`(?:\bwithin|\bin\s*<|\bin under|\bunder|\bless than|\bat most|\bno (?:more|longer|later) than|\bin at most|(?<![<\w])<(?!=))\s*${TIME}`, 'i');
 
 function milliseconds(amount: string, unit: string): number {
   return Number(amount) * (unit.toLowerCase().startsWith('m') ? 1 : 1000);
