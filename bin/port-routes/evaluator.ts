@@ -229,15 +229,20 @@ class Evaluator {
       }
       out.length = mark;
       const reason = error instanceof NotPorted ? error.message : `it could not be evaluated (${error instanceof Error ? error.message : String(error)})`;
-      const key = `${this.#file.name}:${node.start}`;
-      if (this.#omitted.has(key)) return;
-      this.#omitted.add(key);
-      const omission: Omission = {
-        kind: 'omitted', file: this.#file.name, line: node.line, endLine: this.#lineAt(node.end), statement: summarize(this.#file.text, node), reason,
-      };
-      this.#omissions.push(omission);
-      out.push(omission);
+      this.#omit(node, reason, out);
     }
+  }
+
+  /** Reports a piece of the file left out, once however often a loop meets it. */
+  #omit(span: { readonly line: number; readonly start: number; readonly end: number }, reason: string, out: Declaration[]): void {
+    const key = `${this.#file.name}:${span.start}`;
+    if (this.#omitted.has(key)) return;
+    this.#omitted.add(key);
+    const omission: Omission = {
+      kind: 'omitted', file: this.#file.name, line: span.line, endLine: this.#lineAt(span.end), statement: summarize(this.#file.text, span), reason,
+    };
+    this.#omissions.push(omission);
+    out.push(omission);
   }
 
   #execute(node: Node, scope: Scope, out: Declaration[]): void {
@@ -382,7 +387,14 @@ class Evaluator {
       method = 'named';
       callArgs = [name, ...args];
     }
-    if (block !== null && !BLOCK_METHODS.has(method)) throw new NotPorted(`${method} takes no block`);
+    // Rails 2.x's Mapper#connect, #root and #named_route take no block, and Ruby drops one given to them: the route
+    // is drawn and the block never runs. Typo's file hands its default route one; the port draws the route and
+    // reports the block. (A named route by method_missing with a block is no route in Rails: refused above.)
+    let unrun: Block | null = null;
+    if (block !== null && !BLOCK_METHODS.has(method)) {
+      if (passed === undefined) unrun = block;
+      block = null;
+    }
     const data = callArgs.map((a) => this.#data(a, 0));
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
@@ -399,10 +411,12 @@ class Evaluator {
       }
       body = { param: param?.name ? child : null, body: declarations, endLine: block.endLine };
     }
-    const endLine = this.#lineAt(block === null || passed !== undefined ? node.end : block.start);
+    const opened = block ?? unrun;
+    const endLine = this.#lineAt(opened === null || passed !== undefined ? node.end : opened.start);
     this.#charge(node.end - node.start);
-    const statement = summarize(this.#file.text, node);
+    const statement = summarize(this.#file.text, unrun === null ? node : { start: node.start, end: unrun.start });
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
+    if (unrun !== null) this.#omit(unrun, `${method === 'named' ? 'named_route' : method} takes no block: Rails 2.x draws the route and never runs the block`, out);
   }
 
   #arguments(nodes: readonly Node[], scope: Scope): Value[] {

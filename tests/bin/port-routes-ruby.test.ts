@@ -386,6 +386,28 @@ const OMITTED: Omitted[] = [
     draw: [['connect', 'kept']],
   },
   {
+    name: 'a block given to connect, root or named_route: the route is drawn, the block (which Rails never runs) is reported',
+    ruby: "map.connect(':controller/:action/:id') do |route|\n  class << route\n    def recognize(path) end\n  end\nend\nmap.root(:controller => 'home') { |r| r.hook }\nmap.named_route 'about', 'about', :controller => 'pages' do end\nmap.with_options :controller => 'x' do |x|\n  x.connect 'x/:id' do end\nend\n",
+    reports: [
+      'config/routes.rb:1: not ported: do |route| … end',
+      'config/routes.rb:6: not ported: { |r| r.hook }',
+      'config/routes.rb:7: not ported: do end',
+      'config/routes.rb:9: not ported: do end',
+    ],
+    draw: [
+      ['connect', ':controller/:action/:id'],
+      ['root', { controller: 'home' }],
+      ['about', 'about', { controller: 'pages' }],
+      ['with_options', { controller: 'x' }, { $block: [['connect', 'x/:id']] }],
+    ],
+  },
+  {
+    name: 'a named route written with a block, which Rails 2.x\'s mapper refuses (NoMethodError)',
+    ruby: "map.about 'about', :controller => 'pages' do end\nmap.connect 'kept'\n",
+    reports: ["config/routes.rb:1: not ported: map.about 'about', :controller => 'pages' do end"],
+    draw: [['connect', 'kept']],
+  },
+  {
     name: 'a map used after its block has ended',
     ruby: "saved = nil\nmap.with_options(:controller => 'x') { |x| saved = x }\nsaved.connect 'late'\n",
     reports: ["config/routes.rb:3: not ported: saved.connect 'late'"],
