@@ -215,6 +215,24 @@ const CASES: Case[] = [
     draw: [['namespace', 'admin', { $block: [['resources', 'users']] }], ['connect', 'x', { controller: 'x' }], ['connect', 'feed', { controller: 'feeds' }]],
   },
   {
+    name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
+    ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
+    draw: [
+      ['resources', 'courses', { $block: [
+        ['users', 'users', { controller: 'context' }],
+        ['prior_users', 'users/prior', { controller: 'context' }],
+        ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }],
+        ['images', 'images', { controller: 'files' }],
+      ] }],
+      ['resources', 'groups', { $block: [['users', 'users', { controller: 'context' }], ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }]] }],
+    ],
+  },
+  {
+    name: 'a method body sees its parameters and the file\'s constants, not the locals around its def; its value can be used',
+    ruby: "PREFIX = 'admin'\nname = 'outer'\ndef prefixed(path, *rest)\n  name = 'inner'\n  \"#{PREFIX}/#{path}#{rest[1]}\"\nend\ndef ctl; 'pages'; end\nmap.connect prefixed('x', 1, 2), :controller => ctl\nmap.connect name, :controller => ctl\n",
+    draw: [['connect', 'admin/x2', { controller: 'pages' }], ['connect', 'outer', { controller: 'pages' }]],
+  },
+  {
     name: 'namespaces nest; several resource names in one call',
     ruby: "map.namespace :admin do |admin|\n  admin.namespace(:reports) { |reports| reports.resources :sales, :returns }\nend\n",
     draw: [['namespace', 'admin', { $block: [['namespace', 'reports', { $block: [['resources', 'sales', 'returns']] }]] }]],
@@ -406,6 +424,17 @@ const OMITTED: Omitted[] = [
     ruby: "map.about 'about', :controller => 'pages' do end\nmap.connect 'kept'\n",
     reports: ["config/routes.rb:1: not ported: map.about 'about', :controller => 'pages' do end"],
     draw: [['connect', 'kept']],
+  },
+  {
+    name: 'a method of the file called before its def runs, with the wrong number of arguments, recursively, or yielding without a block',
+    ruby: "early(map)\ndef early(m)\n  m.connect 'early'\nend\nearly(map, 1)\ndef deep(m)\n  deep(m)\nend\ndeep(map)\ndef each_page(m)\n  yield m\n  m.connect 'after'\nend\neach_page(map)\nearly(map)\n",
+    reports: [
+      'config/routes.rb:1: not ported: early(map)',
+      'config/routes.rb:5: not ported: early(map, 1)',
+      'config/routes.rb:7: not ported: deep(m)',
+      'config/routes.rb:11: not ported: yield m',
+    ],
+    draw: [['connect', 'after'], ['connect', 'early']],
   },
   {
     name: 'a map used after its block has ended',
