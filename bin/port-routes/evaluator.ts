@@ -48,13 +48,22 @@ export interface Omission {
   readonly reason: string;
 }
 
+/** A `def` of the file: its routes are declared where it is called, so the module only marks where it stood. */
+export interface MethodDefinition {
+  readonly kind: 'method';
+  readonly file: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly statement: string;
+}
+
 /** Where the declarations of the next file start. */
 export interface FileStart {
   readonly kind: 'file';
   readonly file: string;
 }
 
-export type Declaration = MapperCall | Omission | FileStart;
+export type Declaration = MapperCall | Omission | MethodDefinition | FileStart;
 
 export interface ParsedFile {
   readonly name: string;
@@ -279,6 +288,7 @@ class Evaluator {
         // its body run at each call. A method defined on an object (`def map.page`) is not run.
         if (node.singleton !== null) throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
         this.#methods.set(node.name, node);
+        out.push({ kind: 'method', file: this.#file.name, line: node.line, endLine: this.#lineAt(node.end), statement: summarize(this.#file.text, node) });
         return;
       case 'jump':
         if (node.keyword === 'yield') {

@@ -465,6 +465,15 @@ left('the module says where each statement was left out, and why', () => {
   assert.ok(lines.indexOf("map.connect(':controller/:action/:id');") === -1 && lines.indexOf("map.connect(':controller');") > at);
 });
 
+left('the module marks where a method of the file was defined, and keeps the comments of its body there, not at its calls', () => {
+  const { output } = portText("def add_feed(m)\n  # the feed of a context\n  m.feed 'feed', :controller => 'feeds'\nend\nmap.resources :blogs do |blog|\n  add_feed(blog)\nend\n", 'ts');
+  const lines = output.split('\n').map((l) => l.trim());
+  const mark = lines.indexOf('// config/routes.rb:1: def add_feed(m) … end: its routes are drawn where it is called');
+  assert.ok(mark >= 0, output);
+  assert.ok(!lines.includes('// the feed of a context'), output);
+  assert.ok(lines.indexOf("blog.named('feed', 'feed', { controller: 'feeds' });") > mark, output);
+});
+
 left('a comment or a quoted statement cannot end its comment line in the module (U+2028, U+2029, \\r)', async () => {
   const ruby = "# note\u2028throw new Error('from a comment')\nmap.from_plugin :\"\u2029throw new Error('from a statement')\"\n# a\rthrow new Error('after a carriage return')\nmap.connect ':controller'\n";
   const { output } = portText(ruby, 'ts');
