@@ -437,6 +437,12 @@ const OMITTED: Omitted[] = [
     draw: [['connect', 'after'], ['connect', 'early']],
   },
   {
+    name: 'a method of the file that calls itself twice is stopped by the input\'s budget, not run 2^32 times',
+    ruby: "def a(m)\n  a(m)\n  a(m)\n  m.connect 'x'\nend\na(map)\nmap.connect 'kept'\n",
+    reports: ['config/routes.rb:2: not ported: a(m)', 'config/routes.rb:3: not ported: a(m)', 'config/routes.rb:6: not ported: a(map)'],
+    draw: [['connect', 'kept']],
+  },
+  {
     name: 'a map used after its block has ended',
     ruby: "saved = nil\nmap.with_options(:controller => 'x') { |x| saved = x }\nsaved.connect 'late'\n",
     reports: ["config/routes.rb:3: not ported: saved.connect 'late'"],
