@@ -5,8 +5,8 @@
  * What it evaluates is what a routes file can say without code from elsewhere: the `draw` block (or
  * bare `map.` statements), literals, local variables and constants assigned in the file, `#{}`
  * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, blocks kept
- * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`), and
- * the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
+ * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`),
+ * methods the file defines with `def` (run at each call, `yield` included), and the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
  * (a plugin hook, a `require`, a condition, a method defined elsewhere) is not guessed at: the
  * statement is left out and reported with its file and line, and evaluation goes on with the next.
  * Work is charged against a budget proportional to the input, so no file (loops within loops,
