@@ -6,7 +6,8 @@
  * bare `map.` statements), literals, local variables and constants assigned in the file, `#{}`
  * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, blocks kept
  * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`),
- * methods the file defines with `def` (run at each call, `yield` included), and the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
+ * methods the file defines with `def` (run at each call, `yield` included), and the mapper's own methods,
+ * with Rails 2.x's `method_missing` rule for named routes. Anything else
  * (a plugin hook, a `require`, a condition, a method defined elsewhere) is not guessed at: the
  * statement is left out and reported with its file and line, and evaluation goes on with the next.
  * Work is charged against a budget proportional to the input, so no file (loops within loops,
@@ -435,9 +436,10 @@ class Evaluator {
   }
 
   #unknownMethod(name: string): string {
-    if (this.#defined.has(name) && !this.#methods.has(name)) return `it calls ${name} before the file defines it (a NoMethodError in Ruby)`;
+    // Only a call on a map reaches here for a method whose def has run: Ruby calls the file's own methods without a receiver.
+    if (this.#methods.has(name)) return `it calls ${name} on a map, where the file's own method ${name} is called without a receiver (a NoMethodError in Ruby)`;
     return this.#defined.has(name)
-      ? `it calls ${name}, a method the file defines (its body is not run)`
+      ? `it calls ${name}, which the file defines where the port does not run it (in a class or module) or only after this call`
       : `it calls ${name}, which is not defined in the routes file (a plugin or a method defined elsewhere)`;
   }
 

@@ -437,6 +437,12 @@ const OMITTED: Omitted[] = [
     draw: [['connect', 'after'], ['connect', 'early']],
   },
   {
+    name: 'a method of the file called on a map, or defined only inside a module the port does not run',
+    ruby: "def page(m)\n  m.connect 'page'\nend\nmap.page(map)\nmodule Helpers\n  def helper(m) m.connect 'h' end\nend\nhelper(map)\npage(map)\n",
+    reports: ['config/routes.rb:4: not ported: map.page(map)', 'config/routes.rb:5: not ported: module Helpers … end', 'config/routes.rb:8: not ported: helper(map)'],
+    draw: [['connect', 'page']],
+  },
+  {
     name: 'a method of the file that calls itself twice is stopped by the input\'s budget, not run 2^32 times',
     ruby: "def a(m)\n  a(m)\n  a(m)\n  m.connect 'x'\nend\na(map)\nmap.connect 'kept'\n",
     reports: ['config/routes.rb:2: not ported: a(m)', 'config/routes.rb:3: not ported: a(m)', 'config/routes.rb:6: not ported: a(map)'],
