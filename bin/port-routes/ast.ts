@@ -19,6 +19,8 @@ export interface Param {
   readonly kind: 'req' | 'opt' | 'rest' | 'kw' | 'kwrest' | 'block' | 'destructure';
   /** The names a `(a, b)` parameter takes apart. */
   readonly names?: readonly string[];
+  /** An optional parameter's default (`options = {}`), evaluated when a call leaves it out. */
+  readonly default?: Node;
 }
 
 export interface Block extends Span {
@@ -62,7 +64,7 @@ export type Node = Span & (
   | { readonly type: 'if'; readonly keyword: 'if' | 'unless' | 'ternary'; readonly cond: Node; readonly then: Node[]; readonly else: Node[] | null; readonly modifier: boolean }
   | { readonly type: 'loop'; readonly keyword: 'while' | 'until' | 'for'; readonly cond: Node; readonly body: Node[]; readonly modifier: boolean }
   | { readonly type: 'case'; readonly subject: Node | null; readonly body: Node[] }
-  | { readonly type: 'def'; readonly name: string; readonly singleton: Node | null; readonly body: Node[] }
+  | { readonly type: 'def'; readonly name: string; readonly singleton: Node | null; readonly params: readonly Param[]; readonly body: Node[] }
   | { readonly type: 'class' | 'module'; readonly name: string; readonly body: Node[] }
   | { readonly type: 'begin'; readonly body: Node[]; readonly rescues: boolean }
   | { readonly type: 'paren'; readonly body: Node[] }

@@ -107,6 +107,11 @@ class ModuleWriter {
         continue;
       }
       this.#commentsBefore(d.line, depth);
+      if (d.kind === 'method') {
+        this.#line(depth, `// ${oneLine(d.file)}:${d.line}: ${oneLine(d.statement)}: its routes are drawn where it is called`);
+        this.#consumeThrough(d.endLine);
+        continue;
+      }
       if (d.kind === 'omitted') {
         this.#line(depth, `// ${oneLine(d.file)}:${d.line}: not ported: ${oneLine(d.statement)}`);
         this.#line(depth, `//   ${oneLine(d.reason)}`);

@@ -5,8 +5,9 @@
  * What it evaluates is what a routes file can say without code from elsewhere: the `draw` block (or
  * bare `map.` statements), literals, local variables and constants assigned in the file, `#{}`
  * interpolation, `Hash#merge` and friends, `.each` over a literal list, `map.send(:name, ...)`, blocks kept
- * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`), and
- * the mapper's own methods, with Rails 2.x's `method_missing` rule for named routes. Anything else
+ * in variables (`settings = lambda do |m| … end`, handed on as `&settings` or run with `settings.call(map)`),
+ * methods the file defines with `def` (run at each call, `yield` included), and the mapper's own methods,
+ * with Rails 2.x's `method_missing` rule for named routes. Anything else
  * (a plugin hook, a `require`, a condition, a method defined elsewhere) is not guessed at: the
  * statement is left out and reported with its file and line, and evaluation goes on with the next.
  * Work is charged against a budget proportional to the input, so no file (loops within loops,
@@ -48,13 +49,22 @@ export interface Omission {
   readonly reason: string;
 }
 
+/** A `def` of the file: its routes are declared where it is called, so the module only marks where it stood. */
+export interface MethodDefinition {
+  readonly kind: 'method';
+  readonly file: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly statement: string;
+}
+
 /** Where the declarations of the next file start. */
 export interface FileStart {
   readonly kind: 'file';
   readonly file: string;
 }
 
-export type Declaration = MapperCall | Omission | FileStart;
+export type Declaration = MapperCall | Omission | MethodDefinition | FileStart;
 
 export interface ParsedFile {
   readonly name: string;
@@ -93,15 +103,21 @@ class TooDeep extends NotPorted {
 const MAX_VALUE_DEPTH = 64;
 /** How deeply an expression may nest (operands of operands ...) before it is refused rather than recursed into. */
 const MAX_EXPRESSION_DEPTH = 200;
+/** How deeply methods of the file may call each other (a recursive one is refused, not run until the stack ends). */
+const MAX_CALL_DEPTH = 32;
 
 /** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
 class Scope {
   readonly #vars = new Map<string, Value>();
 
-  constructor(readonly parent: Scope | null) {}
+  /** `gate`: a method body's scope, which sees the file's constants but none of the locals around its `def`. */
+  constructor(readonly parent: Scope | null, readonly gate = false) {}
 
   lookup(name: string): { value: Value } | null {
-    for (let s: Scope | null = this; s !== null; s = s.parent) if (s.#vars.has(name)) return { value: s.#vars.get(name) as Value };
+    for (let s: Scope | null = this; s !== null; s = s.parent) {
+      if (s.#vars.has(name)) return { value: s.#vars.get(name) as Value };
+      if (s.gate && !isConstantName(name)) return null;
+    }
     return null;
   }
 
@@ -111,6 +127,7 @@ class Scope {
         s.#vars.set(name, value);
         return;
       }
+      if (s.gate && !isConstantName(name)) break;
     }
     this.#vars.set(name, value);
   }
@@ -155,6 +172,12 @@ class Evaluator {
   #file: ParsedFile = { name: '', text: '', program: { body: [], comments: [] } };
   /** Methods the current file defines with `def`: a call of one is not a named route. */
   #defined = new Set<string>();
+  /** The methods whose `def` has run, by name (Ruby defines a method when its `def` is executed). */
+  #methods = new Map<string, NodeOf<'def'>>();
+  /** The scope of the file being run: a method body sees its constants. */
+  #fileScope = new Scope(null);
+  /** The block each running method was called with (for `yield` and `block_given?`), innermost last. */
+  readonly #frames: (RubyProc | null)[] = [];
   /** Where each line of the current file starts, to find a statement's last line. */
   #lineStarts: number[] = [0];
 
@@ -182,11 +205,13 @@ class Evaluator {
       this.#file = file;
       this.#omitted.clear();
       this.#defined = new Set();
+      this.#methods = new Map();
       this.#lineStarts = lineStarts(file.text);
       collectDefinitions(file.program.body, this.#defined);
       comments.set(file.name, file.program.comments);
       declarations.push({ kind: 'file', file: file.name });
       const scope = new Scope(null);
+      this.#fileScope = scope;
       // Plugins' routes files are bare `map.` statements, run with the draw's `map` in scope.
       scope.define('map', this.#root);
       this.#topStatements(file.program.body, scope, declarations);
@@ -229,15 +254,20 @@ class Evaluator {
       }
       out.length = mark;
       const reason = error instanceof NotPorted ? error.message : `it could not be evaluated (${error instanceof Error ? error.message : String(error)})`;
-      const key = `${this.#file.name}:${node.start}`;
-      if (this.#omitted.has(key)) return;
-      this.#omitted.add(key);
-      const omission: Omission = {
-        kind: 'omitted', file: this.#file.name, line: node.line, endLine: this.#lineAt(node.end), statement: summarize(this.#file.text, node), reason,
-      };
-      this.#omissions.push(omission);
-      out.push(omission);
+      this.#omit(node, reason, out);
     }
+  }
+
+  /** Reports a piece of the file left out, once however often a loop meets it. */
+  #omit(span: { readonly line: number; readonly start: number; readonly end: number }, reason: string, out: Declaration[]): void {
+    const key = `${this.#file.name}:${span.start}`;
+    if (this.#omitted.has(key)) return;
+    this.#omitted.add(key);
+    const omission: Omission = {
+      kind: 'omitted', file: this.#file.name, line: span.line, endLine: this.#lineAt(span.end), statement: summarize(this.#file.text, span), reason,
+    };
+    this.#omissions.push(omission);
+    out.push(omission);
   }
 
   #execute(node: Node, scope: Scope, out: Declaration[]): void {
@@ -255,10 +285,21 @@ class Evaluator {
         return;
       }
       case 'def':
-        throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
+        // A method of the file's own (some applications keep their per-context routes in such helpers): defined now,
+        // its body run at each call. A method defined on an object (`def map.page`) is not run.
+        if (node.singleton !== null) throw new NotPorted(`it defines the method ${node.name}; calls of it are left out too`);
+        this.#methods.set(node.name, node);
+        out.push({ kind: 'method', file: this.#file.name, line: node.line, endLine: this.#lineAt(node.end), statement: summarize(this.#file.text, node) });
+        return;
+      case 'jump':
+        if (node.keyword === 'yield') {
+          this.#yieldToCaller(node, scope, out);
+          return;
+        }
+        throw new NotPorted(`the port evaluates assignments and routing calls, not ${describeNode(node)}`);
       case 'class': case 'module':
         throw new NotPorted(`it defines a ${node.type}`);
-      case 'loop': case 'case': case 'begin': case 'rescue_mod': case 'jump': case 'directive': case 'and': case 'or': case 'masgn':
+      case 'loop': case 'case': case 'begin': case 'rescue_mod': case 'directive': case 'and': case 'or': case 'masgn':
         throw new NotPorted(`the port evaluates assignments and routing calls, not ${describeNode(node)}`);
       default:
         // An assignment, or an expression whose value is dropped: evaluate it for its effects on variables.
@@ -286,7 +327,7 @@ class Evaluator {
 
   // ---- calls ----
 
-  #call(node: NodeOf<'call'>, scope: Scope, out: Declaration[]): Value {
+  #call(node: NodeOf<'call'>, scope: Scope, out: Declaration[], forValue = false): Value {
     const proc = this.#procLiteral(node, scope);
     if (proc !== null) return proc;
     if (isRailsEnv(node, scope)) return this.#environment('Rails.env');
@@ -295,6 +336,9 @@ class Evaluator {
       return this.#environment(`Rails.env.${node.name}`) === node.name.slice(0, -1);
     }
     if (node.receiver === null) {
+      const method = this.#methods.get(node.name);
+      if (method !== undefined) return this.#invoke(method, node, scope, out, forValue);
+      if (node.name === 'block_given?' && node.args.length === 0 && node.block === null && this.#frames.length > 0) return this.#frames[this.#frames.length - 1] !== null;
       if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
       throw new NotPorted(this.#unknownMethod(node.name));
     }
@@ -317,9 +361,85 @@ class Evaluator {
     return kernel || procNew ? new RubyProc(node.block, scope) : null;
   }
 
+  /**
+   * Calls a method the file defines: its parameters bound from the arguments (defaults evaluated in the
+   * method's own scope, as Ruby does), its body run statement by statement, each left out on its own if it
+   * cannot be ported. Used as a value, the call gives its last statement's value.
+   */
+  #invoke(method: NodeOf<'def'>, node: NodeOf<'call'>, scope: Scope, out: Declaration[], forValue: boolean): Value {
+    if (this.#frames.length >= MAX_CALL_DEPTH) throw new NotPorted(`it calls ${method.name} through more than ${MAX_CALL_DEPTH} nested method calls`);
+    const args = this.#arguments(node.args, scope);
+    let block: RubyProc | null = node.block === null ? null : new RubyProc(node.block, scope);
+    const passed = node.args.find((a) => a.type === 'blockpass');
+    if (passed !== undefined && passed.type === 'blockpass') {
+      const value = passed.value === null ? null : this.#value(passed.value, scope);
+      if (value !== null && !(value instanceof RubyProc)) throw new NotPorted('it passes a block from elsewhere (&block)');
+      block = value;
+    }
+    const inner = new Scope(this.#fileScope, true);
+    const required = method.params.filter((p) => p.kind === 'req' || p.kind === 'destructure').length;
+    const optional = method.params.filter((p) => p.kind === 'opt').length;
+    const rest = method.params.some((p) => p.kind === 'rest');
+    if (method.params.some((p) => p.kind === 'kw' || p.kind === 'kwrest')) throw new NotPorted(`${method.name} takes keyword arguments, which the port does not bind`);
+    if (args.length < required || (!rest && args.length > required + optional)) {
+      throw new NotPorted(`it calls ${method.name} with ${args.length} argument${args.length === 1 ? '' : 's'}, where it takes ${rest ? `at least ${required}` : optional > 0 ? `${required} to ${required + optional}` : required} (an ArgumentError in Ruby)`);
+    }
+    // Ruby fills the optional parameters left to right with what the required ones leave over.
+    let spare = args.length - required;
+    let next = 0;
+    const restCount = Math.max(0, args.length - required - optional);
+    for (const p of method.params) {
+      if (p.kind === 'req' || p.kind === 'destructure') {
+        const v = args[next++] ?? null;
+        if (p.kind === 'destructure') {
+          const parts = Array.isArray(v) ? v : [v];
+          (p.names ?? []).forEach((n, j) => n && inner.define(n, parts[j] ?? null));
+        } else if (p.name) inner.define(p.name, v);
+      } else if (p.kind === 'opt') {
+        if (spare > restCount) {
+          spare--;
+          if (p.name) inner.define(p.name, args[next++] ?? null);
+        } else if (p.name) inner.define(p.name, p.default === undefined ? null : this.#value(p.default, inner));
+      } else if (p.kind === 'rest') {
+        if (p.name) inner.define(p.name, args.slice(next, next + restCount));
+        next += restCount;
+      } else if (p.kind === 'block' && p.name) {
+        inner.define(p.name, block);
+      }
+    }
+    this.#frames.push(block);
+    try {
+      if (!forValue) {
+        this.#statements(method.body, inner, out);
+        return null;
+      }
+      let last: Value = null;
+      for (const n of method.body) last = this.#value(n, inner);
+      return last;
+    } finally {
+      this.#frames.pop();
+    }
+  }
+
+  /** `yield` in a method of the file: runs the block the method was called with, in the caller's scope. */
+  #yieldToCaller(node: NodeOf<'jump'>, scope: Scope, out: Declaration[]): void {
+    const block = this.#frames.length > 0 ? this.#frames[this.#frames.length - 1] : null;
+    if (block === null) throw new NotPorted('it yields where no block was given (a LocalJumpError in Ruby)');
+    if (node.block !== null) throw new NotPorted('it yields with a block');
+    // The block belongs to the caller: while it runs, its own yield (if any) is the caller's frame's.
+    const frame = this.#frames.pop() ?? null;
+    try {
+      this.#yield(block.block, this.#arguments(node.args, scope), block.closure as Scope, out);
+    } finally {
+      this.#frames.push(frame);
+    }
+  }
+
   #unknownMethod(name: string): string {
+    // Only a call on a map reaches here for a method whose def has run: Ruby calls the file's own methods without a receiver.
+    if (this.#methods.has(name)) return `it calls ${name} on a map, where the file's own method ${name} is called without a receiver (a NoMethodError in Ruby)`;
     return this.#defined.has(name)
-      ? `it calls ${name}, a method the file defines (its body is not run)`
+      ? `it calls ${name}, which the file defines where the port does not run it (in a class or module) or only after this call`
       : `it calls ${name}, which is not defined in the routes file (a plugin or a method defined elsewhere)`;
   }
 
@@ -382,7 +502,14 @@ class Evaluator {
       method = 'named';
       callArgs = [name, ...args];
     }
-    if (block !== null && !BLOCK_METHODS.has(method)) throw new NotPorted(`${method} takes no block`);
+    // Rails 2.x's Mapper#connect, #root and #named_route take no block, and Ruby drops one given to them: the route
+    // is drawn and the block never runs. Some applications hand their default route one; the port draws the route and
+    // reports the block. (A named route by method_missing with a block is no route in Rails: refused above.)
+    let unrun: Block | null = null;
+    if (block !== null && !BLOCK_METHODS.has(method)) {
+      if (passed === undefined) unrun = block;
+      block = null;
+    }
     const data = callArgs.map((a) => this.#data(a, 0));
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
@@ -399,10 +526,12 @@ class Evaluator {
       }
       body = { param: param?.name ? child : null, body: declarations, endLine: block.endLine };
     }
-    const endLine = this.#lineAt(block === null || passed !== undefined ? node.end : block.start);
+    const opened = block ?? unrun;
+    const endLine = this.#lineAt(opened === null || passed !== undefined ? node.end : opened.start);
     this.#charge(node.end - node.start);
-    const statement = summarize(this.#file.text, node);
+    const statement = summarize(this.#file.text, unrun === null ? node : { start: node.start, end: unrun.start });
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
+    if (unrun !== null) this.#omit(unrun, `${method === 'named' ? 'named_route' : method} takes no block: Rails 2.x draws the route and never runs the block`, out);
   }
 
   #arguments(nodes: readonly Node[], scope: Scope): Value[] {
@@ -473,8 +602,15 @@ class Evaluator {
       }
       case 'ident': {
         const found = scope.lookup(node.name);
-        if (found === null) throw new NotPorted(this.#unknownMethod(node.name));
-        return found.value;
+        if (found !== null) return found.value;
+        if (this.#methods.has(node.name) || node.name === 'block_given?') {
+          const out: Declaration[] = [];
+          const call: NodeOf<'call'> = { line: node.line, start: node.start, end: node.end, type: 'call', receiver: null, name: node.name, args: [], block: null, parens: false };
+          const value = this.#call(call, scope, out, true);
+          if (out.length > 0) throw new NotPorted('it uses the result of a routing call as a value');
+          return value;
+        }
+        throw new NotPorted(this.#unknownMethod(node.name));
       }
       case 'const': {
         if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
@@ -502,7 +638,7 @@ class Evaluator {
       }
       case 'call': {
         const out: Declaration[] = [];
-        const value = this.#call(node, scope, out);
+        const value = this.#call(node, scope, out, true);
         if (out.length > 0) throw new NotPorted('it uses the result of a routing call as a value');
         return value;
       }
@@ -871,6 +1007,11 @@ function toS(v: Value): string {
   if (v instanceof Sym) return v.name;
   if (v instanceof RubyRegexp) return v.toS();
   throw new NotPorted('it interpolates a value whose text differs between Ruby versions (a list, hash or map)');
+}
+
+/** A Ruby constant's name starts with a capital letter. */
+function isConstantName(name: string): boolean {
+  return /^[A-Z]/.test(name);
 }
 
 /** Ruby's truth: everything but nil and false. */

@@ -708,10 +708,7 @@ class Parser {
     const t = this.#next();
     if (t.type === 'ident') {
       this.#locals.add(t.value);
-      if (this.#accept('op', '=')) {
-        this.#unary();
-        return { name: t.value, kind: 'opt' };
-      }
+      if (this.#accept('op', '=')) return { name: t.value, kind: 'opt', default: this.#unary() };
       return { name: t.value, kind: 'req' };
     }
     if (t.type === 'label') {
@@ -914,30 +911,25 @@ class Parser {
       this.#next();
       name += '=';
     }
-    // Parameters are not evaluated (a method's body never is): skip them, keeping their names as locals.
-    if (isOp(this.#peek(), '(')) {
-      let depth = 0;
-      do {
-        const p = this.#next();
-        if (p.type === 'eof') this.#unexpected(p, "')'");
-        if (p.type === 'ident') this.#locals.add(p.value);
-        if (isOp(p, '(')) depth++;
-        if (isOp(p, ')')) depth--;
-      } while (depth > 0);
+    // The parameters, in parentheses or up to the end of the line; their names are locals of the body.
+    let params: Param[] = [];
+    if (this.#accept('op', '(')) {
+      params = this.#parameters((x) => isOp(x, ')'));
+      this.#expect('op', ')', "')'");
     } else {
       while (this.#peek().type !== 'nl' && this.#peek().type !== 'eof' && !isOp(this.#peek(), '=')) {
-        const p = this.#next();
-        if (p.type === 'ident') this.#locals.add(p.value);
+        params.push(this.#parameter());
+        if (!this.#accept('op', ',')) break;
       }
     }
     if (this.#accept('op', '=')) {
       // An endless method: `def name(args) = expression`.
       this.#skipNl();
-      return this.#node(t, { type: 'def', name, singleton, body: [this.#statement()] });
+      return this.#node(t, { type: 'def', name, singleton, params, body: [this.#statement()] });
     }
     const body = this.#bodyWithRescue(t);
     this.#expect('kw', 'end', "'end'");
-    return this.#node(t, { type: 'def', name, singleton, body });
+    return this.#node(t, { type: 'def', name, singleton, params, body });
   }
 
   /** Parses the code of each `#{...}` with this parser (same locals, same nesting budget). */

@@ -215,6 +215,24 @@ const CASES: Case[] = [
     draw: [['namespace', 'admin', { $block: [['resources', 'users']] }], ['connect', 'x', { controller: 'x' }], ['connect', 'feed', { controller: 'feeds' }]],
   },
   {
+    name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
+    ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
+    draw: [
+      ['resources', 'courses', { $block: [
+        ['users', 'users', { controller: 'context' }],
+        ['prior_users', 'users/prior', { controller: 'context' }],
+        ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }],
+        ['images', 'images', { controller: 'files' }],
+      ] }],
+      ['resources', 'groups', { $block: [['users', 'users', { controller: 'context' }], ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }]] }],
+    ],
+  },
+  {
+    name: 'a method body sees its parameters and the file\'s constants, not the locals around its def; its value can be used',
+    ruby: "PREFIX = 'admin'\nname = 'outer'\ndef prefixed(path, *rest)\n  name = 'inner'\n  \"#{PREFIX}/#{path}#{rest[1]}\"\nend\ndef ctl; 'pages'; end\nmap.connect prefixed('x', 1, 2), :controller => ctl\nmap.connect name, :controller => ctl\n",
+    draw: [['connect', 'admin/x2', { controller: 'pages' }], ['connect', 'outer', { controller: 'pages' }]],
+  },
+  {
     name: 'namespaces nest; several resource names in one call',
     ruby: "map.namespace :admin do |admin|\n  admin.namespace(:reports) { |reports| reports.resources :sales, :returns }\nend\n",
     draw: [['namespace', 'admin', { $block: [['namespace', 'reports', { $block: [['resources', 'sales', 'returns']] }]] }]],
@@ -386,6 +404,51 @@ const OMITTED: Omitted[] = [
     draw: [['connect', 'kept']],
   },
   {
+    name: 'a block given to connect, root or named_route: the route is drawn, the block (which Rails never runs) is reported',
+    ruby: "map.connect(':controller/:action/:id') do |route|\n  class << route\n    def recognize(path) end\n  end\nend\nmap.root(:controller => 'home') { |r| r.hook }\nmap.named_route 'about', 'about', :controller => 'pages' do end\nmap.with_options :controller => 'x' do |x|\n  x.connect 'x/:id' do end\nend\n",
+    reports: [
+      'config/routes.rb:1: not ported: do |route| … end',
+      'config/routes.rb:6: not ported: { |r| r.hook }',
+      'config/routes.rb:7: not ported: do end',
+      'config/routes.rb:9: not ported: do end',
+    ],
+    draw: [
+      ['connect', ':controller/:action/:id'],
+      ['root', { controller: 'home' }],
+      ['about', 'about', { controller: 'pages' }],
+      ['with_options', { controller: 'x' }, { $block: [['connect', 'x/:id']] }],
+    ],
+  },
+  {
+    name: 'a named route written with a block, which Rails 2.x\'s mapper refuses (NoMethodError)',
+    ruby: "map.about 'about', :controller => 'pages' do end\nmap.connect 'kept'\n",
+    reports: ["config/routes.rb:1: not ported: map.about 'about', :controller => 'pages' do end"],
+    draw: [['connect', 'kept']],
+  },
+  {
+    name: 'a method of the file called before its def runs, with the wrong number of arguments, recursively, or yielding without a block',
+    ruby: "early(map)\ndef early(m)\n  m.connect 'early'\nend\nearly(map, 1)\ndef deep(m)\n  deep(m)\nend\ndeep(map)\ndef each_page(m)\n  yield m\n  m.connect 'after'\nend\neach_page(map)\nearly(map)\n",
+    reports: [
+      'config/routes.rb:1: not ported: early(map)',
+      'config/routes.rb:5: not ported: early(map, 1)',
+      'config/routes.rb:7: not ported: deep(m)',
+      'config/routes.rb:11: not ported: yield m',
+    ],
+    draw: [['connect', 'after'], ['connect', 'early']],
+  },
+  {
+    name: 'a method of the file called on a map, or defined only inside a module the port does not run',
+    ruby: "def page(m)\n  m.connect 'page'\nend\nmap.page(map)\nmodule Helpers\n  def helper(m) m.connect 'h' end\nend\nhelper(map)\npage(map)\n",
+    reports: ['config/routes.rb:4: not ported: map.page(map)', 'config/routes.rb:5: not ported: module Helpers … end', 'config/routes.rb:8: not ported: helper(map)'],
+    draw: [['connect', 'page']],
+  },
+  {
+    name: 'a method of the file that calls itself twice is stopped by the input\'s budget, not run 2^32 times',
+    ruby: "def a(m)\n  a(m)\n  a(m)\n  m.connect 'x'\nend\na(map)\nmap.connect 'kept'\n",
+    reports: ['config/routes.rb:2: not ported: a(m)', 'config/routes.rb:3: not ported: a(m)', 'config/routes.rb:6: not ported: a(map)'],
+    draw: [['connect', 'kept']],
+  },
+  {
     name: 'a map used after its block has ended',
     ruby: "saved = nil\nmap.with_options(:controller => 'x') { |x| saved = x }\nsaved.connect 'late'\n",
     reports: ["config/routes.rb:3: not ported: saved.connect 'late'"],
@@ -412,6 +475,15 @@ left('the module says where each statement was left out, and why', () => {
   assert.ok(at > lines.indexOf("map.resources('pages');"), output);
   assert.match(lines[at + 1], /^\/\/ {3}\S/);
   assert.ok(lines.indexOf("map.connect(':controller/:action/:id');") === -1 && lines.indexOf("map.connect(':controller');") > at);
+});
+
+left('the module marks where a method of the file was defined, and keeps the comments of its body there, not at its calls', () => {
+  const { output } = portText("def add_feed(m)\n  # the feed of a context\n  m.feed 'feed', :controller => 'feeds'\nend\nmap.resources :blogs do |blog|\n  add_feed(blog)\nend\n", 'ts');
+  const lines = output.split('\n').map((l) => l.trim());
+  const mark = lines.indexOf('// config/routes.rb:1: def add_feed(m) … end: its routes are drawn where it is called');
+  assert.ok(mark >= 0, output);
+  assert.ok(!lines.includes('// the feed of a context'), output);
+  assert.ok(lines.indexOf("blog.named('feed', 'feed', { controller: 'feeds' });") > mark, output);
 });
 
 left('a comment or a quoted statement cannot end its comment line in the module (U+2028, U+2029, \\r)', async () => {
