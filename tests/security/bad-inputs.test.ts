@@ -23,7 +23,7 @@ import { createApp } from '../../machines/index.ts';
 import { serve, type RunningServer } from '../../transport/index.ts';
 import { SECRET, SESSION_KEY, ADMIN, securityApp, publicDir, type SecurityApp } from './support/app.ts';
 import { applyGenerate, expectationOf, loadCorpus, randomToken, substitute, unknownPlaceholders, variants, type Entry, type Placeholders } from './support/corpus.ts';
-import { absentFiles, closeBound, closeCodes, errorOrClose, readExpect, type Observed, type Reading } from './support/expect.ts';
+import { absentFiles, closeBound, closeCodes, errorOrClose, normaliseExpect, readExpect, type Observed, type Reading } from './support/expect.ts';
 import { invariantProblems, prototypeChanges, prototypeSnapshot, settledHeapMb } from './support/invariants.ts';
 import { probe, requestBytes, send, type WireRequest, type WireResponse } from './support/wire.ts';
 import { keepAliveRepeat } from './support/repeat.ts';
@@ -420,7 +420,8 @@ async function runRouteRequirement(entry: Entry, reading: Reading): Promise<stri
 
 for (const listed of corpus) {
   // "same as <id>" read as the named entry's expectation too.
-  const entry: Entry = { ...listed, expect: expectationOf(listed, corpus) };
+  // In plain characters ("1,000 ms", curly quotes), so every reader of the prose sees the same text.
+  const entry: Entry = { ...listed, expect: normaliseExpect(expectationOf(listed, corpus)) };
   const later = LATER_SURFACES[entry.surface];
   if (later !== undefined) {
     tally.skipped.push(`${entry.id}: ${later}`);

@@ -46,6 +46,18 @@ export interface Reading {
   readonly unread: string[];
 }
 
+/**
+ * The same prose in plain characters: typographic quotes become straight ones, and a
+ * number with thousands separators before a unit ("1,000 ms", "4,096 bytes") loses them,
+ * so every phrase below reads it as it reads the plain spelling.
+ */
+export function normaliseExpect(expect: string): string {
+  return expect
+    .replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"')
+    .replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
+    .replace(/\b(\d{1,3}(?:,\d{3})+)(?=\s*(?:ms|milliseconds?|s|secs?|seconds?|MB|KB|bytes|requests?)\b)/g, (n) => n.replaceAll(',', ''));
+}
+
 const STATUS = /\b([1-5](?:\d\d|xx))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
 const NEGATION = /\b(?:never|not|no)\s+(?:\w+\s+){0,4}$/i;
 // The invariant every entry shares; its 200 is about the next request, not this one
@@ -203,7 +215,8 @@ function routedAction(expect: string): string | null {
 }
 
 /** Reads `expect` for one entry; `host` fills `{{host}}` in quoted Locations. */
-export function readExpect(expect: string, host: string): Reading {
+export function readExpect(written: string, host: string): Reading {
+  const expect = normaliseExpect(written);
   const statuses = allowedStatuses(expect);
   const checks: Check[] = paramChecks(expect, statuses);
 
