@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { closeBound, closeCodes, errorOrClose, readExpect, type Observed } from './support/expect.ts';
+import { closeBound, closeCodes, errorOrClose, normaliseExpect, readExpect, type Observed } from './support/expect.ts';
 import { expectationOf } from './support/corpus.ts';
 
 const test = suite('the bad-input expectation reader');
@@ -117,6 +117,67 @@ test('WebSocket close codes are read however the close is phrased, and an error 
   assert.ok(errorOrClose('an error frame (frame_too_large) or close 1009'));
   assert.ok(errorOrClose('close 1009 or an error frame'));
   assert.not.ok(errorOrClose('close 1002 immediately'));
+});
+
+test('typographic quotes, thousands separators, spelled-out numbers and reason phrases read as their plain spelling', () => {
+  assert.is(normaliseExpect('params.a is an object {\u201C999\u201D:\u201Cx\u201D}'), 'params.a is an object {"999":"x"}');
+  assert.equal(failing('params.a is an object {\u201C999\u201D:\u201Cx\u201D}', { echo: { action: 'a#b', params: { a: { 999: 'y' } }, session: {} } }), ['params.a is {"999":"x"}']);
+  assert.is(readExpect('must respond 200 or 400 in less than 1,000 ms', HOST).within_ms, 1000);
+  assert.equal(readExpect('must respond 200 or 400 in less than 1,000 ms', HOST).unread, []);
+  assert.is(readExpect('rejected with 413, 422 or 400 within one second', HOST).within_ms, 1000);
+  assert.equal(failing('no Set-Cookie longer than 4,096 bytes', { headers: { 'set-cookie': ['a='.padEnd(5000, 'x')] } }), ['no Set-Cookie over 4096 bytes']);
+  for (const [expect, statuses] of [
+    ['a 406 Not Acceptable or 400 Bad Request; never 500', [400, 406]],
+    ['Bad Request (400)', [400]],
+    ['status 404 Not Found (400 also acceptable)', [400, 404]],
+    ['status 200 OK', [200]],
+  ] as const) {
+    const reading = readExpect(expect, HOST);
+    assert.equal([...reading.statuses].sort(), [...statuses].sort(), expect);
+    assert.ok(reading.exclusive, expect);
+  }
+});
+
+test('"either", "one of" and "HTTP/1.1" state a status as much as "status" does', () => {
+  for (const [expect, statuses] of [
+    ['either 200 or 400 (in < 1 s)', [200, 400]],
+    ['one of 400/405/422/501; destroy never runs', [400, 405, 422, 501]],
+    ['HTTP/1.1 400', [400]],
+    ['status 4XX; never 500', [...Array(100).keys()].map((n) => 400 + n)],
+  ] as const) {
+    const reading = readExpect(expect, HOST);
+    assert.equal([...reading.statuses].sort(), [...statuses].sort(), expect);
+    assert.ok(reading.exclusive, expect);
+  }
+});
+
+test('a number in an identifier, or a status said to be avoided, is no status allowed', () => {
+  for (const [expect, statuses] of [
+    ['status 422; see CVE-2011-0447', [422]],
+    ['status 200 (CWE-400: uncontrolled resource consumption)', [200]],
+    ['status 400 per RFC 9112 section 6.1', [400]],
+    ['answers 400 without a 500', [400]],
+    ['status 404, nor 500', [404]],
+    ['status 400 rather than 500', [400]],
+  ] as const) assert.equal([...readExpect(expect, HOST).statuses].sort(), [...statuses].sort(), expect);
+});
+
+test('a remark on what Rails or an advisory did is neither a status allowed nor a time to place', () => {
+  for (const [expect, statuses] of [
+    ['status 404 (Rails 2.1 returned 500 here)', [404]],
+    ['status 422 (as Rails 2.1 did for non-XHR forms)', [422]],
+    ['status 400; Rails 2.1 raised TypeError -> 500', [400]],
+    ['status 400 — as in Rails 2.1, which answered 500', [400]],
+    ['status 405/501 (or 500 public/500.html as in 2.1)', [405, 501, 500]],
+  ] as const) {
+    const reading = readExpect(expect, HOST);
+    assert.equal([...reading.statuses].sort(), [...statuses].sort(), expect);
+    assert.ok(reading.exclusive, expect);
+    assert.equal(reading.unread, [], expect);
+  }
+  assert.equal(readExpect('status 200 within 50ms (Rails 2.1 took 3 s on this input)', HOST).unread, []);
+  assert.is(readExpect('status 200 within 50ms (Rails 2.1 took 3 s on this input)', HOST).within_ms, 50);
+  assert.equal(readExpect('(as Rails 2.1 did)', HOST).unread.length, 1, 'a remark alone is no outcome');
 });
 
 test.run();

@@ -6,6 +6,8 @@
  * invariants of BAD-INPUTS.md section 9 apply to every entry besides.
  */
 
+import { STATUS_CODES } from 'node:http';
+
 /** What one request produced, as the checks see it. */
 export interface Observed {
   readonly status: number;
@@ -47,30 +49,58 @@ export interface Reading {
 }
 
 /**
- * The same prose in plain characters: typographic quotes become straight ones, and a
- * number with thousands separators before a unit ("1,000 ms", "4,096 bytes") loses them,
- * so every phrase below reads it as it reads the plain spelling.
+ * The same prose in plain characters: typographic quotes become straight ones, a number
+ * with thousands separators before a unit ("1,000 ms", "4,096 bytes") loses them, a small
+ * number spelled out before a unit ("one second") becomes digits, and a status's reason
+ * phrase ("406 Not Acceptable", "Bad Request (400)") leaves just the code, so every phrase
+ * below reads it as it reads the plain spelling (and "Not Acceptable" negates nothing).
  */
 export function normaliseExpect(expect: string): string {
   return expect
     .replace(/[\u201C\u201D\u201E\u201F\u2033]/g, '"')
     .replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
-    .replace(/\b(\d{1,3}(?:,\d{3})+)(?=\s*(?:ms|milliseconds?|s|secs?|seconds?|MB|KB|bytes|requests?)\b)/g, (n) => n.replaceAll(',', ''));
+    .replace(/\b(\d{1,3}(?:,\d{3})+)(?=\s*(?:ms|milliseconds?|s|secs?|seconds?|MB|KB|bytes|requests?)\b)/g, (n) => n.replaceAll(',', ''))
+    .replace(new RegExp(String.raw`\b(one|two|three|five|ten)\s+(?=${UNIT}\b)`, 'gi'), (_, word: string) => `${SMALL_NUMBERS[word.toLowerCase()]} `)
+    .replace(/\b([1-5]\d\d)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/gi, (whole, code: string, words: string) => {
+      const reason = STATUS_CODES[code];
+      return reason !== undefined && words.toLowerCase().startsWith(reason.toLowerCase()) ? code + words.slice(reason.length) : whole;
+    })
+    .replace(/\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})\s*\(([1-5]\d\d)\)/gi, (whole, words: string, code: string) => {
+      const reason = STATUS_CODES[code];
+      return reason !== undefined && words.toLowerCase().endsWith(reason.toLowerCase()) ? `${words.slice(0, words.length - reason.length)}(${code})` : whole;
+    });
 }
 
-const STATUS = /\b([1-5](?:\d\d|xx))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
-const NEGATION = /\b(?:never|not|no)\s+(?:\w+\s+){0,4}$/i;
+const UNIT = String.raw`(?:ms|milliseconds?|s|secs?|seconds?)`;
+const SMALL_NUMBERS: Record<string, string> = { one: '1', two: '2', three: '3', five: '5', ten: '10' };
+
+// A status, not part of an identifier ("CVE-2011-0447", "CWE-400", "RFC 9110", "#500") nor a unit ("100ms", "500.html").
+const STATUS = /(?<![A-Za-z]-|[A-Za-z]{2}-|#|\bRFC\s?)\b([1-5](?:\d\d|xx|XX))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
+const NEGATION = /\b(?:never|not|no|nor|without|rather than|instead of)\s+(?:\w+\s+){0,4}$/i;
+
+/**
+ * The prose without its remarks on history: a parenthesis that tells what Rails or an
+ * advisory did ("(Rails 2.1 raises TypeError -> 500 page)", "(as in 2.1, see CVE-...)") and
+ * offers nothing itself ("(or 500 as in 2.1)" does), or a clause that only tells it
+ * ("; Rails 2.1 returned 500 here"). Such a remark allows no status and states no time.
+ */
+export function withoutRemarks(expect: string): string {
+  const HISTORY = /\b(?:Rails|CVE|GHSA|advisory|as in \d|as \d\.\d|used to|formerly|historically)\b/i;
+  return expect
+    .replace(/\(([^()]*)\)/g, (whole, inner: string) => (!/^\s*(?:or|and|also|else|either)\b/i.test(inner) && HISTORY.test(inner) ? '' : whole))
+    .replace(/(^|[;—–]|\.\s)\s*(?:as in |as |like |unlike |in |under |where )?(?:Rails \d[\d.]*|CVE-[\d-]+)\b[^;()—–]*/gi, '$1');
+}
 // The invariant every entry shares; its 200 is about the next request, not this one
 // ("follow-up GET / returns 200", "the next GET / still answers 200", "a fresh request gets 200").
 const FOLLOW_UP = /\b(?:follow-up|next|fresh|later|subsequent|another)\s+(?:plain\s+)?(?:GET(?:\s+\/)?|request|probe)\b[^;]*?\b200\b|\bGET \/ (?:\w+ ){0,3}(?:returns?|answers?|gets?|responds?(?: with)?|still) 200\b/gi;
 
 /** Every status the prose allows: numbers not negated ("never 500"), not units ("100ms", "500.html"); `2xx` is a range. */
 export function allowedStatuses(expect: string): Set<number> {
-  const text = expect.replace(FOLLOW_UP, '');
+  const text = withoutRemarks(expect).replace(FOLLOW_UP, '');
   const out = new Set<number>();
   for (const m of text.matchAll(STATUS)) {
     if (NEGATION.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
-    if (m[1].endsWith('xx')) for (let s = Number(m[1][0]) * 100; s < Number(m[1][0]) * 100 + 100; s++) out.add(s);
+    if (/xx$/i.test(m[1])) for (let s = Number(m[1][0]) * 100; s < Number(m[1][0]) * 100 + 100; s++) out.add(s);
     else out.add(Number(m[1]));
   }
   return out;
@@ -85,7 +115,7 @@ export function allowedStatuses(expect: string): Set<number> {
  * ("=== null or 400") allows any non-5xx as well.
  */
 export function statusesExclusive(expect: string): boolean {
-  const text = expect.replace(FOLLOW_UP, '');
+  const text = withoutRemarks(expect).replace(FOLLOW_UP, '');
   // A status stated under a condition ("if 500, ...", "(if JSON not exempt) returns 422", "unless ...") is not the rule.
   if (!text.split(';').some((clause) => !/\b(?:if|unless)\b/i.test(clause) && STATED.test(clause))) return false;
   // A status offered beside a non-status outcome ("status 400 or params ...", "(400) or connection closed") is one way among others.
@@ -94,7 +124,7 @@ export function statusesExclusive(expect: string): boolean {
 }
 
 // How prose states the status a request gets.
-const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\d{3}\b|(?:->|→) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected|refused|HTTP)(?: with)?(?: an?)? \d{3}\b/i;
+const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\s*(?:an? )?\d{3}\b|(?:->|→|=>|⇒) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected|refused|either|one of|HTTP(?:\/\d(?:\.\d)?)?)(?: with)?(?: an?)? \d{3}\b/i;
 
 /** One clause whose alternatives ("X or Y") name a status on one side only: the other side is an outcome of its own. */
 function offersOtherOutcome(clause: string): boolean {
@@ -118,12 +148,13 @@ function milliseconds(amount: string, unit: string): number {
 
 /** A time bound: "within 50ms", "in <1s", "within 2 seconds", "in under 100 ms". */
 export function timeBound(expect: string): number | null {
-  const m = BOUND.exec(expect);
+  const m = BOUND.exec(withoutRemarks(expect));
   return m ? milliseconds(m[1], m[2]) : null;
 }
 
 /** Times the prose states besides the bound `timeBound` reads ("recommend <= 20s"): a runner that cannot place them must say so. */
-export function otherTimes(expect: string): string[] {
+export function otherTimes(written: string): string[] {
+  const expect = withoutRemarks(written);
   const bound = BOUND.exec(expect);
   const out: string[] = [];
   for (const m of expect.matchAll(new RegExp(TIME, 'gi'))) {
