@@ -180,4 +180,28 @@ test('a remark on what Rails or an advisory did is neither a status allowed nor 
   assert.equal(readExpect('(as Rails 2.1 did)', HOST).unread.length, 1, 'a remark alone is no outcome');
 });
 
+test('outcomes named in other words become the same checks', () => {
+  const echo = (params: unknown, session: unknown = {}) => ({ echo: { action: 'posts#create', params, session } });
+  const ran = (...actions: string[]) => ({ actions: actions.map((action) => ({ action, path: '/posts' })) });
+  assert.equal(failing("params['a.b'] === 'c'", echo({ 'a.b': 'd' })), ["params['a.b'] is 'c'"]);
+  assert.equal(failing("params['a.b'] === 'c'", echo({ 'a.b': 'c' })), []);
+  assert.equal(failing('posts#create receives params.post.title = "x"; params.post.admin absent', echo({ post: { title: 'x', admin: '1' } })), ['params.post.admin is undefined']);
+  for (const expect of ['status 4xx; destroy and update never run', 'status 4xx; never routed to destroy or update', 'update/destroy are not executed']) {
+    assert.equal(failing(expect, ran('posts#update')), ['update never runs'], expect);
+    assert.equal(failing(expect, ran('posts#show')), [], expect);
+  }
+  for (const expect of ['status 422; the post is never created', 'HTTP 422 — no post created', 'status code 422; posts#create must not run', 'posts#create does not run']) {
+    assert.equal(failing(expect, ran('posts#create')), ['posts#create never runs'], expect);
+  }
+  assert.equal(failing('-> posts#show; destroy is never executed', { status: 200, ...ran('posts#destroy') }), ['destroy never runs', 'answered by posts#show']);
+  assert.equal(failing('handled as GET by posts#show', { status: 200, ...ran('posts#index') }), ['answered by posts#show']);
+  for (const expect of ['405/501; no action runs', 'status 405; never reaches any action']) assert.equal(failing(expect, ran('posts#index')), ['no action runs'], expect);
+  for (const expect of ['the session is empty (not taken from params)', 'session must be empty']) assert.equal(failing(expect, echo({}, { user_id: 1 })), ['the session is empty'], expect);
+  assert.equal(failing('status 400; /admin/smuggled is never reached', { actions: [{ action: 'admin#smuggled', path: '/admin/smuggled' }] }), ['/admin/smuggled never routed']);
+  for (const expect of ['302; Location: "http://{{host}}/next"', 'status 302 with Location == "http://{{host}}/next"']) {
+    assert.equal(failing(expect, { status: 302, headers: { location: ['http://evil.example/next'] } }), [`Location is http://${HOST}/next`], expect);
+  }
+  assert.equal(readExpect('closes with code 1009 (maxPayload)', HOST).unread, [], 'a close is an outcome the runner checks');
+});
+
 test.run();

@@ -177,8 +177,8 @@ export function closeBound(expect: string): number | null {
 /** Follows `params.a.b`, `params["a.b"]` in the echoed parameters. */
 function paramAt(params: unknown, path: string): unknown {
   let node: any = params;
-  for (const m of path.matchAll(/\.([\w$]+)|\["([^"]+)"\]/g)) {
-    const key = m[1] ?? m[2];
+  for (const m of path.matchAll(/\.([\w$]+)|\["([^"]+)"\]|\['([^']+)'\]/g)) {
+    const key = m[1] ?? m[2] ?? m[3];
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }
@@ -189,17 +189,26 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-const PARAM_PATH = String.raw`params((?:\.[\w$]+|\["[^"]+"\])*)`;
-const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\{[^}]*\}|null|true|false|-?\d+(?:\.\d+)?|undefined)`;
+const PARAM_PATH = String.raw`params((?:\.[\w$]+|\["[^"]+"\]|\['[^']+'\])*)`;
+const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\[[^\]]*\]|\{[^}]*\}|null|true|false|-?\d+(?:\.\d+)?|undefined)`;
+
+/** A literal as the prose writes it; a single-quoted string ('c') is the string it quotes. */
+function literalValue(literal: string): unknown {
+  if (literal === 'undefined') return undefined;
+  if (literal.startsWith("'")) return JSON.parse(`"${literal.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as unknown;
+  return JSON.parse(literal) as unknown;
+}
 
 /** `params.x === "v"`, `params.x == [..]`, `params.x is an object {..}`, `params.x undefined`. */
 function paramChecks(expect: string, statuses: Set<number>): Check[] {
   const checks: Check[] = [];
-  const re = new RegExp(`${PARAM_PATH}\\s*(?:===|==|is an object|is)?\\s*${LITERAL}`, 'g');
-  for (const m of expect.matchAll(re)) {
-    const path = m[1];
-    const literal = m[2];
-    const expected = literal === 'undefined' ? undefined : (JSON.parse(literal) as unknown);
+  const re = new RegExp(`${PARAM_PATH}\\s*(?:===|==|=|is an object|is)?\\s*${LITERAL}`, 'g');
+  // "params.post.admin absent", "params.x is missing", "params.x not set": the same as `=== undefined`.
+  const absent = new RegExp(`${PARAM_PATH}\\s+(?:is |must be |stays )?(?:absent|missing|not present|not set)\\b`, 'g');
+  const stated = [...expect.matchAll(re)].map((m) => [m[1], m[2]] as const);
+  for (const m of expect.matchAll(absent)) stated.push([m[1], 'undefined']);
+  for (const [path, literal] of stated) {
+    const expected = literalValue(literal);
     // "params.x === v or 400": a refusal is the other allowed outcome, so only an echo is checked.
     const mustEcho = expected !== undefined && statuses.size === 0;
     checks.push({
@@ -224,25 +233,33 @@ function paramChecks(expect: string, statuses: Set<number>): Check[] {
   return checks;
 }
 
-/** Actions the prose says must not run: "posts#create never runs", "never routed to destroy/update", "destroy not executed". */
+// An action as the prose names it: "posts#create", or a resource action alone ("destroy").
+const ACTION = String.raw`(?:[\w/]+#\w+|\b(?:index|show|new|create|edit|update|destroy)\b)`;
+// A list of them: "destroy/update", "destroy and update", "create, update or destroy".
+const ACTIONS = String.raw`${ACTION}(?:(?:\s*\/\s*|,\s*(?:and |or )?|\s+(?:and|or|nor)\s+)${ACTION})*`;
+// What says an action does not run: "never runs", "not executed", "must not run", "is never invoked"...
+const NEVER_RUNS = String.raw`(?:is |are |gets? )?(?:never|not|must not|must never|should not|should never|does not|do not|may not|cannot)(?: be)? (?:runs?|executed|executes|invoked|called|reached|dispatched|routed)\b`;
+const actionsIn = (list: string) => [...list.matchAll(new RegExp(ACTION, 'g'))].map((m) => m[0]);
+
+/** Actions the prose says must not run: "posts#create never runs", "never routed to destroy/update", "destroy and update are not executed". */
 function forbiddenActions(expect: string): string[] {
   const out: string[] = [];
-  for (const m of expect.matchAll(/([\w/]+#\w+|\b(?:index|show|new|create|edit|update|destroy)\b) (?:never runs|not executed|never routed)/g)) out.push(m[1]);
-  for (const m of expect.matchAll(/never routed to ((?:\w+\/)*\w+)/g)) out.push(...m[1].split('/'));
-  if (/post (?:never|not) created/.test(expect)) out.push('posts#create');
-  return out;
+  for (const m of expect.matchAll(new RegExp(`(${ACTIONS}) ${NEVER_RUNS}`, 'g'))) out.push(...actionsIn(m[1]));
+  for (const m of expect.matchAll(new RegExp(`never (?:routed|dispatched) to (${ACTIONS})`, 'g'))) out.push(...actionsIn(m[1]));
+  if (/\bposts? (?:is |are )?(?:never|not) created|\bno post (?:is )?created\b/i.test(expect)) out.push('posts#create');
+  return [...new Set(out)];
 }
 
 const matchesAction = (ran: string, named: string) => (named.includes('#') ? ran === named : ran.endsWith(`#${named}`));
 
 /** Paths the prose says are never routed: "/admin/smuggled never routed". */
 function forbiddenPaths(expect: string): string[] {
-  return [...expect.matchAll(/(\/[\w/.-]+) never routed/g)].map((m) => m[1]);
+  return [...expect.matchAll(/(\/[\w/.-]+) (?:is )?(?:never|not) (?:routed|reached|dispatched|served by an action)\b/g)].map((m) => m[1]);
 }
 
 /** The action the prose says answers: "-> posts#index", "routed to posts#show". */
 function routedAction(expect: string): string | null {
-  return /(?:->|routed to)\s+([\w/]+#\w+)/.exec(expect)?.[1] ?? null;
+  return /(?:->|→|=>|⇒|\b(?:routed|dispatched|handled|answered|served)(?: as \w+)? (?:to|by))\s+([\w/]+#\w+)/.exec(expect)?.[1] ?? null;
 }
 
 /** Reads `expect` for one entry; `host` fills `{{host}}` in quoted Locations. */
@@ -254,7 +271,7 @@ export function readExpect(written: string, host: string): Reading {
   for (const action of forbiddenActions(expect)) {
     checks.push({ name: `${action} never runs`, run: (o) => (o.actions.some((a) => matchesAction(a.action, action)) ? `${action} ran` : null) });
   }
-  if (/not routed to any action/.test(expect)) {
+  if (/not routed to any action|\bno (?:controller )?action (?:runs|is run|is executed|is invoked|is reached)\b|\bnever reaches (?:an|any) action\b/.test(expect)) {
     checks.push({ name: 'no action runs', run: (o) => (o.actions.length > 0 ? `${o.actions.map((a) => a.action).join(', ')} ran` : null) });
   }
   for (const path of forbiddenPaths(expect)) {
@@ -267,7 +284,7 @@ export function readExpect(written: string, host: string): Reading {
       run: (o) => (o.status >= 200 && o.status < 300 && !o.actions.some((a) => a.action === routed) ? `answered by ${o.actions.map((a) => a.action).join(', ') || 'no action'}` : null),
     });
   }
-  if (/\b(?:empty session|session empty)\b/.test(expect)) {
+  if (/\b(?:empty session|session (?:is |must be |should be |stays |remains |must stay |must remain )?empty)\b/.test(expect)) {
     checks.push({ name: 'the session is empty', run: (o) => (o.echo && Object.keys(o.echo.session ?? {}).length > 0 ? `session is ${JSON.stringify(o.echo.session)}` : null) });
   }
   if (/valid session loaded/.test(expect)) {
@@ -276,7 +293,8 @@ export function readExpect(written: string, host: string): Reading {
   if (/value never an array/.test(expect)) {
     checks.push({ name: 'no cookie value is an array', run: (o) => (o.echo && Object.values(o.echo.session ?? {}).some(Array.isArray) ? 'an array value' : null) });
   }
-  const location = /Location = "((?:[^"\\]|\\.)*)"/.exec(expect);
+  // "Location = "..."", "Location == "..."", "Location: "..."" (not "Location header = ...", which the corpus qualifies).
+  const location = /\bLocation\s*(?:===|==|=|:)\s*"((?:[^"\\]|\\.)*)"/.exec(expect);
   if (location) {
     const wanted = (JSON.parse(`"${location[1]}"`) as string).replaceAll('{{host}}', host);
     checks.push({ name: `Location is ${wanted}`, run: (o) => (o.headers.location?.length === 1 && o.headers.location[0] === wanted ? null : `Location is ${JSON.stringify(o.headers.location)}`) });
@@ -361,7 +379,7 @@ function locationChecks(expect: string, host: string): Check[] {
 }
 
 /** Outcomes every entry shares, checked whatever the prose: naming one is an outcome the runner holds it to. */
-const SHARED_OUTCOME = /process alive|no crash|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclose \d{4}|connection closed|closed by server/i;
+const SHARED_OUTCOME = /process alive|no crash|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclos(?:e|es|ed)(?: with)?(?: (?:code|status))? \d{4}|connection closed|closed by server/i;
 
 /** What in `expect` this reader could not turn into a check. */
 function unreadParts(expect: string, reading: Omit<Reading, 'unread'>): string[] {
