@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { closeBound, closeCodes, errorOrClose, normaliseExpect, readExpect, type Observed } from './support/expect.ts';
+import { closeBound, closeCodes, errorOrClose, heapBound, normaliseExpect, readExpect, type Observed } from './support/expect.ts';
 import { expectationOf } from './support/corpus.ts';
 
 const test = suite('the bad-input expectation reader');
@@ -202,6 +202,49 @@ test('outcomes named in other words become the same checks', () => {
     assert.equal(failing(expect, { status: 302, headers: { location: ['http://evil.example/next'] } }), [`Location is http://${HOST}/next`], expect);
   }
   assert.equal(readExpect('closes with code 1009 (maxPayload)', HOST).unread, [], 'a close is an outcome the runner checks');
+});
+
+test('bounds written with <=, ≤, "or less" or "max" are time bounds', () => {
+  for (const [expect, ms] of [['status 200 or 400 in ≤ 1 s', 1000], ['in <= 1s', 1000], ['status 200 or 400, 1 s or less', 1000], ['status 200 (max 1s)', 1000], ['404 in 100ms or less', 100]] as const) {
+    const reading = readExpect(expect, HOST);
+    assert.is(reading.within_ms, ms, expect);
+    assert.equal(reading.unread, [], expect);
+  }
+});
+
+test('a status negated after it, or by "anything but", is not allowed', () => {
+  for (const expect of ['status 200/400. A 500 is never acceptable.', 'status 406 or 400; a 500 must not occur', 'status 200 or 400; anything but 500', 'status 200 or 400; a 500 page would be wrong']) {
+    assert.not.ok(readExpect(expect, HOST).statuses.has(500), expect);
+  }
+  assert.ok(readExpect('status 400 never 500', HOST).statuses.has(400));
+});
+
+test('a heap bound is read however it is phrased, and one it cannot read is reported', () => {
+  for (const [expect, mb] of [
+    ['each 406; heap growth < 10MB', 10], ['heap grows less than 10 MB', 10], ['heap must not grow by more than 10MB', 10], ['memory growth < 10MB', 10],
+    ['heap growth ≤ 10 MB', 10], ['heap growth below 10 MB', 10], ['memory does not grow by 20MB per request', 20], ['heap growth under 512 KB', 0.5],
+  ] as const) assert.is(heapBound(expect), mb, expect);
+  assert.equal(readExpect('each 406; heap stays flat, within 10MB of where it started', HOST).unread.length, 1);
+});
+
+test('outcomes every entry is held to anyway, in other words, are outcomes', () => {
+  for (const expect of ['Object.prototype is not polluted; ({}).polluted === undefined', 'no prototype pollution', 'process stays alive and Object.prototype untouched', 'the server does not crash', 'process must survive']) {
+    assert.equal(readExpect(expect, HOST).unread, [], expect);
+  }
+});
+
+test('"no X-Injected header" and "no Set-Cookie: pwned" check the response headers', () => {
+  const expect = 'status 302; no Set-Cookie: pwned; no X-Injected header';
+  assert.equal(failing(expect, { status: 302, headers: { 'x-injected': ['1'], 'set-cookie': ['pwned=1'] } }), ['no X-Injected header', 'no Set-Cookie: pwned']);
+  assert.equal(failing(expect, { status: 302, headers: { 'set-cookie': ['_session=abc'] } }), []);
+});
+
+test('"the destroy action", "must never be routed" and "Location must not name" are read as their short forms', () => {
+  assert.equal(failing('status 422; the destroy action is never executed', { actions: [{ action: 'posts#destroy', path: '/posts/1' }] }), ['destroy never runs']);
+  assert.equal(failing('status 400 — /admin/smuggled must never be routed', { actions: [{ action: 'admin#smuggled', path: '/admin/smuggled' }] }), ['/admin/smuggled never routed']);
+  assert.equal(failing('Location must not name evil3.example', { status: 302, headers: { location: ['http://evil3.example/'] } }), ['Location never names evil3.example']);
+  assert.ok(readExpect('4xx (404 or 400); never file contents', HOST).exclusive);
+  assert.ok(readExpect('response frame 401; connection stays open', HOST).exclusive);
 });
 
 test.run();

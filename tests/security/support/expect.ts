@@ -61,6 +61,9 @@ export function normaliseExpect(expect: string): string {
     .replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
     .replace(/\b(\d{1,3}(?:,\d{3})+)(?=\s*(?:ms|milliseconds?|s|secs?|seconds?|MB|KB|bytes|requests?)\b)/g, (n) => n.replaceAll(',', ''))
     .replace(new RegExp(String.raw`\b(one|two|three|five|ten)\s+(?=${UNIT}\b)`, 'gi'), (_, word: string) => `${SMALL_NUMBERS[word.toLowerCase()]} `)
+    // "100 ms or less", "1s max", "(max. 1 s)": the bound "at most" states.
+    .replace(new RegExp(String.raw`\b(\d+(?:\.\d+)?\s*${UNIT})\s+(?:or less|or sooner|max(?:imum)?\b\.?|at most\b)`, 'gi'), 'at most $1')
+    .replace(new RegExp(String.raw`\bmax(?:imum)?\.?:?\s+(?=\d+(?:\.\d+)?\s*${UNIT}\b)`, 'gi'), 'at most ')
     .replace(/\b([1-5]\d\d)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})/gi, (whole, code: string, words: string) => {
       const reason = STATUS_CODES[code];
       return reason !== undefined && words.toLowerCase().startsWith(reason.toLowerCase()) ? code + words.slice(reason.length) : whole;
@@ -76,7 +79,8 @@ const SMALL_NUMBERS: Record<string, string> = { one: '1', two: '2', three: '3', 
 
 // A status, not part of an identifier ("CVE-2011-0447", "CWE-400", "RFC 9110", "#500") nor a unit ("100ms", "500.html").
 const STATUS = /(?<![A-Za-z]-|[A-Za-z]{2}-|#|\bRFC\s?)\b([1-5](?:\d\d|xx|XX))\b(?!\s*(?:ms|s\b|MB|KB|bytes|\.html))/g;
-const NEGATION = /\b(?:never|not|no|nor|without|rather than|instead of)\s+(?:\w+\s+){0,4}$/i;
+const NEGATION = /\b(?:never|not|no|nor|without|rather than|instead of|anything but|other than|except)\s+(?:\w+\s+){0,4}$/i;
+const NEGATED_AFTER = /^(?:\s+(?:page|response|error|answer|status))?\s+(?:is|are|must|should|may|would be|will)\s+(?:never|not|be wrong|wrong|forbidden|unacceptable|a failure)\b|^\s+(?:is|are) (?:forbidden|unacceptable|a failure)\b/i;
 
 /**
  * The prose without its remarks on history: a parenthesis that tells what Rails or an
@@ -100,6 +104,8 @@ export function allowedStatuses(expect: string): Set<number> {
   const out = new Set<number>();
   for (const m of text.matchAll(STATUS)) {
     if (NEGATION.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+    // "a 500 is never acceptable", "a 500 must not occur": negated after the code.
+    if (NEGATED_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40))) continue;
     if (/xx$/i.test(m[1])) for (let s = Number(m[1][0]) * 100; s < Number(m[1][0]) * 100 + 100; s++) out.add(s);
     else out.add(Number(m[1]));
   }
@@ -124,7 +130,7 @@ export function statusesExclusive(expect: string): boolean {
 }
 
 // How prose states the status a request gets.
-const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\s*(?:an? )?\d{3}\b|(?:->|→|=>|⇒) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected|refused|either|one of|HTTP(?:\/\d(?:\.\d)?)?)(?: with)?(?: an?)? \d{3}\b/i;
+const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\s*(?:an? )?[1-5](?:\d\d|xx)\b|\bframe (?:status )?\d{3}\b|(?:->|→|=>|⇒) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected|refused|either|one of|HTTP(?:\/\d(?:\.\d)?)?)(?: with)?(?: an?)? \d{3}\b/i;
 
 /** One clause whose alternatives ("X or Y") name a status on one side only: the other side is an outcome of its own. */
 function offersOtherOutcome(clause: string): boolean {
@@ -140,7 +146,7 @@ function offersOtherOutcome(clause: string): boolean {
 // A time: "50ms", "1 s", "2 seconds", "100 milliseconds".
 const TIME = String.raw`(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\b`;
 // What bounds a response's time: "within 50ms", "in <1s", "in under 2 seconds", "less than 100 ms", "at most 1s".
-const BOUND = new RegExp(String.raw`(?:\bwithin|\bin\s*<|\bin under|\bunder|\bless than|\bat most|\bno (?:more|longer|later) than|\bin at most|(?<![<\w])<(?!=))\s*${TIME}`, 'i');
+const BOUND = new RegExp(String.raw`(?:\bwithin|\bin\s*<|\bin under|\bunder|\bless than|\bat most|\bno (?:more|longer|later) than|\bin at most|(?<![<\w])<=?|≤)\s*${TIME}`, 'i');
 
 function milliseconds(amount: string, unit: string): number {
   return Number(amount) * (unit.toLowerCase().startsWith('m') ? 1 : 1000);
@@ -244,7 +250,7 @@ const actionsIn = (list: string) => [...list.matchAll(new RegExp(ACTION, 'g'))].
 /** Actions the prose says must not run: "posts#create never runs", "never routed to destroy/update", "destroy and update are not executed". */
 function forbiddenActions(expect: string): string[] {
   const out: string[] = [];
-  for (const m of expect.matchAll(new RegExp(`(${ACTIONS}) ${NEVER_RUNS}`, 'g'))) out.push(...actionsIn(m[1]));
+  for (const m of expect.matchAll(new RegExp(`(${ACTIONS})(?: actions?)? ${NEVER_RUNS}`, 'g'))) out.push(...actionsIn(m[1]));
   for (const m of expect.matchAll(new RegExp(`never (?:routed|dispatched) to (${ACTIONS})`, 'g'))) out.push(...actionsIn(m[1]));
   if (/\bposts? (?:is |are )?(?:never|not) created|\bno post (?:is )?created\b/i.test(expect)) out.push('posts#create');
   return [...new Set(out)];
@@ -254,7 +260,7 @@ const matchesAction = (ran: string, named: string) => (named.includes('#') ? ran
 
 /** Paths the prose says are never routed: "/admin/smuggled never routed". */
 function forbiddenPaths(expect: string): string[] {
-  return [...expect.matchAll(/(\/[\w/.-]+) (?:is )?(?:never|not) (?:routed|reached|dispatched|served by an action)\b/g)].map((m) => m[1]);
+  return [...expect.matchAll(/(\/[\w/.-]+) (?:is |must |should |must be |should be )?(?:never|not)(?: be)? (?:routed|reached|dispatched|served by an action)\b/g)].map((m) => m[1]);
 }
 
 /** The action the prose says answers: "-> posts#index", "routed to posts#show". */
@@ -332,11 +338,32 @@ export function readExpect(written: string, host: string): Reading {
   if (/never reflected TRACE/.test(expect)) {
     checks.push({ name: 'TRACE is not reflected', run: (o) => (/^TRACE\b/m.test(o.body) ? 'the body reflects the request' : null) });
   }
+  // "no X-Injected header": the response carries no such header; "no Set-Cookie: pwned": no such cookie.
+  for (const m of expect.matchAll(/\b(?:no|never an?) ([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+) header\b/g)) {
+    const name = m[1].toLowerCase();
+    checks.push({ name: `no ${m[1]} header`, run: (o) => (o.headers[name] !== undefined ? `${m[1]}: ${o.headers[name].join(' | ').slice(0, 120)}` : null) });
+  }
+  for (const m of expect.matchAll(/\bno Set-Cookie:\s*([!#$%&'*+.^_`|~\w-]+)/g)) {
+    const cookie = m[1];
+    checks.push({ name: `no Set-Cookie: ${cookie}`, run: (o) => ((o.headers['set-cookie'] ?? []).some((c) => c.trimStart().startsWith(`${cookie}=`)) ? `a ${cookie} cookie was set` : null) });
+  }
   checks.push(...locationChecks(expect, host));
-  const heap = /heap growth < (\d+)\s*MB/.exec(expect);
+  const heap = heapBound(expect);
   const close_allowed = /\b(?:or (?:the )?(?:connection|socket) (?:is )?closed|or closed|or (?:a )?close)\b/i.test(expect);
-  const reading = { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap ? Number(heap[1]) : null, close_allowed, checks };
+  const reading = { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap, close_allowed, checks };
   return { ...reading, unread: unreadParts(expect, reading) };
+}
+
+// How the prose bounds the heap: "heap growth < 10MB", "heap grows less than 10 MB", "memory growth <= 10 MB",
+// "heap must not grow by more than 10MB".
+const HEAP = /\b(?:heap|memory)(?: usage)? (?:growth|grows?|increase|increases|rises?|(?:must|should|may|does|do) not grow|doesn't grow|never grows)(?: by)?(?: (?:is|stays|must be|should be|must stay|remains))?\s*(?:<=?|≤|under|below|less than|at most|no more than|not more than|more than|within)?\s*(\d+(?:\.\d+)?)\s*(MB|MiB|KB|KiB|GB|GiB)\b/i;
+
+/** The heap growth the prose allows, in MB. */
+export function heapBound(expect: string): number | null {
+  const m = HEAP.exec(expect);
+  if (!m) return null;
+  const unit = m[2].toUpperCase()[0];
+  return Number(m[1]) * (unit === 'K' ? 1 / 1024 : unit === 'G' ? 1024 : 1);
 }
 
 /** The host a Location names, or null when it names none (a relative or unparsable one). */
@@ -357,7 +384,7 @@ function locationChecks(expect: string, host: string): Check[] {
   const checks: Check[] = [];
   const locations = (o: Observed) => o.headers.location ?? [];
   const unquote = (text: string) => text.replace(/^["'`]|["'`,.)]+$/g, '');
-  for (const m of expect.matchAll(/Location never (?:names |contains |includes )?([\w-]+(?:\.[\w-]+)+)\b(?! as its host)/g)) {
+  for (const m of expect.matchAll(/Location (?:never|must not|must never|should not|does not)(?: names?| contains?| includes?| mentions?)? ([\w-]+(?:\.[\w-]+)+)\b(?! as its host)/g)) {
     checks.push({ name: `Location never names ${m[1]}`, run: (o) => (locations(o).some((l) => l.includes(m[1])) ? `Location: ${locations(o)}` : null) });
   }
   for (const m of expect.matchAll(/Location never starts with (\S+)/g)) {
@@ -379,7 +406,7 @@ function locationChecks(expect: string, host: string): Check[] {
 }
 
 /** Outcomes every entry shares, checked whatever the prose: naming one is an outcome the runner holds it to. */
-const SHARED_OUTCOME = /process alive|no crash|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclos(?:e|es|ed)(?: with)?(?: (?:code|status))? \d{4}|connection closed|closed by server/i;
+const SHARED_OUTCOME = /process (?:stays |remains |is still |still |must stay |must remain |should stay )?alive|process (?:must |should )?survives?|(?:process|server) (?:does not|doesn't|must not|never) crash(?:es)?|never crash(?:es)?|no crash|Object\.prototype (?:is |stays |remains )?(?:unchanged|untouched|unmodified|not (?:polluted|modified|changed))|no prototype pollution|\(\{\}\)\.\w+ === undefined|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclos(?:e|es|ed)(?: with)?(?: (?:code|status))? \d{4}|connection closed|closed by server/i;
 
 /** What in `expect` this reader could not turn into a check. */
 function unreadParts(expect: string, reading: Omit<Reading, 'unread'>): string[] {
@@ -387,6 +414,8 @@ function unreadParts(expect: string, reading: Omit<Reading, 'unread'>): string[]
   // A slow client's close time is the runner's to read (closeBound).
   const stray = /closed by server|headersTimeout|requestTimeout/i.test(expect) ? [] : otherTimes(expect);
   if (stray.length > 0) unread.push(`a time it cannot place: ${stray.join(', ')}`);
+  const size = /\b(?:heap|memory)\b[^;]*?\b\d+(?:\.\d+)?\s*(?:MB|MiB|KB|KiB|GB|GiB)\b/i.exec(expect);
+  if (size && reading.heap_mb === null && !/per request/i.test(size[0])) unread.push(`a memory bound it cannot place: ${size[0]}`);
   const outcome = reading.statuses.size > 0 || reading.checks.length > 0 || reading.within_ms !== null || reading.heap_mb !== null || absentFiles(expect).length > 0;
   if (!outcome && !SHARED_OUTCOME.test(expect)) unread.push(`no outcome it can check in: ${JSON.stringify(expect)}`);
   return unread;
