@@ -6,8 +6,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { closeBound, closeCodes, errorOrClose, heapBound, normaliseExpect, readExpect, type Observed } from './support/expect.ts';
-import { expectationOf } from './support/corpus.ts';
+import { absentFiles, closeBound, closeCodes, errorOrClose, heapBound, normaliseExpect, readExpect, type Observed } from './support/expect.ts';
+import { expectationOf, variants } from './support/corpus.ts';
 
 const test = suite('the bad-input expectation reader');
 const HOST = '127.0.0.1:3000';
@@ -245,6 +245,43 @@ test('"the destroy action", "must never be routed" and "Location must not name" 
   assert.equal(failing('Location must not name evil3.example', { status: 302, headers: { location: ['http://evil3.example/'] } }), ['Location never names evil3.example']);
   assert.ok(readExpect('4xx (404 or 400); never file contents', HOST).exclusive);
   assert.ok(readExpect('response frame 401; connection stays open', HOST).exclusive);
+});
+
+test('"must be", "gives", "refuses", "any of" state a status; "under a second" is a bound', () => {
+  for (const expect of ['must be 422', 'should be 422 (InvalidAuthenticityToken)', 'gives 422', 'rejected as 400', 'the server refuses it with 400 Bad Request', 'any of 400, 413 and 422 within 1s']) {
+    assert.ok(readExpect(expect, HOST).exclusive, expect);
+  }
+  assert.is(readExpect('400 | 413 | 422 in under a second', HOST).within_ms, 1000);
+});
+
+test('params in Rails\' own spelling, and "must be"/"should equal", are the same checks', () => {
+  const echo = (params: unknown) => ({ echo: { action: 'posts#create', params, session: {} } });
+  const expect = 'params[:post][:title] == "x"; params[:post][:admin] is nil';
+  assert.equal(failing(expect, echo({ post: { title: 'x' } })), []);
+  assert.equal(failing(expect, echo({ post: { title: 'x', admin: null } })), [], 'nil is JSON null too');
+  assert.equal(failing(expect, echo({ post: { title: 'y', admin: '1' } })), ['params[:post][:title] is "x"', 'params[:post][:admin] is nil']);
+  assert.equal(failing('params.post.title should equal "x"', echo({ post: { title: 'y' } })), ['params.post.title is "x"']);
+  assert.equal(failing('params.post.title must be "x" and params.post.admin must be undefined', echo({ post: { title: 'x', admin: true } })), ['params.post.admin is undefined']);
+});
+
+test('an exact Location however stated, a dropped connection, a close however worded, a file that must not exist', () => {
+  for (const expect of ['the Location header is exactly "http://{{host}}/next"', 'Location equals "http://{{host}}/next"', "Location = 'http://{{host}}/next'"]) {
+    assert.equal(failing(expect, { status: 302, headers: { location: ['http://evil.example/'] } }), [`Location is http://${HOST}/next`], expect);
+  }
+  assert.ok(readExpect('400, or the connection is dropped', HOST).close_allowed);
+  for (const expect of ['closes the socket with 1009', 'close frame 1009 immediately']) assert.equal(readExpect(expect, HOST).unread, [], expect);
+  assert.equal(absentFiles('original_filename is a basename; no file at /tmp/pwned.txt'), ['/tmp/pwned.txt']);
+  assert.equal(absentFiles('/tmp/pwned.txt must not exist afterwards'), ['/tmp/pwned.txt']);
+  assert.equal(absentFiles('no file written outside the upload temp dir (/tmp/pwned.txt absent)'), ['/tmp/pwned.txt']);
+});
+
+test('variants and references are followed however they are introduced', () => {
+  for (const expect of ['empty session; try also "x", "x--"', 'empty session. Also try: "x", "x--"', 'status 406; same for "x", "x--"']) assert.equal(variants(expect), ['x', 'x--'], expect);
+  assert.equal(variants('status 406; likewise .toString and .valueOf'), ['.toString', '.valueOf']);
+  const corpus = [{ id: 'a-1', expect: 'status 422' }, { id: 'a-2', expect: 'like a-1; CSRF by Content-Type' }, { id: 'a-3', expect: 'as for a-1' }];
+  assert.equal([...readExpect(expectationOf(corpus[1], corpus), HOST).statuses], [422]);
+  assert.equal([...readExpect(expectationOf(corpus[2], corpus), HOST).statuses], [422]);
+  assert.is(expectationOf({ expect: 'like Rails 2.1; no crash' }, corpus), 'like Rails 2.1; no crash', 'a word that names no entry is prose');
 });
 
 test.run();

@@ -160,9 +160,10 @@ function setPath(target: any, path: string, value: string): void {
  * @example expectationOf({ expect: 'same as a-1; no 500' }, [{ id: 'a-1', expect: 'empty session' }]) // 'same as a-1 (empty session); no 500'
  */
 export function expectationOf(entry: Pick<Entry, 'expect'>, corpus: readonly Pick<Entry, 'id' | 'expect'>[]): string {
-  return entry.expect.replace(/\bsame as ([\w-]+)/g, (whole, id: string) => {
+  // "same as <id>", "as for <id>", "like <id>": only an id the corpus holds is followed.
+  return entry.expect.replace(/\b(?:same as|as for|as with|like|identical to) ([\w-]+)/gi, (whole, id: string) => {
     const named = corpus.find((e) => e.id === id && e.expect !== entry.expect);
-    return named ? `${whole} (${named.expect.replace(/\bsame as [\w-]+/g, '')})` : whole;
+    return named ? `${whole} (${named.expect.replace(/\b(?:same as|as for|as with|like|identical to) [\w-]+/gi, '')})` : whole;
   });
 }
 
@@ -177,7 +178,8 @@ export function randomToken(): string {
  * @example variants('empty session; also try values "x", "x--"') // ['x', 'x--']
  */
 export function variants(expect: string): string[] {
-  const clause = /(?:also try(?: values)?|repeat with)\s+([^;)]*)/i.exec(expect);
+  // "also try", "try also", "repeat with", "same for", "likewise (for)", with or without "values" and a colon.
+  const clause = /(?:also try|try also|repeat with|same for|likewise(?: for| with)?)(?: values)?:?\s+([^;)]*)/i.exec(expect);
   if (!clause) return [];
   const quoted = [...clause[1].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
   if (quoted.length > 0) return quoted;

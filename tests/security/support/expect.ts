@@ -61,6 +61,8 @@ export function normaliseExpect(expect: string): string {
     .replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
     .replace(/\b(\d{1,3}(?:,\d{3})+)(?=\s*(?:ms|milliseconds?|s|secs?|seconds?|MB|KB|bytes|requests?)\b)/g, (n) => n.replaceAll(',', ''))
     .replace(new RegExp(String.raw`\b(one|two|three|five|ten)\s+(?=${UNIT}\b)`, 'gi'), (_, word: string) => `${SMALL_NUMBERS[word.toLowerCase()]} `)
+    // "within a second", "in under a second".
+    .replace(/\b(within|under|in|than|most)\s+an?\s+(second)\b/gi, '$1 1 $2')
     // "100 ms or less", "1s max", "(max. 1 s)": the bound "at most" states.
     .replace(new RegExp(String.raw`\b(\d+(?:\.\d+)?\s*${UNIT})\s+(?:or less|or sooner|max(?:imum)?\b\.?|at most\b)`, 'gi'), 'at most $1')
     .replace(new RegExp(String.raw`\bmax(?:imum)?\.?:?\s+(?=\d+(?:\.\d+)?\s*${UNIT}\b)`, 'gi'), 'at most ')
@@ -130,7 +132,7 @@ export function statusesExclusive(expect: string): boolean {
 }
 
 // How prose states the status a request gets.
-const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\s*(?:an? )?[1-5](?:\d\d|xx)\b|\bframe (?:status )?\d{3}\b|(?:->|→|=>|⇒) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected|refused|either|one of|HTTP(?:\/\d(?:\.\d)?)?)(?: with)?(?: an?)? \d{3}\b/i;
+const STATED = /\bstatus\b|\beach \d{3}\b|\(\d{3}(?:\/\d{3})*\)|^\s*(?:an? )?[1-5](?:\d\d|xx)\b|\bframe (?:status )?\d{3}\b|(?:->|→|=>|⇒) \d{3}\b|\b(?:returns?|responds?|answers?|answered|gets?|yields?|receives?|expects?|rejected(?: as)?|refused|refuses(?: it)?|must be|should be|gives?|either|one of|any of|HTTP(?:\/\d(?:\.\d)?)?)(?: with)?(?: an?)? \d{3}\b/i;
 
 /** One clause whose alternatives ("X or Y") name a status on one side only: the other side is an outcome of its own. */
 function offersOtherOutcome(clause: string): boolean {
@@ -183,8 +185,8 @@ export function closeBound(expect: string): number | null {
 /** Follows `params.a.b`, `params["a.b"]` in the echoed parameters. */
 function paramAt(params: unknown, path: string): unknown {
   let node: any = params;
-  for (const m of path.matchAll(/\.([\w$]+)|\["([^"]+)"\]|\['([^']+)'\]/g)) {
-    const key = m[1] ?? m[2] ?? m[3];
+  for (const m of path.matchAll(/\.([\w$]+)|\["([^"]+)"\]|\['([^']+)'\]|\[:([\w$]+)\]/g)) {
+    const key = m[1] ?? m[2] ?? m[3] ?? m[4];
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }
@@ -195,12 +197,13 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-const PARAM_PATH = String.raw`params((?:\.[\w$]+|\["[^"]+"\]|\['[^']+'\])*)`;
-const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\[[^\]]*\]|\{[^}]*\}|null|true|false|-?\d+(?:\.\d+)?|undefined)`;
+// `params.a.b`, `params["a.b"]`, `params['a.b']`, and Rails' own `params[:post][:title]`.
+const PARAM_PATH = String.raw`params((?:\.[\w$]+|\["[^"]+"\]|\['[^']+'\]|\[:[\w$]+\])*)`;
+const LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\[[^\]]*\]|\{[^}]*\}|null|nil(?!\w)|true|false|-?\d+(?:\.\d+)?|undefined)`;
 
 /** A literal as the prose writes it; a single-quoted string ('c') is the string it quotes. */
 function literalValue(literal: string): unknown {
-  if (literal === 'undefined') return undefined;
+  if (literal === 'undefined' || literal === 'nil') return undefined;
   if (literal.startsWith("'")) return JSON.parse(`"${literal.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as unknown;
   return JSON.parse(literal) as unknown;
 }
@@ -208,7 +211,7 @@ function literalValue(literal: string): unknown {
 /** `params.x === "v"`, `params.x == [..]`, `params.x is an object {..}`, `params.x undefined`. */
 function paramChecks(expect: string, statuses: Set<number>): Check[] {
   const checks: Check[] = [];
-  const re = new RegExp(`${PARAM_PATH}\\s*(?:===|==|=|is an object|is)?\\s*${LITERAL}`, 'g');
+  const re = new RegExp(`${PARAM_PATH}\\s*(?:===|==|=|is an object|is exactly|is|(?:must|should) (?:be|equal)|equals?)?\\s*${LITERAL}`, 'g');
   // "params.post.admin absent", "params.x is missing", "params.x not set": the same as `=== undefined`.
   const absent = new RegExp(`${PARAM_PATH}\\s+(?:is |must be |stays )?(?:absent|missing|not present|not set)\\b`, 'g');
   const stated = [...expect.matchAll(re)].map((m) => [m[1], m[2]] as const);
@@ -222,6 +225,8 @@ function paramChecks(expect: string, statuses: Set<number>): Check[] {
       run: (o) => {
         if (o.echo === null) return mustEcho ? `no action echoed its params (status ${o.status})` : null;
         const actual = paramAt(o.echo.params, path);
+        // Ruby's nil: absent, or JSON null.
+        if (literal === 'nil' && actual === null) return null;
         return same(actual, expected) ? null : `params${path} is ${JSON.stringify(actual)}`;
       },
     });
@@ -300,9 +305,9 @@ export function readExpect(written: string, host: string): Reading {
     checks.push({ name: 'no cookie value is an array', run: (o) => (o.echo && Object.values(o.echo.session ?? {}).some(Array.isArray) ? 'an array value' : null) });
   }
   // "Location = "..."", "Location == "..."", "Location: "..."" (not "Location header = ...", which the corpus qualifies).
-  const location = /\bLocation\s*(?:===|==|=|:)\s*"((?:[^"\\]|\\.)*)"/.exec(expect);
+  const location = /\bLocation(?:\s*(?:===|==|=|:)|(?: header)? (?:is exactly|equals|must equal|must be exactly))\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')/.exec(expect);
   if (location) {
-    const wanted = (JSON.parse(`"${location[1]}"`) as string).replaceAll('{{host}}', host);
+    const wanted = (location[1] !== undefined ? (JSON.parse(`"${location[1]}"`) as string) : location[2].replace(/\\'/g, "'")).replaceAll('{{host}}', host);
     checks.push({ name: `Location is ${wanted}`, run: (o) => (o.headers.location?.length === 1 && o.headers.location[0] === wanted ? null : `Location is ${JSON.stringify(o.headers.location)}`) });
   }
   if (/href never starts with javascript:/.test(expect)) {
@@ -349,7 +354,7 @@ export function readExpect(written: string, host: string): Reading {
   }
   checks.push(...locationChecks(expect, host));
   const heap = heapBound(expect);
-  const close_allowed = /\b(?:or (?:the )?(?:connection|socket) (?:is )?closed|or closed|or (?:a )?close)\b/i.test(expect);
+  const close_allowed = /\b(?:or (?:the )?(?:connection|socket) (?:is |gets )?(?:closed|dropped|reset|terminated)|or closed|or (?:a )?close)\b/i.test(expect);
   const reading = { statuses, exclusive: statusesExclusive(expect), within_ms: timeBound(expect), heap_mb: heap, close_allowed, checks };
   return { ...reading, unread: unreadParts(expect, reading) };
 }
@@ -406,7 +411,7 @@ function locationChecks(expect: string, host: string): Check[] {
 }
 
 /** Outcomes every entry shares, checked whatever the prose: naming one is an outcome the runner holds it to. */
-const SHARED_OUTCOME = /process (?:stays |remains |is still |still |must stay |must remain |should stay )?alive|process (?:must |should )?survives?|(?:process|server) (?:does not|doesn't|must not|never) crash(?:es)?|never crash(?:es)?|no crash|Object\.prototype (?:is |stays |remains )?(?:unchanged|untouched|unmodified|not (?:polluted|modified|changed))|no prototype pollution|\(\{\}\)\.\w+ === undefined|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclos(?:e|es|ed)(?: with)?(?: (?:code|status))? \d{4}|connection closed|closed by server/i;
+const SHARED_OUTCOME = /process (?:stays |remains |is still |still |must stay |must remain |should stay )?alive|process (?:must |should )?survives?|(?:process|server) (?:does not|doesn't|must not|never) crash(?:es)?|never crash(?:es)?|no crash|Object\.prototype (?:is |stays |remains )?(?:unchanged|untouched|unmodified|not (?:polluted|modified|changed))|no prototype pollution|\(\{\}\)\.\w+ === undefined|no uncaught exception|never (?:a )?5(?:00|xx)\b|\bno 5(?:00|xx)\b|not (?:a )?500\b|must not cause a 500|Object\.prototype gains no own properties|never file contents|no file disclosure|no stack overflow|server (?:survives|keeps running|stays up|still up)|follow-up|GET \/ (?:still )?(?:returns|answers) 200|raises at (?:boot|declaration)|\bclos(?:e|es|ed|ing)\b[^;]{0,40}?\b(?:10\d\d|[34]\d{3})\b|connection closed|closed by server/i;
 
 /** What in `expect` this reader could not turn into a check. */
 function unreadParts(expect: string, reading: Omit<Reading, 'unread'>): string[] {
@@ -437,5 +442,6 @@ export function errorOrClose(expect: string): boolean {
 
 /** Files the prose says must not exist afterwards: "(/tmp/pwned.txt absent)". */
 export function absentFiles(expect: string): string[] {
-  return [...expect.matchAll(/\((\/[\w/.-]+) absent\)/g)].map((m) => m[1]);
+  const said = /\((\/[\w/.-]+) absent\)|(?<![\w.])(\/[\w/-]+\.[\w.-]+) (?:is |stays |remains )?(?:absent|must not exist|does not exist|never (?:exists|created|written))\b|\bno file (?:at|named|written (?:to|at)) (\/[\w/.-]+)/g;
+  return [...new Set([...expect.matchAll(said)].map((m) => (m[1] ?? m[2] ?? m[3]).replace(/\.$/, '')))];
 }
