@@ -260,6 +260,8 @@ test('params in Rails\' own spelling, and "must be"/"should equal", are the same
   assert.equal(failing(expect, echo({ post: { title: 'x' } })), []);
   assert.equal(failing(expect, echo({ post: { title: 'x', admin: null } })), [], 'nil is JSON null too');
   assert.equal(failing(expect, echo({ post: { title: 'y', admin: '1' } })), ['params[:post][:title] is "x"', 'params[:post][:admin] is nil']);
+  assert.equal(failing('params has key "a.b" with value "c"', echo({ 'a.b': 'd' })), ['params["a.b"] is "c"']);
+  assert.equal(failing('params has key "a.b" with value "c"', echo({ 'a.b': 'c' })), []);
   assert.equal(failing('params.post.title should equal "x"', echo({ post: { title: 'y' } })), ['params.post.title is "x"']);
   assert.equal(failing('params.post.title must be "x" and params.post.admin must be undefined', echo({ post: { title: 'x', admin: true } })), ['params.post.admin is undefined']);
 });

@@ -216,6 +216,10 @@ function paramChecks(expect: string, statuses: Set<number>): Check[] {
   const absent = new RegExp(`${PARAM_PATH}\\s+(?:is |must be |stays )?(?:absent|missing|not present|not set)\\b`, 'g');
   const stated = [...expect.matchAll(re)].map((m) => [m[1], m[2]] as const);
   for (const m of expect.matchAll(absent)) stated.push([m[1], 'undefined']);
+  // "params has key "a.b" with value "c"", "params.post has a "title" key whose value is "x"".
+  for (const m of expect.matchAll(new RegExp(`${PARAM_PATH} has (?:an? )?(?:own )?key "([^"]+)" (?:with value|whose value is|equal to|set to|=)\\s*${LITERAL}`, 'g'))) {
+    stated.push([`${m[1]}[${JSON.stringify(m[2])}]`, m[3]]);
+  }
   for (const [path, literal] of stated) {
     const expected = literalValue(literal);
     // "params.x === v or 400": a refusal is the other allowed outcome, so only an echo is checked.
