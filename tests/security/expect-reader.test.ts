@@ -169,6 +169,9 @@ test('a remark on what Rails or an advisory did is neither a status allowed nor 
     ['status 400; Rails 2.1 raised TypeError -> 500', [400]],
     ['status 400 — as in Rails 2.1, which answered 500', [400]],
     ['status 405/501 (or 500 public/500.html as in 2.1)', [405, 501, 500]],
+    ['status 404; note: Rails 2.1 accepted this with 200', [404]],
+    ['status 404 (2.1 returned 500 here)', [404]],
+    ['status 403, as Rails 2.1 would have answered 200 here', [403]],
   ] as const) {
     const reading = readExpect(expect, HOST);
     assert.equal([...reading.statuses].sort(), [...statuses].sort(), expect);

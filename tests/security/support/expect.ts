@@ -91,10 +91,13 @@ const NEGATED_AFTER = /^(?:\s+(?:page|response|error|answer|status))?\s+(?:is|ar
  * ("; Rails 2.1 returned 500 here"). Such a remark allows no status and states no time.
  */
 export function withoutRemarks(expect: string): string {
-  const HISTORY = /\b(?:Rails|CVE|GHSA|advisory|as in \d|as \d\.\d|used to|formerly|historically)\b/i;
+  const HISTORY = /\b(?:Rails|CVE|GHSA|advisory|as in \d|as \d\.\d|used to|formerly|historically)\b|\b\d\.\d+(?:\.\d+)? (?:did|does|returned|returns|raised|raises|gave|gives|answered|answers|would|accepted|accepts|used)\b/i;
+  const AS = String.raw`(?:as in |as |like |unlike |in |under |where |whereas |while )`;
+  const RAILS = String.raw`(?:Rails \d[\d.]*|CVE-[\d-]+)\b[^;()—–]*`;
   return expect
     .replace(/\(([^()]*)\)/g, (whole, inner: string) => (!/^\s*(?:or|and|also|else|either)\b/i.test(inner) && HISTORY.test(inner) ? '' : whole))
-    .replace(/(^|[;—–]|\.\s)\s*(?:as in |as |like |unlike |in |under |where )?(?:Rails \d[\d.]*|CVE-[\d-]+)\b[^;()—–]*/gi, '$1');
+    .replace(new RegExp(String.raw`(^|[;—–]|\.\s)\s*(?:(?:note|NB|cf\.?)\s*:?\s*)?${AS}?${RAILS}`, 'gi'), '$1')
+    .replace(new RegExp(String.raw`,\s*${AS}${RAILS}`, 'gi'), '');
 }
 // The invariant every entry shares; its 200 is about the next request, not this one
 // ("follow-up GET / returns 200", "the next GET / still answers 200", "a fresh request gets 200").
