@@ -3,13 +3,14 @@
  *
  *   node --import tsx tests/harness/run.ts [--coverage] [dir] [pattern]
  *
- * runs every file under `dir` (default: tests) whose path matches `pattern` (a regular
- * expression; default: \.test\.ts$). Files are written as ordinary uvu suites; see uvu.ts for why
- * uvu's own runner is not used to run them. The run fails (exit code 1), naming the cause, when
- * a test fails, a hook throws, a rejection goes unhandled, an exception goes uncaught, a file
- * does not load, tests are registered and never run, the process exits before the end, or no
- * test runs at all. It ends with one plain line: `N passed, M failed, K skipped`. With
- * --coverage the run is measured and c8's report printed before that line (coverage.ts).
+ * runs every TypeScript file under `dir` (default: tests) whose path matches `pattern` (a regular
+ * expression; default: \.test\.ts$), so a pattern naming a folder never loads its data or notes.
+ * Files are written as ordinary uvu suites; see uvu.ts for why uvu's own runner is not used to
+ * run them. The run fails (exit code 1), naming the cause, when a test fails, a hook throws, a
+ * rejection goes unhandled, an exception goes uncaught, a file does not load, tests are registered
+ * and never run, the process exits before the end, or no test runs at all. It ends with one plain
+ * line: `N passed, M failed, K skipped`. With --coverage the run is measured and c8's report
+ * printed before that line (coverage.ts).
  *
  * SIGNALBOX_TEST_TIMEOUT_MS bounds each test and hook (default 60000). SIGNALBOX_TEST_LINGER_MS is
  * how long what a test left open may keep a finished run alive (default 10000) before the run is
@@ -36,7 +37,7 @@ function testFiles(dir: string, pattern: RegExp): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     const path = entry.split(sep).join('/');
-    if (path.split('/').includes('node_modules') || !pattern.test(path)) continue;
+    if (path.split('/').includes('node_modules') || !path.endsWith('.ts') || !pattern.test(path)) continue;
     if (statSync(resolve(dir, entry)).isFile()) found.push(resolve(dir, entry));
   }
   return found.sort();
