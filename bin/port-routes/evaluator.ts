@@ -409,13 +409,7 @@ class Evaluator {
     }
     this.#frames.push(block);
     try {
-      if (!forValue) {
-        this.#statements(method.body, inner, out);
-        return null;
-      }
-      let last: Value = null;
-      for (const n of method.body) last = this.#value(n, inner);
-      return last;
+      return this.#body(method.body, inner, out, forValue);
     } finally {
       this.#frames.pop();
     }
@@ -961,12 +955,17 @@ class Evaluator {
         inner.define(p.name, spread[i] ?? null);
       }
     });
+    return this.#body(block.body, inner, out, forValue);
+  }
+
+  /** Runs a method's or a block's body: as statements, or (`forValue`) for its last statement's value. */
+  #body(nodes: readonly Node[], scope: Scope, out: Declaration[], forValue: boolean): Value {
     if (!forValue) {
-      this.#statements(block.body, inner, out);
+      this.#statements(nodes, scope, out);
       return null;
     }
     let last: Value = null;
-    for (const n of block.body) last = this.#value(n, inner);
+    for (const n of nodes) last = this.#value(n, scope);
     return last;
   }
 
