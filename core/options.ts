@@ -15,6 +15,15 @@ export function checkOptionNames(owner: string, options: unknown, known: Readonl
   if (unknown !== null) throw new ArgumentError(unknown);
 }
 
+/**
+ * What to add to an error about a value written as a Ruby symbol in a string (`':comments'`, `':put'`), as a
+ * routes file ported by hand from `:has_many => :comments` has it: the same name without its colon. Empty
+ * for any other value.
+ */
+export function rubySymbolHint(value: unknown): string {
+  return typeof value === 'string' && /^:\w+$/.test(value) ? ` (a Ruby symbol is written here as a plain string: ${JSON.stringify(value.slice(1))})` : '';
+}
+
 /** A value as an error message shows it: text quoted (the first 40 characters), a number as itself, else its kind. */
 export function shownValue(value: unknown): string {
   if (value === null) return 'null';

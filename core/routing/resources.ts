@@ -5,7 +5,7 @@
  * gets a plain route and a `.:format` twin named `formatted_<name>`.
  */
 import { ArgumentError } from '../errors.ts';
-import { meantName } from '../options.ts';
+import { meantName, rubySymbolHint } from '../options.ts';
 import { isPlainObject } from '../util.ts';
 import { withoutTrailingSlashes } from './params.ts';
 import type { Inflector } from './inflector.ts';
@@ -284,7 +284,7 @@ function validateMethodSpec(action: string, method: MethodSpec | null | undefine
     const name = String(m).toLowerCase();
     if (name === 'any') continue;
     if (name === 'head') throw new ArgumentError(`HTTP method HEAD is invalid for the ${action} action: HEAD requests are answered by GET routes`);
-    if (!(HTTP_METHODS as readonly string[]).includes(name)) throw new ArgumentError(`Invalid HTTP method ${JSON.stringify(m)} for the ${action} action`);
+    if (!(HTTP_METHODS as readonly string[]).includes(name)) throw new ArgumentError(`Invalid HTTP method ${JSON.stringify(m)} for the ${action} action${rubySymbolHint(m) || ': use get, post, put, delete, options or any'}`);
   }
 }
 
@@ -426,7 +426,7 @@ function mapHasMany(ctx: ResourceContext, r: Resource, associations: HasMany, ne
 
 // Association names become paths, controllers and helper names, as resource names do, so they must be words too.
 function associationName(option: string, name: unknown, shape: string): string {
-  if (typeof name !== 'string' || !/^\w+$/.test(name)) throw new ArgumentError(`:${option} takes ${shape}; association names must be words, got ${JSON.stringify(name) ?? String(name)}`);
+  if (typeof name !== 'string' || !/^\w+$/.test(name)) throw new ArgumentError(`:${option} takes ${shape}; association names must be words, got ${JSON.stringify(name) ?? String(name)}${rubySymbolHint(name)}`);
   return name;
 }
 

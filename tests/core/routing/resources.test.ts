@@ -125,7 +125,7 @@ test('method names in extra actions are case-insensitive', () => {
 
 test('invalid methods for extra actions are refused', () => {
   throwsA(() => draw((map) => map.resources('messages', { member: { mark: 'head' } })), ArgumentError, 'HTTP method HEAD is invalid for the mark action: HEAD requests are answered by GET routes');
-  throwsA(() => draw((map) => map.resources('messages', { collection: { rss: 'bacon' } })), ArgumentError, 'Invalid HTTP method "bacon" for the rss action');
+  throwsA(() => draw((map) => map.resources('messages', { collection: { rss: 'bacon' } })), ArgumentError, 'Invalid HTTP method "bacon" for the rss action: use get, post, put, delete, options or any');
   throwsA(() => draw((map) => map.resources('messages', { member: { mark: ['get', 'patch'] } })), ArgumentError);
 });
 
