@@ -136,6 +136,20 @@ test('plain node imports every entry and serves an application written in JavaSc
   assert.match(seen.elk.body, JSON.stringify(ELK_MISSING), 'without elkjs the page is told how to install it');
 });
 
+test('CommonJS require() of every entry gets what import gets (require of ES modules, Node 22.12 and later)', async () => {
+  const entries = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json').map((subpath) => `signalbox${subpath.slice(1)}`);
+  const script = `const entries = ${JSON.stringify(entries)};
+const required = Object.fromEntries(entries.map((name) => [name, Object.keys(require(name)).sort()]));
+Promise.all(entries.map(async (name) => [name, Object.keys(await import(name)).sort()])).then((imported) => {
+  console.log(JSON.stringify({ required, imported: Object.fromEntries(imported) }));
+});`;
+  const ran = await run(process.execPath, ['--no-warnings', '--input-type=commonjs', '-e', script], consumer);
+  assert.is(ran.code, 0, ran.stderr);
+  const { required, imported } = JSON.parse(ran.stdout) as { required: Record<string, string[]>; imported: Record<string, string[]> };
+  assert.equal(required, imported);
+  assert.ok(required.signalbox!.includes('createApp'));
+});
+
 test('a process that refuses code generation from strings imports every entry and serves the same application', async () => {
   const plain = await run(process.execPath, ['smoke.mjs'], consumer);
   const hardened = await run(process.execPath, ['--disallow-code-generation-from-strings', 'smoke.mjs'], consumer);
