@@ -156,11 +156,16 @@ const OPTION_TYPES: Readonly<Record<string, { readonly shape: string; readonly o
   shallow: { shape: 'true or false', ok: (v) => v === null || typeof v === 'boolean' },
 };
 
+/** A declared value as an error shows it: JSON, but a RegExp as its source (JSON would show `{}`) and a Symbol as itself. */
+function shownRouteValue(value: unknown): string {
+  return value instanceof RegExp ? String(value) : JSON.stringify(value) ?? String(value);
+}
+
 function checkOptionTypes(method: string, options: Options): void {
   for (const [key, value] of Object.entries(options)) {
     const type = OPTION_TYPES[key];
     if (type === undefined || value === undefined || type.ok(value)) continue;
-    throw new ArgumentError(`${method}: :${key} must be ${type.shape}, got ${JSON.stringify(value) ?? String(value)}${rubySymbolHint(value)}`);
+    throw new ArgumentError(`${method}: :${key} must be ${type.shape}, got ${shownRouteValue(value)}${rubySymbolHint(value)}`);
   }
 }
 
@@ -181,8 +186,12 @@ function splitArgs(method: string, args: ResourceArgs): { names: string[]; optio
   const rest = [...args];
   const block = typeof rest[rest.length - 1] === 'function' ? (rest.pop() as Block) : undefined;
   const options = isPlainObject(rest[rest.length - 1]) ? (rest.pop() as Options) : {};
+  // After an options hash only the block may come: `resources('posts', { only }, 5)` is a block gone wrong, not a name.
+  if (block === undefined && rest.length > 1 && rest.slice(0, -1).some(isPlainObject)) {
+    throw new ArgumentError(`${method}: after the options hash comes only the block, a function; got ${shownRouteValue(rest[rest.length - 1])}`);
+  }
   const names = rest.map((n) => {
-    if (typeof n !== 'string' || !WORD.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${JSON.stringify(n) ?? String(n)}${rubySymbolHint(n)}`);
+    if (typeof n !== 'string' || !WORD.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${shownRouteValue(n)}${rubySymbolHint(n)}`);
     return n;
   });
   if (names.length === 0) throw new ArgumentError(`${method} needs at least one name`);

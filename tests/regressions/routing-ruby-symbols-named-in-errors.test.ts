@@ -63,4 +63,15 @@ test('a resource name that is no string is shown as it is', () => {
   assert.is(refusal((map) => map.resources(Symbol('posts') as never)).message, 'resources: resource names must be words, got Symbol(posts)');
 });
 
+/** `{ requirements: /\d+/ }` (a RegExp where a hash of them goes) was refused as `got {}`, JSON's view of a RegExp. */
+test('a RegExp given where a hash goes is shown as the RegExp', () => {
+  assert.is(refusal((map) => map.resources('posts', { requirements: /\d+/ as never })).message, 'resources: :requirements must be a hash, got /\\d+/');
+});
+
+/** `resources('posts', { only: ['index'] }, 5)` was refused as a resource name `{"only":["index"]}`. */
+test('what follows the options hash is refused as a block, not read as a name', () => {
+  assert.is(refusal((map) => map.resources('posts', { only: ['index'] }, 5 as never)).message, 'resources: after the options hash comes only the block, a function; got 5');
+  assert.is(refusal((map) => map.resource('account', {}, 'profile' as never)).message, 'resource: after the options hash comes only the block, a function; got "profile"');
+});
+
 test.run();
