@@ -72,12 +72,9 @@ console.log(`{{app_name}} (${app.config.environment}) listening on ${server.url}
 function explainLoadError(error) {
   if (!(error instanceof SyntaxError)) return error instanceof Error ? error : new Error(String(error));
   const root = import.meta.dirname;
-  // Without the variables `node --watch` gives this process to report back to it: a check inheriting
-  // them would take the watcher's channel, and no later save would restart the server.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(NODE_CHANNEL_|WATCH_REPORT_DEPENDENCIES$)/.test(name)));
   for (const file of ownModules(root, ['config', 'app/controllers', 'app/models', 'app/helpers'])) {
     try {
-      execFileSync(process.execPath, ['--check', file], { stdio: ['ignore', 'ignore', 'pipe'], env });
+      execFileSync(process.execPath, ['--check', file], { stdio: ['ignore', 'ignore', 'pipe'] });
     } catch (failed) {
       const report = String(/** @type {{ stderr?: unknown }} */ (failed).stderr ?? '');
       const line = /:(\d+)\n/.exec(report)?.[1];
