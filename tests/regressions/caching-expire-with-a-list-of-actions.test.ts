@@ -52,6 +52,13 @@ test('expire_page and expire_action take a list of actions and expire each one',
     const del = await s.send('DELETE', '/posts/1');
     assert.equal([del.status, del.body], [200, '2']);
     for (const path of ['/posts/1/edit', '/posts/new']) assert.is((await s.get(path)).headers['x-cache'], 'miss', path);
+
+    // From outside a request too.
+    assert.is((await s.get('/posts')).headers['x-cache'], 'miss');
+    assert.is((await s.get('/posts/1')).headers['x-cache'], 'miss');
+    assert.is(s.app.caching!.expire_page({ controller: 'posts', action: ['index', 'show'], id: 1 }), 2);
+    assert.is(await s.app.caching!.expire_action({ controller: 'posts', action: ['edit', 'new'], id: 1 }), 2);
+    assert.not.ok(existsSync(join(dir, 'posts.html')) || existsSync(join(dir, 'posts/1.html')));
   });
 });
 
