@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller } from '../../core/index.ts';
+import { Controller, html, memoryViews } from '../../core/index.ts';
 import { withApp } from '../support/harness.ts';
 import { scratchDir } from '../support/temp.ts';
 
@@ -41,6 +41,21 @@ test("a fragment named by a route hash is this page's own: another post's page n
     assert.is((await s.send('PUT', '/posts/2')).body, '1', "update of post 2 expires post 2's fragment");
     assert.is((await s.get('/posts/2')).body, 'post 2, render 5');
     assert.is((await s.get('/posts/1')).body, 'post 1, render 1');
+  });
+});
+
+test("a template's cache block named by a route hash is its page's own", async () => {
+  let renders = 0;
+  class PostsController extends Controller {
+    show(): void {}
+  }
+  const views = memoryViews({
+    'posts/show.html': async (v: any) => html`<p>${await v.cache({ action_suffix: 'body' }, () => `post ${v.params.id}, render ${++renders}`)}</p>`,
+  });
+  await withApp({ posts: PostsController }, { views }, async (s) => {
+    assert.is((await s.get('/posts/1')).body, '<p>post 1, render 1</p>');
+    assert.is((await s.get('/posts/2')).body, '<p>post 2, render 2</p>');
+    assert.is((await s.get('/posts/1')).body, '<p>post 1, render 1</p>');
   });
 });
 
