@@ -30,7 +30,7 @@ export function actionCacheKey(c: CacheHost, declaration: CacheDeclaration): str
       throw new ArgumentError('cache_path must give a string or a route hash at once, not a promise');
     }
     if (typeof given === 'string') base = given;
-    else if (given !== null && typeof given === 'object') base = request.host_with_port + c.pathFor(given as Record<string, unknown>);
+    else if (given !== null && typeof given === 'object') base = request.host_with_port + canonicalQueried(c.pathFor(given as Record<string, unknown>));
     else throw new ArgumentError('cache_path must give a string or a route hash');
   } else {
     if (request.query_string !== '') return null;
@@ -56,6 +56,12 @@ function requestBase(request: Request): string {
 export function canonicalPath(path: string): string {
   if (!path.includes('%') && /^[A-Za-z0-9\-_.!~*'()/]*$/.test(path)) return path;
   return path.split('/').map(canonicalSegment).join('/');
+}
+
+/** A generated path in its one spelling, any query after it left as generated. */
+function canonicalQueried(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? canonicalPath(path) : canonicalPath(path.slice(0, q)) + path.slice(q);
 }
 
 function canonicalSegment(segment: string): string {
