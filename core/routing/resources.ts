@@ -296,12 +296,24 @@ function addDefaultAction(groups: MethodGroups, action: string): void {
 
 function allowedActions(method: string, entity: string, options: ResourceOptions): readonly string[] | null {
   const { only, except } = options;
-  if (only !== undefined && except !== undefined) throw new ArgumentError('Please supply either :only or :except, not both.');
+  if (only !== undefined && except !== undefined) {
+    // Rails 2.2 read both and let :only decide (after :all and :none of either), so a routes file that
+    // gives both draws as it did there; development says which one was ignored.
+    developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `${method}\u0000only+except\u0000${entity}`,
+      `${method}(${JSON.stringify(entity)}) was given both :only and :except; as Rails 2.2 did, ${bothDecides(only, except)}`);
+  }
   if (only === 'all' || except === 'none') return DEFAULT_ACTIONS;
   if (only === 'none' || except === 'all') return [];
   if (only !== undefined) { const names = actionNames(method, entity, 'only', only); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
   if (except !== undefined) { const names = actionNames(method, entity, 'except', except); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
   return options.actions ?? null;
+}
+
+/** Which of :only and :except given together decides, in the words of the warning. */
+function bothDecides(only: ActionList, except: ActionList): string {
+  if (only === 'all' || only === 'none') return `:only => :${only} decides and :except is ignored`;
+  if (except === 'all' || except === 'none') return `:except => :${except} decides and :only is ignored`;
+  return ':only decides and :except is ignored';
 }
 
 const DEFAULT_ACTION_SET: ReadonlySet<string> = new Set(DEFAULT_ACTIONS);
