@@ -216,15 +216,15 @@ const CASES: Case[] = [
   },
   {
     name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
-    ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
+    ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :controller => 'files', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
     draw: [
       ['resources', 'courses', { $block: [
         ['users', 'users', { controller: 'context' }],
         ['prior_users', 'users/prior', { controller: 'context' }],
-        ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }],
+        ['resources', 'files', { $block: [['download', 'download', { controller: 'files', action: 'show' }]] }],
         ['images', 'images', { controller: 'files' }],
       ] }],
-      ['resources', 'groups', { $block: [['users', 'users', { controller: 'context' }], ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }]] }],
+      ['resources', 'groups', { $block: [['users', 'users', { controller: 'context' }], ['resources', 'files', { $block: [['download', 'download', { controller: 'files', action: 'show' }]] }]] }],
     ],
   },
   {
@@ -322,6 +322,18 @@ const OMITTED: Omitted[] = [
       'config/routes.rb:6: not ported: map.load_extension_routes',
     ],
     draw: [['resources', 'pages']],
+  },
+  {
+    name: 'a named route that names no controller, which Rails 2.x refuses: a plugin\'s method (map.filter), not a route',
+    ruby: "map.filter 'locale'\nmap.resources :projects do |project|\n  project.filter 'current_project'\n  project.search 'search', :controller => 'search'\nend\nmap.with_options :controller => 'pages' do |pages|\n  pages.about 'about'\nend\nmap.namespace :admin, :controller => 'admin/base' do |admin|\n  admin.with_options :action => 'show' do |a|\n    a.dashboard 'dashboard'\n  end\nend\nmap.home 'home', :defaults => { :controller => 'home' }\nmap.generic ':controller/:action'\n",
+    reports: ["config/routes.rb:1: not ported: map.filter 'locale'", "config/routes.rb:3: not ported: project.filter 'current_project'"],
+    draw: [
+      ['resources', 'projects', { $block: [['search', 'search', { controller: 'search' }]] }],
+      ['with_options', { controller: 'pages' }, { $block: [['about', 'about']] }],
+      ['namespace', 'admin', { controller: 'admin/base' }, { $block: [['with_options', { action: 'show' }, { $block: [['dashboard', 'dashboard']] }]] }],
+      ['home', 'home', { defaults: { controller: 'home' } }],
+      ['generic', ':controller/:action'],
+    ],
   },
   {
     name: 'require, and a method defined elsewhere',
