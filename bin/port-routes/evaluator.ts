@@ -1127,12 +1127,11 @@ export function summarize(text: string, node: { start: number; end: number }): s
   return `${short(lines[0])} … ${short(lines[lines.length - 1])}`;
 }
 
-/** Whether a route's path has a `:controller` segment, or its options (or their `:defaults`) give one. */
+/**
+ * Whether a route's path has a `:controller` segment, or its options give one. (A `:defaults` controller needs
+ * the segment: Rails 2.x refuses a default with no segment to assign it to.)
+ */
 function namesController(path: Value | undefined, options: Value | undefined): boolean {
   if (typeof path === 'string' && /:controller(?![A-Za-z0-9_])/.test(path)) return true;
-  if (!(options instanceof RubyHash)) return false;
-  const given = (hash: RubyHash) => hash.entries.has(Sym.of('controller')) || hash.entries.has('controller');
-  if (given(options)) return true;
-  const defaults = options.entries.get(Sym.of('defaults')) ?? options.entries.get('defaults');
-  return defaults instanceof RubyHash && given(defaults);
+  return options instanceof RubyHash && (options.entries.has(Sym.of('controller')) || options.entries.has('controller'));
 }
