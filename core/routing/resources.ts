@@ -41,6 +41,12 @@ export type MethodSpec = string | readonly string[];
  */
 export type ExtraActions = Readonly<Record<string, MethodSpec>> | readonly string[] | string;
 
+/**
+ * A resource's requirement: a pattern its segments must match, or (as Rails 2.x documents, `:requirements =>
+ * { :protocol => 'https' }`) a fixed value, which recognition returns as a parameter and generation must be given.
+ */
+export type ResourceRequirement = RequirementInput | string | number | boolean | null;
+
 export interface ResourceOptions {
   collection?: ExtraActions;
   member?: ExtraActions;
@@ -48,7 +54,7 @@ export interface ResourceOptions {
   controller?: string;
   singular?: string;
   plural?: string;
-  requirements?: Readonly<Record<string, RequirementInput>>;
+  requirements?: Readonly<Record<string, ResourceRequirement>>;
   conditions?: Readonly<Record<string, unknown>>;
   as?: string;
   has_one?: string | readonly string[] | null;
@@ -156,10 +162,10 @@ export class Resource {
     return !(DEFAULT_ACTIONS as readonly string[]).includes(action) || this.actions === null || this.actions.includes(action);
   }
 
-  #requirements: [Record<string, RequirementInput>, Record<string, RequirementInput>] | null = null;
+  #requirements: [Record<string, ResourceRequirement>, Record<string, ResourceRequirement>] | null = null;
 
   /** Requirements of collection routes; `:id`'s is kept for member routes only (default: `[^/.?]+`). */
-  requirements(withId: boolean): Record<string, RequirementInput> {
+  requirements(withId: boolean): Record<string, ResourceRequirement> {
     if (this.#requirements === null) {
       const { id, ...rest } = this.options.requirements ?? {};
       this.#requirements = [rest, { ...rest, id: id ?? ID_REQUIREMENT }];
