@@ -8,6 +8,12 @@
  * one a request; a change in the directory (seen by a file watcher where
  * the platform has one) forgets them at once.
  *
+ * A path is first read against the names its directories hold, each
+ * directory listed once a second (or until a change is seen): a request for
+ * a name no directory on its way holds (`/posts/1`, `/users/8812/edit`,
+ * every distinct URL of the app itself) is answered from memory, with no
+ * file-system call that fails, however many distinct paths arrive.
+ *
  * No request path reaches anything outside the directory: a path with an
  * empty, `.` or `..` segment, a backslash, a NUL or another control
  * character, or a hidden name (dotfiles, `.git/`) is refused before any
@@ -15,7 +21,7 @@
  * inside the directory's real path, below no hidden name.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 
 /** How long a path no file answers is taken as none, in ms. */
@@ -29,6 +35,19 @@ const MAX_MISS_CHARS = 1_000_000;
 /** What a file system can name (Linux's NAME_MAX and PATH_MAX, in bytes): a longer path names no file. */
 const MAX_NAME_BYTES = 255;
 const MAX_PATH_BYTES = 4_096;
+/**
+ * Directories whose names are kept, and the most names one may hold to be kept: only directories that
+ * exist are listed, so the bound is the public tree's own size, never a client's; a larger directory is
+ * looked up on disk, file by file, as before.
+ */
+const MAX_LISTINGS = 1_000;
+const MAX_LISTED_NAMES = 10_000;
+
+/** A directory's names as last read (null: no directory there), until when they stand. */
+interface Listing {
+  readonly names: ReadonlySet<string> | null;
+  readonly until: number;
+}
 
 /** The files of one app's public directory, found on disk per request. */
 export class PublicDirectory {
@@ -36,6 +55,11 @@ export class PublicDirectory {
   #real: Promise<string | null> | null = null;
   readonly #misses = new Map<string, number>();
   #missChars = 0;
+  /** Listings by directory, relative to the root ('' for the root itself, 'a/b' below it). */
+  readonly #listings = new Map<string, Listing>();
+  readonly #reading = new Map<string, Promise<Listing | null>>();
+  /** Counts the changes seen: a listing read across one is not kept. */
+  #generation = 0;
   #watcher: FSWatcher | null = null;
 
   constructor(root: string) {
@@ -45,7 +69,7 @@ export class PublicDirectory {
   /** Whether `path` is known, for now, to name no file: answered without touching the disk. */
   knownMissing(path: string): boolean {
     const until = this.#misses.get(path);
-    if (until === undefined) return false;
+    if (until === undefined) return this.#unlisted(path, true, (dir) => this.#freshListing(dir)) === true;
     if (performance.now() < until) return true;
     this.#forget(path);
     return false;
@@ -60,6 +84,8 @@ export class PublicDirectory {
     if (!nameable(path)) return null;
     const root = await this.#realRoot();
     if (root === null) return this.#missed(path);
+    // Answered by the listings, which stand for every path below them: nothing to remember one by one.
+    if (await this.#unlistedOnDisk(root, path, html)) return null;
     const candidates = !html ? [path] : path === '/' ? ['/index.html'] : [path, `${path}.html`];
     for (const candidate of candidates) {
       const segments = safeSegments(candidate);
@@ -75,12 +101,81 @@ export class PublicDirectory {
   changed(): void {
     this.#misses.clear();
     this.#missChars = 0;
+    this.#listings.clear();
+    this.#reading.clear();
+    this.#generation++;
   }
 
   /** Stops watching the directory. */
   close(): void {
     this.#watcher?.close();
     this.#watcher = null;
+  }
+
+  /**
+   * Whether a directory on the way to `path` (or the last one, for its name and its `.html` page) lacks the
+   * name the path needs: true, false, or undefined when a listing it needs is not at hand (`listing` gives
+   * the listing of a directory, relative to the root, or undefined).
+   */
+  #unlisted(path: string, html: boolean, listing: (dir: string) => Listing | undefined): boolean | undefined {
+    const segments = path === '/' ? (html ? ['index.html'] : null) : safeSegments(path);
+    if (segments === null) return undefined;
+    let dir = '';
+    for (let i = 0; i < segments.length; i++) {
+      const known = listing(dir);
+      if (known === undefined) return undefined;
+      if (known.names === null) return true;
+      const name = segments[i];
+      const last = i === segments.length - 1;
+      if (!known.names.has(name) && !(last && html && known.names.has(`${name}.html`))) return true;
+      dir = dir === '' ? name : `${dir}/${name}`;
+    }
+    return false;
+  }
+
+  /** `#unlisted`, reading the listings it needs that are not at hand (one read per directory, however many ask at once). */
+  async #unlistedOnDisk(root: string, path: string, html: boolean): Promise<boolean> {
+    const segments = path === '/' ? [] : safeSegments(path);
+    if (segments === null) return false;
+    // Every directory on the way, read before the synchronous walk, in order: a missing one ends the walk there.
+    let dir = '';
+    for (let i = 0; i < segments.length; i++) {
+      const listing = this.#freshListing(dir) ?? (await this.#read(root, dir));
+      if (listing === null || listing.names === null || !listing.names.has(segments[i])) break;
+      dir = dir === '' ? segments[i] : `${dir}/${segments[i]}`;
+    }
+    return this.#unlisted(path, html, (d) => this.#freshListing(d)) === true;
+  }
+
+  #freshListing(dir: string): Listing | undefined {
+    const listing = this.#listings.get(dir);
+    if (listing === undefined) return undefined;
+    if (performance.now() < listing.until) return listing;
+    this.#listings.delete(dir);
+    return undefined;
+  }
+
+  /** The listing of `dir` read from disk, kept when the bounds allow; null when it could not be kept. */
+  #read(root: string, dir: string): Promise<Listing | null> {
+    let reading = this.#reading.get(dir);
+    if (reading === undefined) {
+      const generation = this.#generation;
+      reading = readdir(dir === '' ? root : join(root, ...dir.split('/'))).then(
+        (names): Listing | null => (names.length > MAX_LISTED_NAMES ? null : { names: new Set(names), until: 0 }),
+        // Not a directory, or gone: nothing below it. Any other failure is left to the file-by-file lookup.
+        (error: NodeJS.ErrnoException): Listing | null => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? { names: null, until: 0 } : null),
+      ).then((listing) => {
+        if (generation !== this.#generation) return listing;
+        this.#reading.delete(dir);
+        if (listing === null) return null;
+        const kept = { names: listing.names, until: performance.now() + MISS_TTL_MS };
+        if (this.#listings.size >= MAX_LISTINGS) this.#listings.delete(this.#listings.keys().next().value!);
+        this.#listings.set(dir, kept);
+        return kept;
+      });
+      this.#reading.set(dir, reading);
+    }
+    return reading;
   }
 
   #missed(path: string): null {
