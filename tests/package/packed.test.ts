@@ -82,12 +82,18 @@ test.after(() => {
   }
 });
 
-test('the tarball holds the build, the command, README, LICENSE and CHANGELOG, and nothing else', () => {
-  const stray = packed.filter((path) => !/^(dist\/|bin\/signalbox\.js$|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(path));
+test('the tarball holds the build, the command, README and the documents it links to, LICENSE and CHANGELOG, and nothing else', () => {
+  const stray = packed.filter((path) => !/^(dist\/|bin\/signalbox\.js$|README\.md$|docs\/containment\.md$|transport\/README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/.test(path));
   assert.equal(stray, [], 'no tests, benchmarks, examples or TypeScript sources');
   assert.equal(packed.filter((path) => /^dist\/(bench|examples|tests|scripts)\//.test(path)), [], 'nothing of the benchmarks\' build');
   for (const file of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/signalbox.js', 'dist/bin/signalbox.js', 'dist/transport/inspect/page/index.html']) {
     assert.ok(packed.includes(file), file);
+  }
+  // The README as npm shows it and as it lies in node_modules: every file it links to is in the package.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  for (const [, link] of readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+    if (/^[a-z]+:/i.test(link)) continue;
+    assert.ok(packed.includes(link), `README links to ${link}, which the package does not hold`);
   }
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (typeof target === 'string') continue;
