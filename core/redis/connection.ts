@@ -8,6 +8,13 @@
  *   first connection is made does a command wait for it, at most
  *   `connect_timeout` seconds, so an app that has just started does not
  *   refuse its first requests.
+ * - A command Redis does not answer within `read_timeout` (a frozen host, a
+ *   paused or overloaded Redis) drops the connection and makes another, as
+ *   Ruby's Redis client does: the client must keep every command it sent
+ *   until Redis answers it, so on a connection that stays open but silent
+ *   each request would add one more (with its value, a whole cached page
+ *   say) for as long as the silence lasts, each waiting `read_timeout`.
+ *   Until the new connection is ready, commands fail at once.
  * - Reconnection is automatic and never gives up: every 100 ms, backing off
  *   to once a second.
  * - An outage is logged once, when it begins (a warning saying what the
@@ -55,7 +62,8 @@ export interface RedisClient {
   unlink(...keys: string[]): Promise<number>;
   scan(cursor: string, match: 'MATCH', pattern: string, count: 'COUNT', n: number): Promise<[string, string[]]>;
   quit(): Promise<unknown>;
-  disconnect(): void;
+  /** `reconnect`: connect again (after the retry strategy's delay) rather than close for good. */
+  disconnect(reconnect?: boolean): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   once(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -88,6 +96,7 @@ export class RedisConnection {
   readonly #client: RedisClient;
   readonly #notice: OutageNotice;
   readonly #connectMs: number;
+  readonly #readMs: number;
   #log: Logger | null;
   #connected = false;
   #outageSince: number | null = null;
@@ -95,6 +104,8 @@ export class RedisConnection {
   /** Why this connection must not be used though it is up: Redis refused the database the URL names. */
   #refused: Error | null = null;
   #closed = false;
+  /** A command went unanswered for `read_timeout`: the connection is being replaced, and takes no more commands. */
+  #stalled = false;
   readonly #readyListeners = new Set<() => void>();
 
   constructor(options: RedisConnectionOptions, notice: OutageNotice) {
@@ -105,6 +116,7 @@ export class RedisConnection {
     this.#log = options.logger ?? null;
     this.#connectMs = seconds('connect_timeout', options.connect_timeout, 1) * 1000;
     const readMs = seconds('read_timeout', options.read_timeout, 1) * 1000;
+    this.#readMs = readMs;
     const Redis = loadClient();
     this.#client = new Redis(url, {
       connectTimeout: this.#connectMs,
@@ -129,6 +141,7 @@ export class RedisConnection {
     });
     this.#client.on('ready', () => {
       this.#connected = true;
+      this.#stalled = false;
       if (this.#outageSince !== null && this.#refused === null) this.#recovered();
       for (const listener of this.#readyListeners) listener();
     });
@@ -172,6 +185,11 @@ export class RedisConnection {
         throw error;
       }
     }
+    if (this.#stalled) {
+      const error = new RedisUnavailable(this.url, new Error(`Redis did not answer within ${this.#readMs} ms; connecting again`));
+      this.outage(error);
+      throw error;
+    }
     if (this.#refused !== null) {
       // ioredis reports a failed SELECT as an event and goes on in database 0: no command may reach it there.
       const error = new RedisUnavailable(this.url, this.#refused);
@@ -187,8 +205,20 @@ export class RedisConnection {
       // A reply error (a wrong type, say) is a bug to report as it is; anything else means Redis is away.
       if (error instanceof Error && error.name === 'ReplyError') throw error;
       this.outage(error);
+      if (timedOut(error)) this.#stall();
       throw new RedisUnavailable(this.url, error);
     }
+  }
+
+  /**
+   * Replaces a connection Redis has stopped answering on: the commands still waiting on it are failed
+   * with it (they would otherwise stay queued until Redis answers, however long that is), and none is
+   * sent until the new one is ready.
+   */
+  #stall(): void {
+    if (this.#stalled || this.#closed) return;
+    this.#stalled = true;
+    this.#client.disconnect(true);
   }
 
   /** Records that Redis is away; logs it when an outage begins. */
@@ -231,6 +261,11 @@ export class RedisConnection {
       };
     });
   }
+}
+
+/** Whether `error` is ioredis giving up on a command Redis has not answered within `commandTimeout`. */
+function timedOut(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Command timed out';
 }
 
 /**

@@ -158,6 +158,42 @@ test('Redis away: a request with a session answers 503 with Retry-After; one tha
   });
 });
 
+test('Redis holding its connections without answering: commands do not pile up behind the silence, and the session is served again once it answers', async () => {
+  await withStore({ read_timeout: 0.3 }, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.command('CONFIG', 'RESETSTAT');
+    // Writes only (a session read renews its ttl, so it is one), so that UNPAUSE still gets through; far
+    // longer than the requests below take.
+    await redis.command('CLIENT', 'PAUSE', '60000', 'WRITE');
+    let statuses: number[] = [];
+    try {
+      // Ten visitors' requests one after another: each may send a command only after the last was answered.
+      const each = await Promise.all(Array.from({ length: 10 }, async () => {
+        const seen: number[] = [];
+        for (let i = 0; i < 20; i++) seen.push((await s.get('/counts', { cookie: `_app_session=${id}` })).status);
+        return seen;
+      }));
+      statuses = each.flat();
+    } finally {
+      await redis.command('CLIENT', 'UNPAUSE');
+    }
+    assert.ok(statuses.every((status) => status === 503), `every request answered 503: ${JSON.stringify(statuses)}`);
+    await sleep(300);
+    // What was sent during the silence runs once Redis answers again: only the first commands, not one per request.
+    const stats = String(await redis.command('INFO', 'commandstats'));
+    const loads = Number(/cmdstat_getex:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    assert.ok(loads <= 50, `${loads} session reads were left queued for Redis, of ${statuses.length} requests`);
+    const deadline = performance.now() + 10_000;
+    let answer = await s.get('/counts/1', { cookie: `_app_session=${id}` });
+    while (answer.status !== 200) {
+      assert.ok(performance.now() < deadline, 'reconnected within 10 s');
+      await sleep(100);
+      answer = await s.get('/counts/1', { cookie: `_app_session=${id}` });
+    }
+    assert.is(answer.body, '1', 'the session was kept as it was');
+  });
+});
+
 test('Redis not running at all: 503 with Retry-After, at once', async () => {
   const store = redisSessionStore({ url: 'redis://127.0.0.1:1/0', key: '_app_session', connect_timeout: 0.3 });
   try {
