@@ -8,7 +8,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, redisSessionStore, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
+import { Controller, redisSessionStore, SessionOverflow, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
 import { startRedis, type RedisServer } from '../../support/redis.ts';
 import { withApp, type Served } from '../../support/harness.ts';
 
@@ -35,6 +35,12 @@ class CountsController extends Controller {
     this.session.user = 'ada';
     this.session.n = n;
     this.render({ text: 'signed in' });
+  }
+
+  /** Keeps `size` characters in the session. */
+  update(): void {
+    this.session.note = 'x'.repeat(Number(this.params.size));
+    this.render({ text: 'noted' });
   }
 
   /** Empties the session. */
@@ -158,6 +164,33 @@ test('Redis away: a request with a session answers 503 with Retry-After; one tha
   });
 });
 
+test('a session over maxBytes raises SessionOverflow (500) and is not written: the visitor keeps the session stored before', async () => {
+  await withStore({ maxBytes: 10_000 }, async (s, store) => {
+    assert.is(store.maxBytes, 10_000);
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    const refused = await s.send('PUT', '/counts/1?size=20000', { cookie: `_app_session=${id}` });
+    assert.is(refused.status, 500);
+    assert.is(sessionCookie(refused.headers), null);
+    const logged = s.lines.find((l) => l.msg === 'request errored');
+    assert.is((logged?.err as { type?: string } | undefined)?.type, 'SessionOverflow');
+    assert.match(String((logged?.err as { message?: string } | undefined)?.message), /^Session of 20\d{3} bytes exceeds the store's 10000-byte limit/);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1}', 'the stored session is untouched');
+    assert.is((await s.get('/counts/1', { cookie: `_app_session=${id}` })).body, '1');
+    assert.is((await s.send('PUT', '/counts/1?size=5000', { cookie: `_app_session=${id}` })).status, 200, 'a session under the limit is kept');
+    assert.is(((await redis.command('GET', `session:${id}`)) as string).length, '{"n":1,"note":""}'.length + 5000);
+    // A new visitor's first session is bounded too, and gets no cookie for a session that was not kept.
+    const fresh = await s.send('PUT', '/counts/1?size=20000');
+    assert.is(fresh.status, 500);
+    assert.is(sessionCookie(fresh.headers), null);
+  });
+});
+
+test('the default maxBytes is 1 MiB', () => {
+  const store = redisSessionStore({ url: redis.url });
+  assert.is(store.maxBytes, 1024 * 1024);
+  return store.close();
+});
+
 test('Redis holding its connections without answering: commands do not pile up behind the silence, and the session is served again once it answers', async () => {
   await withStore({ read_timeout: 0.3 }, async (s) => {
     const id = sessionCookie((await s.get('/counts')).headers)!;
@@ -241,6 +274,14 @@ test('Redis killed and restarted: sessions work again without a restart of the a
     }
     assert.is(answer.body, '1');
   });
+});
+
+test('the overflow is a typed error with its code, from the one table', () => {
+  const error = new SessionOverflow(2_000_000, 1_048_576);
+  assert.is(error.code, 'SBX_ERR_SESSION_OVERFLOW');
+  assert.is(error.status, 500);
+  assert.is(error.size, 2_000_000);
+  assert.is(error.expose, false);
 });
 
 test('the 503 is a typed error with its code, from the one table', () => {
