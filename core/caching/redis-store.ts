@@ -58,7 +58,7 @@ export class RedisCacheStore implements CacheStore {
     const max = options.maxValueBytes ?? 1024 * 1024;
     if (!Number.isInteger(max) || max < 1) throw new ArgumentError(`maxValueBytes must be a positive integer, not ${String(max)}`);
     this.maxValueBytes = max;
-    this.#connection = new RedisConnection(options, { role: 'cache', meanwhile: 'cache reads miss and writes are skipped' });
+    this.#connection = new RedisConnection(options, { role: 'cache', meanwhile: 'cache reads miss and writes are skipped', refused: 'the cache goes on without what Redis refuses' });
     this.name = `redis:${this.#connection.url}/${namespace}`;
     this.#connection.onReady(() => {
       if (this.#pending.length > 0 || this.#clearPending) void this.#replay();

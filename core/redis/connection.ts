@@ -77,7 +77,12 @@ export interface OutageNotice {
   readonly role: string;
   /** What the store does meanwhile (`cache reads miss and writes are skipped`). */
   readonly meanwhile: string;
+  /** What the store does with a command Redis refuses (`the cache skips what Redis refuses`). */
+  readonly refused: string;
 }
+
+/** How often a refusal that goes on (a full Redis refusing every write) is logged again. */
+const REFUSAL_LOG_MS = 60_000;
 
 /** The command failed because Redis cannot be reached now; the store decides what that means. */
 export class RedisUnavailable extends Error {
@@ -106,6 +111,8 @@ export class RedisConnection {
   #closed = false;
   /** A command went unanswered for `read_timeout`: the connection is being replaced, and takes no more commands. */
   #stalled = false;
+  /** Refusals by code: when last logged, and how many came since. */
+  readonly #refusals = new Map<string, { loggedAt: number; since: number }>();
   readonly #readyListeners = new Set<() => void>();
 
   constructor(options: RedisConnectionOptions, notice: OutageNotice) {
@@ -202,8 +209,13 @@ export class RedisConnection {
       if (this.#outageSince !== null && this.#client.status === 'ready') this.#recovered();
       return result;
     } catch (error) {
-      // A reply error (a wrong type, say) is a bug to report as it is; anything else means Redis is away.
-      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      // A reply error is Redis refusing this command (full at maxmemory, a read-only replica, a key of
+      // another type) while it answers others: reported as it is, and logged now and then, since a cache
+      // that swallows it would otherwise stop keeping anything without a word. Anything else means Redis is away.
+      if (error instanceof Error && error.name === 'ReplyError') {
+        this.#refusal(error);
+        throw error;
+      }
       this.outage(error);
       if (timedOut(error)) this.#stall();
       throw new RedisUnavailable(this.url, error);
@@ -219,6 +231,23 @@ export class RedisConnection {
     if (this.#stalled || this.#closed) return;
     this.#stalled = true;
     this.#client.disconnect(true);
+  }
+
+  /**
+   * Logs a refusal the first time Redis gives it (by its code: `OOM`, `READONLY`, `WRONGTYPE`...) and then
+   * at most once every `REFUSAL_LOG_MS`, with how many commands it refused meanwhile: a full Redis refuses
+   * every write, and a line per request would bury the log.
+   */
+  #refusal(error: Error): void {
+    const code = /^[A-Z]+/.exec(error.message)?.[0] ?? 'ERR';
+    const now = performance.now();
+    const seen = this.#refusals.get(code);
+    if (seen !== undefined && now - seen.loggedAt < REFUSAL_LOG_MS) {
+      seen.since++;
+      return;
+    }
+    this.#refusals.set(code, { loggedAt: now, since: 0 });
+    this.#log?.warn({ redis: this.url, store: this.#notice.role, reason: error.message, refused: (seen?.since ?? 0) + 1 }, `Redis refused a command (${code}): ${this.#notice.refused}`);
   }
 
   /** Records that Redis is away; logs it when an outage begins. */

@@ -92,7 +92,7 @@ export class RedisSessionStore implements SessionStore {
     this.namespace = options.namespace ?? 'session';
     if (typeof this.namespace !== 'string' || this.namespace === '') throw new ArgumentError('A Redis session namespace is a non-empty string');
     this.#options = options;
-    this.#connection = new RedisConnection(options, { role: 'session', meanwhile: 'requests that carry a session answer 503' });
+    this.#connection = new RedisConnection(options, { role: 'session', meanwhile: 'requests that carry a session answer 503', refused: 'requests whose session needs it answer 503' });
   }
 
   get name(): string {
