@@ -149,7 +149,8 @@ export class RedisConnection {
     this.#client.on('ready', () => {
       this.#connected = true;
       this.#stalled = false;
-      if (this.#outageSince !== null && this.#refused === null) this.#recovered();
+      // The outage ends with the first command answered, not here: a Redis paused for writes, say, completes
+      // the handshake and then leaves commands unanswered, and each new connection would end the outage again.
       for (const listener of this.#readyListeners) listener();
     });
     this.#client.on('close', () => {
@@ -205,7 +206,6 @@ export class RedisConnection {
     }
     try {
       const result = await command(this.#client);
-      // A timed-out command leaves the connection up: the outage ends with the first answer.
       if (this.#outageSince !== null && this.#client.status === 'ready') this.#recovered();
       return result;
     } catch (error) {
