@@ -111,6 +111,8 @@ export class RedisConnection {
   #closed = false;
   /** A command went unanswered for `read_timeout`: the connection is being replaced, and takes no more commands. */
   #stalled = false;
+  /** The wait for the first connection that commands share, while there is one. */
+  #waiting: Promise<boolean> | null = null;
   /** Refusals by code: when last logged, and how many came since. */
   readonly #refusals = new Map<string, { loggedAt: number; since: number }>();
   readonly #readyListeners = new Set<() => void>();
@@ -273,11 +275,14 @@ export class RedisConnection {
     this.#client.disconnect();
   }
 
-  /** Waits for the first connection, at most `connect_timeout`; whether it came. */
+  /**
+   * Waits for the first connection, at most `connect_timeout`; whether it came. Every command that comes
+   * meanwhile shares the one wait: a burst of requests would otherwise add a timer and listeners each.
+   */
   #firstConnection(): Promise<boolean> {
     const status = this.#client.status;
     if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return Promise.resolve(false);
-    return new Promise((resolve) => {
+    this.#waiting ??= new Promise((resolve) => {
       const timer = setTimeout(() => done(false), this.#connectMs);
       const stop = this.onReady(() => done(true));
       const failed = (): void => done(false);
@@ -286,9 +291,11 @@ export class RedisConnection {
         clearTimeout(timer);
         stop();
         this.#client.off('close', failed);
+        this.#waiting = null;
         resolve(ok);
       };
     });
+    return this.#waiting;
   }
 }
 

@@ -6,6 +6,7 @@
  * is answered 503 with Retry-After: no session is lost, overwritten or
  * handed to someone else, and requests that need none are served as ever.
  */
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, redisSessionStore, SessionOverflow, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
@@ -225,6 +226,37 @@ test('Redis holding its connections without answering: commands do not pile up b
     }
     assert.is(answer.body, '1', 'the session was kept as it was');
   });
+});
+
+test('a Redis that takes the connection and never answers, from the start: a burst of requests each gets its 503, sharing one wait for the connection', async () => {
+  // A TCP server that accepts and never answers: the handshake hangs, so the first connection never comes.
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error): void => {
+    if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning);
+  };
+  process.on('warning', onWarning);
+  const store = redisSessionStore({ url: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}/0`, key: '_app_session', connect_timeout: 0.5, read_timeout: 0.5 });
+  try {
+    await withApp({ counts: CountsController }, { session_store: store }, async (s) => {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => s.get('/counts', { cookie: `_app_session=${'c'.repeat(32)}` })));
+      assert.ok(answers.every((a) => a.status === 503 && a.headers['retry-after'] === '5'), JSON.stringify(answers.map((a) => a.status)));
+      assert.is((await s.get('/counts/new')).status, 200);
+    });
+    // Warnings are emitted on the next tick.
+    await sleep(50);
+    assert.equal(warnings.map((w) => `${w.name}: ${w.message}`), [], 'no listener piled up per request');
+  } finally {
+    process.off('warning', onWarning);
+    await store.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
 });
 
 test('Redis not running at all: 503 with Retry-After, at once', async () => {
