@@ -11,7 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, redisSessionStore, SessionOverflow, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
 import { startRedis, type RedisServer } from '../../support/redis.ts';
-import { withApp, type Served } from '../../support/harness.ts';
+import { gate, withApp, type Served } from '../../support/harness.ts';
 
 const test = suite('redisSessionStore keeps sessions in Redis behind a random id');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,6 +38,16 @@ class CountsController extends Controller {
     this.render({ text: 'signed in' });
   }
 
+  /** Keeps `mark` in the session, once the test opens the gate when `held` is given. */
+  async edit(): Promise<void> {
+    if (this.params.held !== undefined) {
+      entered.open();
+      await held.promise;
+    }
+    this.session[String(this.params.mark)] = true;
+    this.render({ text: 'marked' });
+  }
+
   /** Keeps `size` characters in the session. */
   update(): void {
     this.session.note = 'x'.repeat(Number(this.params.size));
@@ -56,6 +66,9 @@ class CountsController extends Controller {
   }
 }
 
+/** `edit?held=1` opens `entered` once it runs (its session loaded), then waits for `held`. */
+let held = gate();
+let entered = gate();
 let redis: RedisServer;
 test.before(async () => {
   redis = await startRedis();
@@ -162,6 +175,22 @@ test('Redis away: a request with a session answers 503 with Retry-After; one tha
     assert.ok(completed.some((l) => (l.err as { type?: string } | undefined)?.type === 'SessionStoreUnavailable'), 'logged as the store being away');
     await sleep(1_300);
     assert.is((await s.get('/counts', { cookie: `_app_session=${id}` })).body, '2', 'the session was kept as it was');
+  });
+});
+
+test('two requests of one visitor at once each write back the whole session they loaded: the last to finish wins', async () => {
+  await withStore({}, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    held = gate();
+    entered = gate();
+    const slow = s.get('/counts/1/edit?mark=first&held=1', { cookie: `_app_session=${id}` });
+    // The first has loaded the session and waits in its action while the second runs whole.
+    await entered.promise;
+    assert.is((await s.get('/counts/1/edit?mark=second', { cookie: `_app_session=${id}` })).status, 200);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1,"second":true}');
+    held.open();
+    assert.is((await slow).status, 200);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1,"first":true}', 'the later write replaced the earlier, as in Rails');
   });
 });
 
