@@ -93,9 +93,11 @@ export class RedisCacheStore implements CacheStore {
     const text = JSON.stringify(encodeValue(value));
     if (Buffer.byteLength(text) > this.maxValueBytes) return false;
     if (this.#owesExpiries()) return false;
+    // Redis takes whole milliseconds, written as digits: an expiry past what they can say (1e300 seconds) is none.
+    const ms = seconds === undefined ? null : Math.max(1, Math.ceil(seconds * 1000));
     return this.#quietly(async (client) => {
-      if (seconds === undefined) await client.set(full, text);
-      else await client.set(full, text, 'PX', Math.max(1, Math.ceil(seconds * 1000)));
+      if (ms === null || !Number.isSafeInteger(ms)) await client.set(full, text);
+      else await client.set(full, text, 'PX', ms);
       return true;
     }, false);
   }

@@ -79,12 +79,17 @@ export class RedisSessionStore implements SessionStore {
   readonly #connection: RedisConnection;
   readonly #options: RedisSessionStoreOptions;
   readonly #retryAfter: number;
+  readonly #ttlMs: number;
   readonly #seen = new WeakMap<Request, Seen>();
 
   constructor(options: RedisSessionStoreOptions = {}) {
     this.key = options.key ?? '_session_id';
     if (typeof this.key !== 'string' || this.key.trim() === '') throw new ArgumentError('A session cookie needs a key (its name)');
     this.ttl = positive('ttl', options.ttl, TWO_WEEKS);
+    // Redis takes whole milliseconds: `1.1 * 3600` seconds is 3960000.0000000005 of them, which it refuses
+    // (every session write would answer 503).
+    this.#ttlMs = Math.ceil(this.ttl * 1000);
+    if (!Number.isSafeInteger(this.#ttlMs)) throw new ArgumentError(`ttl is more seconds than Redis can keep a key for, not ${String(this.ttl)}`);
     this.#retryAfter = Math.ceil(positive('retryAfter', options.retryAfter, 5));
     const maxBytes = options.maxBytes ?? 1024 * 1024;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new ArgumentError(`maxBytes must be a positive integer, not ${String(maxBytes)}`);
@@ -115,7 +120,7 @@ export class RedisSessionStore implements SessionStore {
       this.#seen.set(request, { id: null, present: presented !== undefined });
       return {};
     }
-    return this.#run((client) => client.getex(this.#redisKey(id), 'PX', this.ttl * 1000)).then((text) => {
+    return this.#run((client) => client.getex(this.#redisKey(id), 'PX', this.#ttlMs)).then((text) => {
       const data = text === null ? null : sessionFromJson(text);
       this.#seen.set(request, { id: data === null ? null : id, present: true });
       return data ?? {};
@@ -141,7 +146,7 @@ export class RedisSessionStore implements SessionStore {
     const size = Buffer.byteLength(text);
     if (size > this.maxBytes) return Promise.reject(new SessionOverflow(size, this.maxBytes));
     return this.#run(async (client) => {
-      await client.set(this.#redisKey(id), text, 'PX', this.ttl * 1000);
+      await client.set(this.#redisKey(id), text, 'PX', this.#ttlMs);
       if (old !== null && old !== id) await client.del(this.#redisKey(old));
     }).then(() => {
       if (id !== old) response.cookies.push(this.#cookie(id, false));

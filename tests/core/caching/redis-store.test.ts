@@ -77,6 +77,16 @@ test('a store-wide expires_in applies to writes that name none; a value over max
   assert.is(await s.exist('big'), false);
 });
 
+test('an expires_in of any size is written: one past what Redis\'s milliseconds can say keeps the entry with no expiry', async () => {
+  const s = store();
+  assert.ok(await s.write('odd', 'v', { expires_in: 1.0001 }));
+  const ttl = (await redis.command('PTTL', `${s.namespace}:odd`)) as number;
+  assert.ok(ttl > 900 && ttl <= 1_001, `ttl ${ttl}`);
+  assert.ok(await s.write('forever', 'v', { expires_in: 1e300 }));
+  assert.is(await redis.command('PTTL', `${s.namespace}:forever`), -1);
+  assert.is(await s.read('forever'), 'v');
+});
+
 test('options are checked where the store is made', () => {
   const isArgumentError = (e: unknown) => e instanceof ArgumentError;
   assert.throws(() => redisCacheStore({ url: 'http://127.0.0.1' }), isArgumentError);

@@ -108,6 +108,16 @@ test('the cookie holds only a random id; the data is in Redis under the namespac
   });
 });
 
+test('a ttl that is no whole number of milliseconds (1.1 hours) is kept to the next one, and one past what Redis can say is refused', async () => {
+  await withStore({ ttl: 1.1 * 3600 }, async (s) => {
+    const answer = await s.get('/counts');
+    assert.is(answer.status, 200);
+    const ttl = (await redis.command('PTTL', `session:${sessionCookie(answer.headers)!}`)) as number;
+    assert.ok(ttl > 3_950_000 && ttl <= 3_960_001, `ttl ${ttl}`);
+  });
+  assert.throws(() => redisSessionStore({ url: redis.url, ttl: 1e300 }), /ttl is more seconds than Redis can keep a key for/);
+});
+
 test('reading a session renews its ttl', async () => {
   await withStore({ ttl: 600 }, async (s) => {
     const id = sessionCookie((await s.get('/counts')).headers)!;
