@@ -335,9 +335,14 @@ function loadClient(): RedisConstructor {
   return (loaded = Redis);
 }
 
+/** Node's longest timer, in seconds (about 24.8 days): a longer one fires after 1 ms instead. */
+const LONGEST_TIMER_S = (2 ** 31 - 1) / 1000;
+
 function seconds(name: string, given: number | undefined, fallback: number): number {
   if (given === undefined) return fallback;
   if (typeof given !== 'number' || !(given > 0) || !Number.isFinite(given)) throw new ArgumentError(`${name} is a positive number of seconds, not ${String(given)}`);
+  // Past it every command would time out at once, and Redis would seem away for good.
+  if (given > LONGEST_TIMER_S) throw new ArgumentError(`${name} is at most ${LONGEST_TIMER_S} seconds (the longest timer Node keeps), not ${String(given)}`);
   return given;
 }
 

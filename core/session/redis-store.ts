@@ -91,6 +91,8 @@ export class RedisSessionStore implements SessionStore {
     this.#ttlMs = Math.ceil(this.ttl * 1000);
     if (!Number.isSafeInteger(this.#ttlMs)) throw new ArgumentError(`ttl is more seconds than Redis can keep a key for, not ${String(this.ttl)}`);
     this.#retryAfter = Math.ceil(positive('retryAfter', options.retryAfter, 5));
+    // Retry-After is digits: 1e21 would be written "1e+21".
+    if (!Number.isSafeInteger(this.#retryAfter)) throw new ArgumentError(`retryAfter is a number of seconds Retry-After can say, not ${String(options.retryAfter)}`);
     const maxBytes = options.maxBytes ?? 1024 * 1024;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new ArgumentError(`maxBytes must be a positive integer, not ${String(maxBytes)}`);
     this.maxBytes = maxBytes;

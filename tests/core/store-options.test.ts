@@ -33,6 +33,14 @@ test('a Redis session store whose maxBytes is not a count of bytes is refused: N
   for (const maxBytes of [Number.NaN, '100', 0, 1.5, Number.POSITIVE_INFINITY]) refused(() => redisSessionStore({ maxBytes } as never), /maxBytes must be a positive integer/);
 });
 
+test('Redis timeouts past Node\'s longest timer, and a retryAfter Retry-After cannot say, are refused: the timers would fire at once', () => {
+  for (const make of [redisSessionStore, redisCacheStore]) {
+    refused(() => make({ read_timeout: 3_000_000 }), /^read_timeout is at most 2147483.647 seconds \(the longest timer Node keeps\), not 3000000$/);
+    refused(() => make({ connect_timeout: 1e9 }), /^connect_timeout is at most 2147483.647 seconds/);
+  }
+  refused(() => redisSessionStore({ retryAfter: 1e21 }), /^retryAfter is a number of seconds Retry-After can say, not 1e\+21$/);
+});
+
 test('a memory session store whose maxSessions is not a count is refused: NaN or text would never evict', () => {
   for (const maxSessions of [Number.NaN, '100', 0, 1.5]) refused(() => memorySessionStore({ maxSessions } as never), /memorySessionStore maxSessions must be a positive integer/);
   refused(() => memorySessionStore({ key: '' }), /memorySessionStore key must be a cookie name/);
