@@ -247,7 +247,7 @@ export class Generator {
     if (useRoute !== undefined && useRoute !== null) {
       named = this.table.named.get(String(useRoute)) ?? null;
       if (named === null) throw new UrlGenerationError(`No named route called ${JSON.stringify(String(useRoute))}`);
-      options = { ...named.shell, ...options };
+      options = Object.assign(bare(), named.shell, options);
     }
     options = optionsAsParams(options);
     const expireOn = buildExpiry(options, recall);
@@ -260,7 +260,7 @@ export class Generator {
       options.controller = [...oldParts.slice(0, Math.max(0, oldParts.length - newParts.length)), ...newParts].join('/');
     }
     if (typeof options.controller === 'string' && options.controller.startsWith('/')) options.controller = options.controller.slice(1);
-    const merged: GenerateOptions = { ...recall, ...options };
+    const merged: GenerateOptions = Object.assign(bare(), recall, options);
     if (named !== null) return { options, merged, expireOn, named, useRoute: String(useRoute) };
 
     if (!truthy(merged.action)) merged.action = 'index';
@@ -290,15 +290,23 @@ function accepts(req: string | RegExp | null, value: string): boolean {
   return typeof req === 'string' ? req === value : req.test(value);
 }
 
+/**
+ * A hash with no prototype: generation reads route keys from its hashes, and a key a route may name
+ * (`:constructor`, `:toString`) must be missing when not given, not Object.prototype's function.
+ */
+function bare(): GenerateOptions {
+  return Object.create(null) as GenerateOptions;
+}
+
 function definedOnly(options: GenerateOptions): GenerateOptions {
-  const out: GenerateOptions = {};
+  const out: GenerateOptions = bare();
   for (const [k, v] of Object.entries(options)) if (v !== undefined) out[k] = v;
   return out;
 }
 
 // An explicit controller implies the index action unless one is named, so action expiry works.
 function optionsAsParams(options: GenerateOptions): GenerateOptions {
-  const out = { ...options };
+  const out = Object.assign(bare(), options);
   if (truthy(options.controller) && !truthy(out.action)) out.action = 'index';
   if (truthy(out.action)) out.action = toParam(out.action);
   return out;

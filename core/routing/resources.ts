@@ -379,10 +379,19 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
   }
 }
 
+/**
+ * The path word a table of path names gives an action, read from the table's own keys only: an action may
+ * be named like a property every object inherits (`constructor`, `valueOf`), and its word is then its name,
+ * not the text of a built-in function.
+ */
+function ownWord(names: Readonly<Record<string, string>> | undefined, action: string): string | undefined {
+  return names !== undefined && Object.hasOwn(names, action) ? names[action] : undefined;
+}
+
 function mapMemberActions(ctx: ResourceContext, r: Resource): void {
   for (const { method, actions } of r.memberMethods) {
     for (const action of actions) {
-      const word = r.options.path_names?.[action] ?? ctx.resources_path_names[action] ?? action;
+      const word = ownWord(r.options.path_names, action) ?? ownWord(ctx.resources_path_names, action) ?? action;
       eachMethod(method, (m) => mapResourceRoutes(ctx, r, action, `${r.memberPath}${ctx.resource_action_separator}${word}`, `${action}_${r.shallowNamePrefix}${r.singular}`, m, true));
     }
   }
