@@ -77,7 +77,7 @@ export interface OutageNotice {
   readonly role: string;
   /** What the store does meanwhile (`cache reads miss and writes are skipped`). */
   readonly meanwhile: string;
-  /** What the store does with a command Redis refuses (`the cache skips what Redis refuses`). */
+  /** What the store does with a command Redis refuses (`the cache goes on without what Redis refuses`). */
   readonly refused: string;
 }
 
