@@ -6,5 +6,7 @@
  * `signalbox/core`, `signalbox/machines`, `signalbox/transport`, `signalbox/tunnel-client`.
  */
 export * from './core/index.ts';
-export { createApp, type App, type CreateAppOptions, type Engine } from './machines/index.ts';
+// From the app's own module, not machines/index.ts: that one exports the XState machine itself, whose
+// declarations would then load XState's (see machines/compiled-machine.ts).
+export { createApp, type App, type CreateAppOptions, type Engine } from './machines/app.ts';
 export { serve, webConcurrency, type AppSource, type ClusterOptions, type ServeOptions, type RunningServer, type RunningCluster, type TunnelOptions, type InspectOptions } from './transport/index.ts';

@@ -202,7 +202,8 @@ export class RedirectBackError extends SignalboxError {
 export class MissingTemplate extends SignalboxError {
   readonly searched: readonly string[];
   constructor(searched: readonly string[]) {
-    super('SBX_ERR_MISSING_TEMPLATE', `Missing template ${searched[0] ?? ''} (searched: ${searched.join(', ')})`);
+    // The paths after the first only when there are others: one path named twice reads as two searches.
+    super('SBX_ERR_MISSING_TEMPLATE', `Missing template ${searched[0] ?? ''}${searched.length > 1 ? ` (searched: ${searched.join(', ')})` : ''}`);
     this.searched = Object.freeze([...searched]);
   }
 }

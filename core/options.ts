@@ -15,6 +15,34 @@ export function checkOptionNames(owner: string, options: unknown, known: Readonl
   if (unknown !== null) throw new ArgumentError(unknown);
 }
 
+/**
+ * An options hash as the types of the options it belongs to are written: every key may be left out or
+ * given as `undefined`, and either means the default. A consumer compiling with
+ * `exactOptionalPropertyTypes` can then pass a value that may be missing (`url: process.env.REDIS_URL`).
+ */
+export type Options<T> = { [K in keyof T]?: T[K] | undefined };
+
+/**
+ * The entries of `options` that hold a value: a key given as `undefined` counts as not given, as every
+ * option check reads it, so that `{ ...defaults, ...givenOptions(options) }` keeps the default where a
+ * plain spread would replace it with `undefined` (`config: { perform_caching: undefined }` turning the
+ * cache off, `forgeryExemptTypes: undefined` failing every request). `Object.fromEntries` defines each
+ * key as data, so a `__proto__` key stays a key and never becomes the result's prototype.
+ */
+export function givenOptions<T extends object>(options: T | undefined): Partial<T> {
+  if (options === undefined) return {};
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * What to add to an error about a value written as a Ruby symbol in a string (`':comments'`, `':put'`), as a
+ * routes file ported by hand from `:has_many => :comments` has it: the same name without its colon. Empty
+ * for any other value.
+ */
+export function rubySymbolHint(value: unknown): string {
+  return typeof value === 'string' && /^:\w+$/.test(value) ? ` (a Ruby symbol is written here as a plain string: ${JSON.stringify(value.slice(1))})` : '';
+}
+
 /** A value as an error message shows it: text quoted (the first 40 characters), a number as itself, else its kind. */
 export function shownValue(value: unknown): string {
   if (value === null) return 'null';

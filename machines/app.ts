@@ -27,10 +27,11 @@ import type { CacheStore } from '../core/caching/store.ts';
 import { chooseSessionStore, type SessionOptions } from '../core/session/default-store.ts';
 import { defaultErrorPage } from '../core/pipeline/default-pages.ts';
 import { generatesCode } from '../core/generated-code.ts';
-import { meantName } from '../core/options.ts';
+import { givenOptions, meantName, type Options } from '../core/options.ts';
 import { mountPoint } from '../core/routing/params.ts';
 import { ENVIRONMENTS, checkAppOptions } from './app-options.ts';
-import { compileMachine, type CompiledMachine } from './compile.ts';
+import { compileMachine } from './compile.ts';
+import { type CompiledMachine } from './compiled-machine.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
 import { Tracer, type TraceListener } from './trace.ts';
@@ -40,34 +41,34 @@ export type Engine = 'compiled' | 'xstate';
 export interface CreateAppOptions {
   readonly routes: RouteSet;
   /** The application's directory (Rails' `Rails.root`): development keeps its session secret in `tmp/development_secret` there. Default: the current directory. */
-  readonly root?: string;
+  readonly root?: string | undefined;
   /** Controller classes by controller path (`posts`, `admin/posts`). */
   readonly controllers: Readonly<Record<string, ControllerClass>> | ReadonlyMap<string, ControllerClass>;
   /** Directory of static error pages and assets (`public/500.html`). */
-  readonly publicDir?: string;
+  readonly publicDir?: string | undefined;
   /** Directory of templates (reloaded when they change unless `config.cache_template_loading`), or a resolver. */
-  readonly views?: string | ViewResolver;
+  readonly views?: string | ViewResolver | undefined;
   /** A pino logger; `false` for none. Defaults to pino on stdout (silent in test). */
-  readonly logger?: Logger | false;
+  readonly logger?: Logger | false | undefined;
   /** Which engine runs the request machine: the compiled table (default) or real XState actors. */
-  readonly engine?: Engine;
-  readonly environment?: AppConfig['environment'];
+  readonly engine?: Engine | undefined;
+  readonly environment?: AppConfig['environment'] | undefined;
   /** The app's MIME registry (register custom types on it); a fresh one by default. */
-  readonly mime?: MimeRegistry;
-  readonly config?: Partial<Omit<AppConfig, 'environment'>>;
+  readonly mime?: MimeRegistry | undefined;
+  readonly config?: Options<Omit<AppConfig, 'environment'>> | undefined;
   /** App-wide objects controllers reach as `this.services` (a data store, API clients). */
-  readonly services?: Readonly<Record<string, unknown>>;
+  readonly services?: Readonly<Record<string, unknown>> | undefined;
   /**
    * Cookie session options (`key`, `secret`, `digest`, `secure`...): the default store.
    * The secret defaults to `SIGNALBOX_SECRET`; `false` turns sessions off.
    */
-  readonly session?: SessionOptions | false;
+  readonly session?: SessionOptions | false | undefined;
   /** Another place to keep sessions (`memorySessionStore()`, your own); `false` for none. */
-  readonly session_store?: SessionStore | false;
+  readonly session_store?: SessionStore | false | undefined;
   /** Where `caches_action` keeps responses: `memoryStore()` (the default), `fileStore(dir)`, your own. */
-  readonly cache_store?: CacheStore;
+  readonly cache_store?: CacheStore | undefined;
   /** Where `caches_page` writes pages: default `publicDir`; `false` for no page cache. */
-  readonly page_cache_directory?: string | false;
+  readonly page_cache_directory?: string | false | undefined;
 }
 
 export interface App {
@@ -148,7 +149,8 @@ export function createApp(options: CreateAppOptions): App {
     perform_caching: environment !== 'development',
     cacheHeader: true,
     cache_template_loading: environment !== 'development',
-    ...options.config,
+    // A key given as undefined keeps its default, as every other option does.
+    ...givenOptions(options.config),
     // As the route set keeps its own: '/blog/' is '/blog', so paths are read and links made under one root.
     relative_url_root: mountPoint(options.config?.relative_url_root ?? options.routes.config.relative_url_root),
     hosts: defaultHosts(environment, options.config?.hosts),

@@ -31,7 +31,7 @@ import { createTunnel, type TunnelOptions, type TunnelServer } from './tunnel.ts
 import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.ts';
 import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
-import { checkOptionNames, shownValue } from '../core/options.ts';
+import { checkOptionNames, givenOptions, shownValue } from '../core/options.ts';
 import { Connections } from './connections.ts';
 import { FastLane } from './fast-lane.ts';
 import { MULTIPART } from './request-head.ts';
@@ -42,51 +42,51 @@ import { joinCluster } from './worker.ts';
 import { handleStopSignals } from './stop-signals.ts';
 
 export interface ServeOptions {
-  readonly port?: number;
-  readonly host?: string;
+  readonly port?: number | undefined;
+  readonly host?: string | undefined;
   /** Largest request body accepted, in bytes (413 beyond). Default 10 MB. */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /** Most header lines accepted (431 beyond). Default 100. */
-  readonly maxHeaders?: number;
+  readonly maxHeaders?: number | undefined;
   /** Largest header block, in bytes (431 beyond). Default 16 KB. */
-  readonly maxHeaderBytes?: number;
+  readonly maxHeaderBytes?: number | undefined;
   /** Time allowed to receive the headers, and the whole request, in ms. */
-  readonly headersTimeoutMs?: number;
-  readonly requestTimeoutMs?: number;
-  readonly keepAliveTimeoutMs?: number;
+  readonly headersTimeoutMs?: number | undefined;
+  readonly requestTimeoutMs?: number | undefined;
+  readonly keepAliveTimeoutMs?: number | undefined;
   /** Stop gracefully on SIGTERM/SIGINT (default false; `npm start` turns it on). */
-  readonly handleSignals?: boolean;
+  readonly handleSignals?: boolean | undefined;
   /** Serve files under the app's public directory before routing (default true). */
-  readonly staticFiles?: boolean;
+  readonly staticFiles?: boolean | undefined;
   /** The WebSocket request tunnel on the same port (default on, at `/_tunnel`); `false` for none. */
-  readonly tunnel?: false | TunnelOptions;
+  readonly tunnel?: false | TunnelOptions | undefined;
   /**
    * The inspector page at `/__inspect` (`{ path }` to move it) and its trace channel. Default: on in the
    * development environment only; `true` turns it on anywhere, `false` off. When off, its path is an ordinary request.
    */
-  readonly inspect?: boolean | InspectOptions;
+  readonly inspect?: boolean | InspectOptions | undefined;
   /**
    * Hold answers until the event loop has read every request that is ready, then write them back to back
    * (at most 64 at a time): more requests per second and a lower p99 under load (default true; bench/RESULTS.md).
    */
-  readonly batchWrites?: boolean;
+  readonly batchWrites?: boolean | undefined;
   /**
    * Requests of one connection that run at once; a client that pipelines more waits, and its socket is
    * not read until they have started (default 16).
    */
-  readonly maxPipelined?: number;
+  readonly maxPipelined?: number | undefined;
   /**
    * Read and answer simple requests (a whole head, no upgrade, no body or a small one by Content-Length
    * already received) on the socket itself rather than through node:http's request and response objects:
    * the same answers for less CPU (default true). A
    * connection's first request that is not simple hands it to node:http for good (transport/fast-lane.ts).
    */
-  readonly fastLane?: boolean;
+  readonly fastLane?: boolean | undefined;
   /**
    * How long `close()` (and a SIGTERM/SIGINT with `handleSignals`) lets requests already received finish,
    * in ms, before cutting the connections left (default 10 s, or `SIGNALBOX_SHUTDOWN_TIMEOUT` seconds).
    */
-  readonly shutdownTimeoutMs?: number;
+  readonly shutdownTimeoutMs?: number | undefined;
 }
 
 /** `serve()`'s options for a cluster: `workers` above 1 forks that many worker processes. */
@@ -310,7 +310,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   let tunnel: TunnelServer | null;
   let inspector: Inspector | null;
   try {
-    tunnel = options.tunnel === false ? null : createTunnel(app, { maxHeaders, staticFiles: options.staticFiles !== false, ...options.tunnel });
+    tunnel = options.tunnel === false ? null : createTunnel(app, { maxHeaders, staticFiles: options.staticFiles !== false, ...givenOptions(options.tunnel) });
     const inspect = inspectSettings(app, options.inspect);
     inspector = inspect === null ? null : createInspector(app, inspect);
     if (tunnel !== null && inspector !== null && tunnel.path === inspector.tracePath) throw new ArgumentError(`The tunnel and the inspector's trace channel cannot share the path ${tunnel.path}`);

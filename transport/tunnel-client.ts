@@ -38,44 +38,44 @@ export type WebSocketClass = new (url: string, protocols?: string | string[], op
 
 export interface ReconnectOptions {
   /** First delay, in ms. Default 100. */
-  readonly minMs?: number;
+  readonly minMs?: number | undefined;
   /** Longest delay, in ms. Default 5000. */
-  readonly maxMs?: number;
+  readonly maxMs?: number | undefined;
   /** Attempts after a drop before giving up. Default 10. */
-  readonly retries?: number;
+  readonly retries?: number | undefined;
 }
 
 export interface TunnelClientOptions {
   /** Headers for the upgrade request (`Cookie`, `Authorization`): Node only, browsers cannot set them. */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The upgrade's `Origin`: Node only (a browser sends its page's). */
-  readonly origin?: string;
+  readonly origin?: string | undefined;
   /** Reconnect after the socket drops (default on), or `false`. */
-  readonly reconnect?: false | ReconnectOptions;
+  readonly reconnect?: false | ReconnectOptions | undefined;
   /**
    * How long a request may wait for its answer, in ms, including time spent waiting for a reconnect;
    * also how long opening a socket may take before it counts as unavailable. Default 30 s.
    */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /**
    * The WebSocket class: by default `ws` in Node (it can send `headers` and `origin`, and reports the
    * status of a refused handshake) and the global one elsewhere. Node's built-in one works too.
    */
-  readonly WebSocket?: WebSocketClass;
+  readonly WebSocket?: WebSocketClass | undefined;
   /**
    * Keep cookies that responses set and send them back (default true). `false` makes every request
    * carry only the headers it is given, like `fetch` with `credentials: 'omit'`.
    */
-  readonly cookies?: boolean;
+  readonly cookies?: boolean | undefined;
 }
 
 export interface TunnelRequestInit {
   /** Default GET; upper-cased, as `fetch` does. */
-  readonly method?: string;
+  readonly method?: string | undefined;
   /** The request target, `/path?query`. */
   readonly path: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string | Uint8Array;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly body?: string | Uint8Array | undefined;
 }
 
 export type TunnelEvent = 'reconnect' | 'disconnect' | 'close';

@@ -37,38 +37,38 @@ import {
 
 export interface TunnelOptions {
   /** Where the tunnel answers upgrades. Default `/_tunnel`. */
-  readonly path?: string;
+  readonly path?: string | undefined;
   /**
    * Origins allowed to open the tunnel, exactly (`https://app.example`).
    * Default: the request's own origin only. An upgrade without `Origin` (not a browser) is always allowed.
    */
-  readonly origins?: readonly string[];
+  readonly origins?: readonly string[] | undefined;
   /** Largest frame read, in bytes; a larger one is answered `frame_too_large` and the socket stays open. Default 1 MiB. */
-  readonly maxFrameBytes?: number;
+  readonly maxFrameBytes?: number | undefined;
   /** Past this many bytes `ws` closes the socket (1009) before reading the frame. Default 4 × `maxFrameBytes`. */
-  readonly maxPayloadBytes?: number;
+  readonly maxPayloadBytes?: number | undefined;
   /** Requests in flight per socket; beyond it `too_many_requests`. Default 1024. */
-  readonly maxInFlight?: number;
+  readonly maxInFlight?: number | undefined;
   /** Close (1000) a socket that has sent nothing and has nothing in flight for this long. Default 120 s. */
-  readonly idleTimeoutMs?: number;
+  readonly idleTimeoutMs?: number | undefined;
   /** Ping interval; a peer that has not answered the last ping by the next is dropped. Default 30 s. */
-  readonly heartbeatMs?: number;
+  readonly heartbeatMs?: number | undefined;
   /** Stop reading from a socket while more than this many bytes of answers wait to be sent. Default 1 MiB. */
-  readonly backpressureBytes?: number;
+  readonly backpressureBytes?: number | undefined;
   /** Most header lines in the upgrade request (431 beyond). Default 100; `serve()` passes its own `maxHeaders`. */
-  readonly maxHeaders?: number;
+  readonly maxHeaders?: number | undefined;
   /** Answer GET and HEAD for files under the app's public directory before routing, as over HTTP. Default true; `serve()` passes its own `staticFiles`. */
-  readonly staticFiles?: boolean;
+  readonly staticFiles?: boolean | undefined;
   /**
    * Largest public file (or range of one) sent through the tunnel; a larger one is answered `file_too_large`
    * and is to be fetched over HTTP, which streams it. A frame holds its whole body, so this bounds what one request can make the server hold. Default 4 MiB.
    */
-  readonly maxFileBytes?: number;
+  readonly maxFileBytes?: number | undefined;
   /**
    * Choose the batching protocol (`signalbox-tunnel.2`) for a client that offers it. Default true;
    * `false` chooses no subprotocol, so every client speaks JSON text frames, one request or answer each.
    */
-  readonly batching?: boolean;
+  readonly batching?: boolean | undefined;
 }
 
 export interface TunnelServer {

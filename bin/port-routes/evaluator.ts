@@ -493,6 +493,12 @@ class Evaluator {
       if (block !== null || typeof args[0] !== 'string' || args.length > 2 || (args.length === 2 && !(args[1] instanceof RubyHash))) {
         throw new NotPorted(`${map.name ?? 'map'}.${name} is not a routing method (a plugin hook, or a method defined elsewhere)`);
       }
+      // Rails 2.x's mapper refuses a route that names no controller ("Illegal route: the :controller must be
+      // specified!"), so an application that ran had this method from elsewhere: routing-filter's `map.filter
+      // 'locale'` is the common one. Drawn as a route, it would stop the whole table at draw().
+      if (!map.suppliesController && !namesController(args[0], args[1])) {
+        throw new NotPorted(`${map.name ?? 'map'}.${name} names no controller, which Rails 2.x's own mapper refuses as a route (the :controller must be specified), so ${name} came from a plugin or code elsewhere`);
+      }
       method = 'named';
       callArgs = [name, ...args];
     }
@@ -508,7 +514,10 @@ class Evaluator {
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
       const param = block.params[0];
-      const child = new MapperRef(param?.name ?? null, map);
+      // A block's map merges its call's options into every call made on it: with_options' and namespace's options
+      // reach the routes inside; a resource's block gives only prefixes (and what its own map already merges).
+      const merged = (method === 'with_options' || method === 'namespace') && namesController(null, args[args.length - 1]);
+      const child = new MapperRef(param?.name ?? null, map, map.suppliesController || merged);
       const inner = new Scope(blockScope);
       if (param?.name) inner.define(param.name, child);
       for (const p of block.params.slice(1)) if (p.name) inner.define(p.name, null);
@@ -1116,4 +1125,13 @@ export function summarize(text: string, node: { start: number; end: number }): s
   const short = (s: string) => (s.length > 160 ? `${s.slice(0, 159)}…` : s);
   if (lines.length <= 1) return short(lines[0] ?? '');
   return `${short(lines[0])} … ${short(lines[lines.length - 1])}`;
+}
+
+/**
+ * Whether a route's path has a `:controller` segment, or its options give one. (A `:defaults` controller needs
+ * the segment: Rails 2.x refuses a default with no segment to assign it to.)
+ */
+function namesController(path: Value | undefined, options: Value | undefined): boolean {
+  if (typeof path === 'string' && /:controller(?![A-Za-z0-9_])/.test(path)) return true;
+  return options instanceof RubyHash && (options.entries.has(Sym.of('controller')) || options.entries.has('controller'));
 }

@@ -8,6 +8,7 @@
  *   const { output, reports } = port([{ name: 'config/routes.rb', text }], 'ts');
  */
 import { readFileSync } from 'node:fs';
+import { withoutUndrawable } from './check-draw.ts';
 import { emitDraw } from './emit-draw.ts';
 import { emitModule } from './emit-module.ts';
 import { RubySyntaxError } from './errors.ts';
@@ -56,8 +57,9 @@ export function port(sources: readonly Source[], format: PortFormat, options: Po
     }
   }
   if (parsed.length === 0) return { output: '', reports, read: 0 };
-  const evaluation = evaluate(parsed, { env: options.env ?? null });
-  const omissions: Omission[] = [...evaluation.omissions];
+  const evaluated = evaluate(parsed, { env: options.env ?? null });
+  const omissions: Omission[] = [...evaluated.omissions];
+  const evaluation = { ...evaluated, declarations: withoutUndrawable(evaluated.declarations, evaluated.root, omissions, parsed.map((f) => f.name)) };
   let output: string;
   if (format === 'json') {
     const draw = emitDraw(evaluation.declarations);

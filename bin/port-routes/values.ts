@@ -48,7 +48,11 @@ export class MapperRef {
   /** The block parameter's name; the draw's own map is named by the first `draw do |name|`. */
   name: string | null;
 
-  constructor(name: string | null, readonly parent: MapperRef | null) {
+  /**
+   * @param suppliesController whether the options this map merges into every call (`with_options`, or a
+   *   `namespace`'s own options, here or further out) give a `:controller`.
+   */
+  constructor(name: string | null, readonly parent: MapperRef | null, readonly suppliesController = false) {
     this.name = name;
   }
 }

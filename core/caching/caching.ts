@@ -147,6 +147,8 @@ export class Caching {
    * @example app.caching.expire_page({ controller: 'posts', action: 'index' })
    */
   expire_page(target: CacheTarget): number {
+    const each = eachAction(target);
+    if (each !== null) return each.reduce((sum, t) => sum + this.expire_page(t), 0);
     this.#generation++;
     if (this.pages === null) return 0;
     const path = this.#pathOf(target);
@@ -162,6 +164,8 @@ export class Caching {
    * @example app.caching.expire_action({ controller: 'posts', action: 'show', id: 1 })
    */
   expire_action(target: CacheTarget): MaybePromise<number> {
+    const each = eachAction(target);
+    if (each !== null) return sumOf(each.map((t) => this.expire_action(t)));
     const base = pathBase(this.#pathOf(target), this.#mime);
     return this.#expire(new RegExp(`^views/[^/]*${escapeRegExp(base)}${FORMAT_SUFFIX}$`, 's'));
   }
@@ -258,6 +262,22 @@ export class Caching {
     if (!bare.startsWith('/')) throw new ArgumentError(`A cached path starts with "/": ${JSON.stringify(bare.slice(0, 100))}`);
     return bare;
   }
+}
+
+/**
+ * A route hash naming several actions (`{ action: ['index', 'show'] }`) as one hash per action,
+ * as Rails' `expire_page` and `expire_action` take it; null for any other target. Without this
+ * the list would be generated as one action named `index/show`.
+ */
+function eachAction(target: CacheTarget): CacheTarget[] | null {
+  if (typeof target === 'string' || !Array.isArray(target.action)) return null;
+  return target.action.map((action: unknown) => ({ ...target, action }));
+}
+
+/** The sum of counts some of which may be promises; a plain number when none is. */
+function sumOf(counts: readonly MaybePromise<number>[]): MaybePromise<number> {
+  if (!counts.some(isThenable)) return (counts as number[]).reduce((a, b) => a + b, 0);
+  return Promise.all(counts).then((all) => all.reduce((a, b) => a + b, 0));
 }
 
 /** The store key of a fragment name (Rails' `fragment_cache_key`): `views/` and the name. */

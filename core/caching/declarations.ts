@@ -5,11 +5,15 @@
  */
 import { ArgumentError } from '../errors.ts';
 import { checkExpiresIn } from './store.ts';
+import { isPlainObject } from '../util.ts';
 
 /** `caches_action`'s `if`: a method name or a function of the controller; caching applies when it answers truthy. */
 export type CacheCondition = string | ((controller: any) => unknown);
-/** `caches_action`'s `cache_path`: the key's path itself, or a function of the controller giving one (or a route hash). */
-export type CachePath = string | ((controller: any) => string | Record<string, unknown>);
+/**
+ * `caches_action`'s `cache_path`: the key's path itself, a route hash (read as `url_for` reads it,
+ * against the request), or a function of the controller giving either.
+ */
+export type CachePath = string | Readonly<Record<string, unknown>> | ((controller: any) => string | Record<string, unknown>);
 
 export interface CacheDeclaration {
   readonly kind: 'page' | 'action';
@@ -27,7 +31,7 @@ export interface PageCacheOptions {
 export interface ActionCacheOptions {
   /** Caching applies only when this answers truthy (a method name, or a function of the controller). */
   readonly if?: CacheCondition;
-  /** The key's path instead of the request's host and path (a string, or a function giving one or a route hash). */
+  /** The key's path instead of the request's host and path (a string, a route hash, or a function giving either). */
   readonly cache_path?: CachePath;
   /** Seconds an entry lasts. */
   readonly expires_in?: number;
@@ -50,12 +54,15 @@ export function cacheDeclaration(kind: 'page' | 'action', args: readonly unknown
   }
   const { if: condition, cache_path, expires_in } = options;
   if (condition !== undefined && typeof condition !== 'string' && typeof condition !== 'function') throw new ArgumentError(`${name}'s if is a method name or a function`);
-  if (cache_path !== undefined && typeof cache_path !== 'string' && typeof cache_path !== 'function') throw new ArgumentError(`${name}'s cache_path is a string or a function`);
+  if (cache_path !== undefined && typeof cache_path !== 'string' && typeof cache_path !== 'function' && !isPlainObject(cache_path)) {
+    throw new ArgumentError(`${name}'s cache_path is a string, a route hash or a function`);
+  }
   if (expires_in !== undefined) checkExpiresIn(expires_in, `${name}'s expires_in`);
   return Object.freeze({
     kind, actions: Object.freeze(actions),
     ...(condition !== undefined ? { if: condition as CacheCondition } : {}),
-    ...(cache_path !== undefined ? { cache_path: cache_path as CachePath } : {}),
+    // A route hash is copied and frozen: changed after declaring, it would move every entry's key.
+    ...(cache_path !== undefined ? { cache_path: isPlainObject(cache_path) ? Object.freeze({ ...cache_path }) : cache_path as CachePath } : {}),
     ...(expires_in !== undefined ? { expires_in: expires_in as number } : {}),
   });
 }

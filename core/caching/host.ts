@@ -25,7 +25,7 @@ export interface CacheHost {
    */
   passes(condition: CacheCondition): boolean | Promise<boolean>;
   /** Runs a `cache_path` function on the controller: the key's path, or a route hash for one. */
-  cachePath(path: Exclude<CachePath, string>): unknown;
+  cachePath(path: Extract<CachePath, (controller: any) => unknown>): unknown;
   /** The path of a route hash, as `url_for` makes it for this request. */
   pathFor(hash: Readonly<Record<string, unknown>>): string;
   /** Whether the flash, if this request looked at it, holds messages: such a response is never cached. */

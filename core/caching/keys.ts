@@ -30,7 +30,7 @@ export function actionCacheKey(c: CacheHost, declaration: CacheDeclaration): str
       throw new ArgumentError('cache_path must give a string or a route hash at once, not a promise');
     }
     if (typeof given === 'string') base = given;
-    else if (given !== null && typeof given === 'object') base = request.host_with_port + c.pathFor(given as Record<string, unknown>);
+    else if (given !== null && typeof given === 'object') base = request.host_with_port + canonicalQueried(c.pathFor(given as Record<string, unknown>));
     else throw new ArgumentError('cache_path must give a string or a route hash');
   } else {
     if (request.query_string !== '') return null;
@@ -43,8 +43,33 @@ export function actionCacheKey(c: CacheHost, declaration: CacheDeclaration): str
 /** The request's path without the format extension its route took, `/` ending in `index`. */
 function requestBase(request: Request): string {
   const format = urlFormat(request);
-  const path = format === null ? request.path : request.path.slice(0, -format.length - 1);
+  const path = canonicalPath(format === null ? request.path : request.path.slice(0, -format.length - 1));
   return path.endsWith('/') ? `${path}index` : path;
+}
+
+/**
+ * One spelling for every way of escaping a path (Rails unescapes its cache paths): each segment
+ * decoded and encoded again, so `/posts/%61%20b` and `/posts/a b` key as `/posts/a%20b`, and an
+ * entry a differently escaped URL stored is one expiry removes. Segments are kept apart, so an
+ * escaped `/` (`a%2Fb`) never becomes two segments; a segment that does not decode stays as it is.
+ */
+export function canonicalPath(path: string): string {
+  if (!path.includes('%') && /^[A-Za-z0-9\-_.!~*'()/]*$/.test(path)) return path;
+  return path.split('/').map(canonicalSegment).join('/');
+}
+
+/** A generated path in its one spelling, any query after it left as generated. */
+function canonicalQueried(path: string): string {
+  const q = path.indexOf('?');
+  return q < 0 ? canonicalPath(path) : canonicalPath(path.slice(0, q)) + path.slice(q);
+}
+
+function canonicalSegment(segment: string): string {
+  try {
+    return encodeURIComponent(decodeURIComponent(segment));
+  } catch {
+    return segment;
+  }
 }
 
 /**
@@ -66,7 +91,7 @@ function formatSuffix(request: Request): string {
 /** A path as `expire_action` keys it: no registered format extension, `/` ending in `index`. */
 export function pathBase(path: string, mime: MimeRegistry): string {
   const extension = registeredExtension(path, mime);
-  const bare = extension === null ? path : path.slice(0, -extension.length - 1);
+  const bare = canonicalPath(extension === null ? path : path.slice(0, -extension.length - 1));
   return bare.endsWith('/') ? `${bare}index` : bare;
 }
 

@@ -15,11 +15,11 @@ import { checkKey, expiryOf, fetchThrough, keyMatcher, type CacheFetchOptions, t
 
 export interface MemoryStoreOptions {
   /** Most entries kept (default 10,000). */
-  readonly maxEntries?: number;
+  readonly maxEntries?: number | undefined;
   /** Most bytes kept, keys and values as UTF-8 plus a little per field (default 32 MiB); a larger value is not stored. */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /** The clock, in ms (tests pass their own). */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 export const MEMORY_STORE_DEFAULTS = Object.freeze({ maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 });

@@ -25,11 +25,11 @@ import { checkExpiresIn, checkKey, fetchThrough, keyMatcher, type CacheFetchOpti
 
 export interface RedisCacheStoreOptions extends RedisConnectionOptions {
   /** Prefix of every key (`<namespace>:<key>`), so several apps or caches can share a database. Default `cache`. */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   /** Seconds every entry lasts unless its write says otherwise (default: until deleted, or evicted by Redis's own policy). */
-  readonly expires_in?: number;
+  readonly expires_in?: number | undefined;
   /** Largest value kept, in bytes of its JSON (default 1 MiB); a larger one is not written. */
-  readonly maxValueBytes?: number;
+  readonly maxValueBytes?: number | undefined;
 }
 
 /** Expiries remembered through an outage; past this many, the namespace is cleared on reconnection. */

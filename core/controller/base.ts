@@ -325,22 +325,29 @@ export class Controller {
   // ---- caching ---------------------------------------------------------------------------------
 
   /**
-   * Removes a cached page: a path (`/posts` in every format, `/posts.json` alone) or a route hash
-   * (this controller unless it names another). How many files went.
+   * Removes a cached page: a path (`/posts` in every format, `/posts.json` alone) or a route hash,
+   * read as `url_for` reads it (what it leaves out is this request's; `action` may be a list). How
+   * many files went.
    * @example this.expire_page({ action: 'index' })
    */
   expire_page(target: CacheTarget): number {
-    return runOf(this).wiring.caching?.expire_page(cacheTarget(this, target)) ?? 0;
+    const caching = runOf(this).wiring.caching;
+    if (caching === undefined) return 0;
+    return cachePaths(this, target).reduce((removed, path) => removed + caching.expire_page(path), 0);
   }
 
   /**
-   * Removes an action's cached responses in every format: a path or a route hash (this controller
-   * unless it names another). A promise when the cache store is asynchronous: return it from a
+   * Removes an action's cached responses in every format: a path or a route hash, read as
+   * `url_for` reads it (what it leaves out is this request's; `action` may be a list). A promise when the cache store is asynchronous: return it from a
    * filter, or await it, before the request ends.
    * @example this.expire_action({ action: 'show', id: this.post.id })
    */
   expire_action(target: CacheTarget): MaybePromise<number> {
-    return runOf(this).wiring.caching?.expire_action(cacheTarget(this, target)) ?? 0;
+    const caching = runOf(this).wiring.caching;
+    if (caching === undefined) return 0;
+    const removed = cachePaths(this, target).map((path) => caching.expire_action(path));
+    if (removed.length === 1) return removed[0];
+    return removed.some(isThenable) ? Promise.all(removed).then((counts) => counts.reduce((a, b) => a + b, 0)) : (removed as number[]).reduce((a, b) => a + b, 0);
   }
 
   /**
@@ -459,14 +466,27 @@ function expandLocation(c: Controller, location: unknown): string {
 }
 
 /** An expiry target: a path as given, or a route hash that names this controller unless it names another. */
-function cacheTarget(c: Controller, target: CacheTarget): CacheTarget {
-  return typeof target === 'string' ? target : { controller: c.controller_path, ...target };
+/**
+ * What `expire_page` and `expire_action` remove, as Rails' `url_for` names it: a route hash is
+ * generated against this request, so what it leaves out (the controller, the action, the id) is
+ * the current request's, and `{ action: 'show' }` in `update` of post 1 is `/posts/1`. Without the
+ * application's mount point, which the cached paths do not carry. A list of actions gives one path
+ * per action.
+ */
+function cachePaths(c: Controller, target: CacheTarget): string[] {
+  if (typeof target === 'string') return [target];
+  const actions: unknown[] = Array.isArray(target.action) ? target.action : [target.action];
+  return actions.map((action) => c.routes.url_for({ ...target, ...(action === undefined ? {} : { action }), only_path: true, skip_relative_url_root: true }));
 }
 
-/** Rails' `fragment_cache_key` without its `views/`: a name as given, a route hash as its host and path. */
+/**
+ * Rails' `fragment_cache_key` without its `views/`: a name as given, a route hash as its host and
+ * the path `url_for` gives it against this request, so `{}` is this page's own and
+ * `{ action_suffix: 'sidebar' }` is this page's sidebar: each post's fragments stay its own.
+ */
 function fragmentName(c: Controller, name: FragmentName): string {
   if (typeof name === 'string') return name;
-  return `${c.request.host_with_port}${c.routes.url_for({ controller: c.controller_path, ...name, only_path: true })}`;
+  return `${c.request.host_with_port}${c.routes.url_for({ ...name, only_path: true })}`;
 }
 
 function addFilters(klass: object, kind: FilterKind, args: readonly unknown[], prepend: boolean): void {

@@ -55,8 +55,8 @@ export interface PageCacheOptionsFor<C> extends Omit<PageCacheOptions, 'if'> {
 
 export interface ActionCacheOptionsFor<C> extends Omit<ActionCacheOptions, 'if' | 'cache_path'> {
   readonly if?: CacheConditionFor<C>;
-  /** The key's path instead of the request's host and path: a string, or a function of the controller giving one or a route hash. */
-  readonly cache_path?: string | ((controller: C) => string | Record<string, unknown>);
+  /** The key's path instead of the request's host and path: a string, a route hash, or a function of the controller giving either. */
+  readonly cache_path?: string | Readonly<Record<string, unknown>> | ((controller: C) => string | Record<string, unknown>);
 }
 
 export type FilterKind = 'before' | 'after' | 'around';

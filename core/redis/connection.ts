@@ -38,13 +38,13 @@ import { ArgumentError } from '../errors.ts';
 
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port/db` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379/0`. */
-  readonly url?: string;
+  readonly url?: string | undefined;
   /** Seconds allowed to connect (default 1). */
-  readonly connect_timeout?: number;
+  readonly connect_timeout?: number | undefined;
   /** Seconds allowed for an answer to each command (default 1); past it the command fails. */
-  readonly read_timeout?: number;
+  readonly read_timeout?: number | undefined;
   /** Where outages are logged; by default the app's logger (`createApp` hands it over). */
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
 }
 
 /** The names `RedisConnectionOptions` takes, for the stores' option checks. */

@@ -219,14 +219,17 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
       return hashFor((args[0] ?? undefined) as UrlOptions | undefined);
     };
   }
-  const fast = compileFastGenerator(g);
+  // A route that fixes part of the URL itself (Rails' `:protocol => 'https'` among its options) hands it to url_for
+  // through its defaults, as Rails' hash_for_ does; the fast paths decorate with the request's defaults alone.
+  const fixesUrl = Object.keys(g.route.defaults).some((k) => URL_OPTION_KEYS.includes(k) || k === 'user' || k === 'password');
+  const fast = fixesUrl ? null : compileFastGenerator(g);
   return function (...args) {
     // Hot path: one positional value per key, defaults that only say where the app lives.
     if (fast !== null && args.length === fast.arity && this[PLAIN_DEFAULTS] && (fast.arity === 0 || !isPlainObject(args[fast.arity - 1]))) {
       const path = fast.generate(args);
       if (path !== null) return kind === 'path' ? this[PATH_PREFIX] + path : decorate(table, this[CONTEXT].default_url_options, path, false);
     }
-    return namedHelper(this, table, name, g, kind, hashFor, args);
+    return namedHelper(this, table, name, g, kind, hashFor, args, fixesUrl);
   };
 }
 
@@ -273,7 +276,7 @@ export function bindHelpers({ proto, resolve }: HelperPrototype, context: Helper
   return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix, [RESOLVE]: resolve } as unknown as Helpers;
 }
 
-function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[]): string {
+function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[], fixesUrl: boolean): string {
   if (input.length === 0 || isPlainObject(input[0])) return urlFor(self, table, hashFor(input[0] as UrlOptions | undefined), {});
   const args = [...input];
   const trailing = isPlainObject(args[args.length - 1]) ? (args.pop() as UrlOptions) : null;
@@ -290,7 +293,7 @@ function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute,
   for (let i = 0; i < args.length; i++) positional[keys[i]] = args[i];
 
   // Every key given positionally and nothing else: the result cannot depend on the request, so skip the hash machinery.
-  if (self[PLAIN_DEFAULTS] && (trailing === null || Object.keys(trailing).length === 0) && args.length === keys.length && args.every((a) => a !== null && a !== undefined)) {
+  if (!fixesUrl && self[PLAIN_DEFAULTS] && (trailing === null || Object.keys(trailing).length === 0) && args.length === keys.length && args.every((a) => a !== null && a !== undefined)) {
     const path = generateFromValues(g, { ...g.shell, ...positional });
     if (path !== null) return decorate(table, self[CONTEXT].default_url_options, path, kind === 'path');
   }

@@ -4,7 +4,7 @@
  * options, the way Rails' option merger does: the call's own options win.
  */
 import { ArgumentError } from '../errors.ts';
-import { meantName } from '../options.ts';
+import { meantName, rubySymbolHint } from '../options.ts';
 import { isPlainObject } from './params.ts';
 import { mapResource, mapSingletonResource, nestedOptions, type Resource, type ResourceContext, type ResourceOptions } from './resources.ts';
 import type { Route } from './types.ts';
@@ -68,7 +68,7 @@ export class Mapper {
     const block = typeof optionsOrBlock === 'function' ? optionsOrBlock : maybeBlock;
     if (typeof name !== 'string' || name === '') throw new ArgumentError('namespace needs a name');
     // The name becomes a path word, a controller module and a helper prefix at once.
-    if (!WORD.test(name)) throw new ArgumentError(`namespace names must be words, got ${JSON.stringify(name)}`);
+    if (!WORD.test(name)) throw new ArgumentError(`namespace names must be words, got ${JSON.stringify(name) ?? String(name)}${rubySymbolHint(name)}`);
     if (typeof block !== 'function') throw new ArgumentError(`namespace ${JSON.stringify(name)} needs a block`);
     const merged: Options = { ...this.#scope, ...options };
     let scope: Options;
@@ -156,11 +156,16 @@ const OPTION_TYPES: Readonly<Record<string, { readonly shape: string; readonly o
   shallow: { shape: 'true or false', ok: (v) => v === null || typeof v === 'boolean' },
 };
 
+/** A declared value as an error shows it: JSON, but a RegExp as its source (JSON would show `{}`) and a Symbol as itself. */
+function shownRouteValue(value: unknown): string {
+  return value instanceof RegExp ? String(value) : JSON.stringify(value) ?? String(value);
+}
+
 function checkOptionTypes(method: string, options: Options): void {
   for (const [key, value] of Object.entries(options)) {
     const type = OPTION_TYPES[key];
     if (type === undefined || value === undefined || type.ok(value)) continue;
-    throw new ArgumentError(`${method}: :${key} must be ${type.shape}, got ${JSON.stringify(value) ?? String(value)}`);
+    throw new ArgumentError(`${method}: :${key} must be ${type.shape}, got ${shownRouteValue(value)}${rubySymbolHint(value)}`);
   }
 }
 
@@ -181,8 +186,12 @@ function splitArgs(method: string, args: ResourceArgs): { names: string[]; optio
   const rest = [...args];
   const block = typeof rest[rest.length - 1] === 'function' ? (rest.pop() as Block) : undefined;
   const options = isPlainObject(rest[rest.length - 1]) ? (rest.pop() as Options) : {};
+  // After an options hash only the block may come: `resources('posts', { only }, 5)` is a block gone wrong, not a name.
+  if (block === undefined && rest.length > 1 && rest.slice(0, -1).some(isPlainObject)) {
+    throw new ArgumentError(`${method}: after the options hash comes only the block, a function; got ${shownRouteValue(rest[rest.length - 1])}`);
+  }
   const names = rest.map((n) => {
-    if (typeof n !== 'string' || !WORD.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${JSON.stringify(n)}`);
+    if (typeof n !== 'string' || !WORD.test(n)) throw new ArgumentError(`${method}: resource names must be words, got ${shownRouteValue(n)}${rubySymbolHint(n)}`);
     return n;
   });
   if (names.length === 0) throw new ArgumentError(`${method} needs at least one name`);

@@ -5,7 +5,7 @@
  * gets a plain route and a `.:format` twin named `formatted_<name>`.
  */
 import { ArgumentError } from '../errors.ts';
-import { meantName } from '../options.ts';
+import { meantName, rubySymbolHint } from '../options.ts';
 import { isPlainObject } from '../util.ts';
 import { withoutTrailingSlashes } from './params.ts';
 import type { Inflector } from './inflector.ts';
@@ -41,6 +41,12 @@ export type MethodSpec = string | readonly string[];
  */
 export type ExtraActions = Readonly<Record<string, MethodSpec>> | readonly string[] | string;
 
+/**
+ * A resource's requirement: a pattern its segments must match, or (as Rails 2.x documents, `:requirements =>
+ * { :protocol => 'https' }`) a fixed value, which recognition returns as a parameter and generation must be given.
+ */
+export type ResourceRequirement = RequirementInput | string | number | boolean | null;
+
 export interface ResourceOptions {
   collection?: ExtraActions;
   member?: ExtraActions;
@@ -48,7 +54,7 @@ export interface ResourceOptions {
   controller?: string;
   singular?: string;
   plural?: string;
-  requirements?: Readonly<Record<string, RequirementInput>>;
+  requirements?: Readonly<Record<string, ResourceRequirement>>;
   conditions?: Readonly<Record<string, unknown>>;
   as?: string;
   has_one?: string | readonly string[] | null;
@@ -156,10 +162,10 @@ export class Resource {
     return !(DEFAULT_ACTIONS as readonly string[]).includes(action) || this.actions === null || this.actions.includes(action);
   }
 
-  #requirements: [Record<string, RequirementInput>, Record<string, RequirementInput>] | null = null;
+  #requirements: [Record<string, ResourceRequirement>, Record<string, ResourceRequirement>] | null = null;
 
   /** Requirements of collection routes; `:id`'s is kept for member routes only (default: `[^/.?]+`). */
-  requirements(withId: boolean): Record<string, RequirementInput> {
+  requirements(withId: boolean): Record<string, ResourceRequirement> {
     if (this.#requirements === null) {
       const { id, ...rest } = this.options.requirements ?? {};
       this.#requirements = [rest, { ...rest, id: id ?? ID_REQUIREMENT }];
@@ -284,7 +290,7 @@ function validateMethodSpec(action: string, method: MethodSpec | null | undefine
     const name = String(m).toLowerCase();
     if (name === 'any') continue;
     if (name === 'head') throw new ArgumentError(`HTTP method HEAD is invalid for the ${action} action: HEAD requests are answered by GET routes`);
-    if (!(HTTP_METHODS as readonly string[]).includes(name)) throw new ArgumentError(`Invalid HTTP method ${JSON.stringify(m)} for the ${action} action`);
+    if (!(HTTP_METHODS as readonly string[]).includes(name)) throw new ArgumentError(`Invalid HTTP method ${JSON.stringify(m)} for the ${action} action${rubySymbolHint(m) || ': use get, post, put, delete, options or any'}`);
   }
 }
 
@@ -296,12 +302,24 @@ function addDefaultAction(groups: MethodGroups, action: string): void {
 
 function allowedActions(method: string, entity: string, options: ResourceOptions): readonly string[] | null {
   const { only, except } = options;
-  if (only !== undefined && except !== undefined) throw new ArgumentError('Please supply either :only or :except, not both.');
+  if (only !== undefined && except !== undefined) {
+    // Rails 2.2 read both and let :only decide (after :all and :none of either), so a routes file that
+    // gives both draws as it did there; development says which one was ignored.
+    developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `${method}\u0000only+except\u0000${entity}`,
+      `${method}(${JSON.stringify(entity)}) was given both :only and :except; as Rails 2.2 did, ${bothDecides(only, except)}`);
+  }
   if (only === 'all' || except === 'none') return DEFAULT_ACTIONS;
   if (only === 'none' || except === 'all') return [];
   if (only !== undefined) { const names = actionNames(method, entity, 'only', only); return DEFAULT_ACTIONS.filter((a) => names.includes(a)); }
   if (except !== undefined) { const names = actionNames(method, entity, 'except', except); return DEFAULT_ACTIONS.filter((a) => !names.includes(a)); }
   return options.actions ?? null;
+}
+
+/** Which of :only and :except given together decides, in the words of the warning. */
+function bothDecides(only: ActionList, except: ActionList): string {
+  if (only === 'all' || only === 'none') return `:only => :${only} decides and :except is ignored`;
+  if (except === 'all' || except === 'none') return `:except => :${except} decides and :only is ignored`;
+  return ':only decides and :except is ignored';
 }
 
 const DEFAULT_ACTION_SET: ReadonlySet<string> = new Set(DEFAULT_ACTIONS);
@@ -435,7 +453,7 @@ function mapHasMany(ctx: ResourceContext, r: Resource, associations: HasMany, ne
 
 // Association names become paths, controllers and helper names, as resource names do, so they must be words too.
 function associationName(option: string, name: unknown, shape: string): string {
-  if (typeof name !== 'string' || !/^\w+$/.test(name)) throw new ArgumentError(`:${option} takes ${shape}; association names must be words, got ${JSON.stringify(name) ?? String(name)}`);
+  if (typeof name !== 'string' || !/^\w+$/.test(name)) throw new ArgumentError(`:${option} takes ${shape}; association names must be words, got ${JSON.stringify(name) ?? String(name)}${rubySymbolHint(name)}`);
   return name;
 }
 

@@ -7,6 +7,7 @@
  * optional before a required segment is made required again.
  */
 import { ArgumentError, RoutingError } from '../errors.ts';
+import { rubySymbolHint } from '../options.ts';
 import { isAnchored, isRequirementInput, searchRegExp, toRequirement, type Requirement } from './requirement.ts';
 import type { Route, RouteRequirement, Segment } from './types.ts';
 import { toParam, withoutTrailingSlashes } from './params.ts';
@@ -69,7 +70,10 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   // Parameters become object keys; this one would reach the object's prototype instead.
   if (significantKeys.includes('__proto__')) throw new ArgumentError('__proto__ cannot name a route parameter');
   if (!significantKeys.includes('controller')) {
-    throw new RoutingError(`Illegal route ${JSON.stringify(rawPath)}: the :controller must be specified!`);
+    // A key kept with Ruby's colon (`{ ':controller': 'posts' }`, from `:controller => 'posts'`) names nothing here.
+    const symbolKey = significantKeys.find((key) => /^:\w+$/.test(key));
+    const hint = symbolKey === undefined ? '' : ` (option names are written without Ruby's colon: ${symbolKey.slice(1)}, not ${JSON.stringify(symbolKey)})`;
+    throw new RoutingError(`Illegal route ${JSON.stringify(rawPath)}: the :controller must be specified!${hint}`);
   }
 
   for (let i = 0; i < segments.length; i++) segments[i] = settle(segments[i], pool);
@@ -374,7 +378,7 @@ function methodCondition(conditions: Record<string, unknown>): readonly string[]
       throw new ArgumentError('HTTP method HEAD is invalid in route conditions. HEAD requests are answered by GET routes, returning just the response headers');
     }
     if (!(HTTP_METHODS as readonly string[]).includes(m)) {
-      throw new ArgumentError(`Invalid HTTP method specified in route conditions: ${JSON.stringify(conditions)}`);
+      throw new ArgumentError(`Invalid HTTP method specified in route conditions: ${JSON.stringify(conditions)}${rubySymbolHint(method) || ': use get, post, put, delete or options'}`);
     }
   }
   // Routes share one frozen list per distinct condition.

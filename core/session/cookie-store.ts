@@ -25,21 +25,21 @@ export interface CookieStoreOptions {
   readonly key: string;
   /** At least 30 characters; or a function giving the secret for a request. */
   readonly secret: string | ((request: Request) => string);
-  readonly digest?: Digest;
+  readonly digest?: Digest | undefined;
   /** Hide the cookie from scripts (default true). */
-  readonly httponly?: boolean;
+  readonly httponly?: boolean | undefined;
   /** Send the cookie over HTTPS only (default false). */
-  readonly secure?: boolean;
-  readonly same_site?: 'lax' | 'strict' | 'none' | false;
-  readonly path?: string;
-  readonly domain?: string;
+  readonly secure?: boolean | undefined;
+  readonly same_site?: 'lax' | 'strict' | 'none' | false | undefined;
+  readonly path?: string | undefined;
+  readonly domain?: string | undefined;
   /** Seconds the cookie lives; a browser-session cookie when absent. */
-  readonly expire_after?: number;
+  readonly expire_after?: number | undefined;
   /**
    * Replaces the secret check (Rails' `ensure_secret_secure`). Only for reproducing
    * cookies signed with a known short secret, e.g. fixtures; never in production.
    */
-  readonly ensure_secret_secure?: (secret: string) => void;
+  readonly ensure_secret_secure?: ((secret: string) => void) | undefined;
 }
 
 export interface CookieStore extends SyncSessionStore {

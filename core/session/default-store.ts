@@ -13,11 +13,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
+import { type Options } from '../options.ts';
 import { MIN_SECRET_LENGTH, cookieSessionStore, type CookieStoreOptions } from './cookie-store.ts';
 import { NULL_SESSION_STORE, type SessionStore } from './store.ts';
 
 /** The cookie store's options, each optional: `key` defaults to `_signalbox_session`. */
-export type SessionOptions = Partial<CookieStoreOptions>;
+export type SessionOptions = Options<CookieStoreOptions>;
 
 export const DEFAULT_SESSION_KEY = '_signalbox_session';
 

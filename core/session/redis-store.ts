@@ -38,25 +38,25 @@ import { sessionFromJson, type SessionCommit, type SessionData, type SessionStor
 
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   /** The cookie carrying the session id (Rails' session key). Default `_session_id`. */
-  readonly key?: string;
+  readonly key?: string | undefined;
   /** Seconds a session lasts after it was last used (default two weeks). */
-  readonly ttl?: number;
+  readonly ttl?: number | undefined;
   /** Prefix of every Redis key (`<namespace>:<id>`). Default `session`. */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   /**
    * Largest session kept, in bytes of its JSON (default 1 MiB, memcached's limit, which bounded Rails'
    * `:mem_cache_store`); a larger one raises `SessionOverflow` (500) and is not written.
    */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /** Seconds a 503 asks clients to wait before trying again (default 5). */
-  readonly retryAfter?: number;
+  readonly retryAfter?: number | undefined;
   /** Hide the cookie from scripts (default true). */
-  readonly httponly?: boolean;
+  readonly httponly?: boolean | undefined;
   /** Send the cookie over HTTPS only (default false). */
-  readonly secure?: boolean;
-  readonly same_site?: 'lax' | 'strict' | 'none' | false;
-  readonly path?: string;
-  readonly domain?: string;
+  readonly secure?: boolean | undefined;
+  readonly same_site?: 'lax' | 'strict' | 'none' | false | undefined;
+  readonly path?: string | undefined;
+  readonly domain?: string | undefined;
 }
 
 const ID = /^[0-9a-f]{32}$/;

@@ -87,10 +87,10 @@ const MEMORY_SESSION_OPTIONS: ReadonlySet<string> = new Set(['key', 'maxSessions
 
 export interface MemoryStoreOptions {
   /** Cookie carrying the session id (default `_session_id`). */
-  readonly key?: string;
+  readonly key?: string | undefined;
   /** Most sessions kept; the least recently used go first. */
-  readonly maxSessions?: number;
-  readonly secure?: boolean;
+  readonly maxSessions?: number | undefined;
+  readonly secure?: boolean | undefined;
 }
 
 /** Sessions kept in this process, found by a random id in a cookie: for development and tests. */

@@ -216,15 +216,15 @@ const CASES: Case[] = [
   },
   {
     name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
-    ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
+    ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :controller => 'files', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
     draw: [
       ['resources', 'courses', { $block: [
         ['users', 'users', { controller: 'context' }],
         ['prior_users', 'users/prior', { controller: 'context' }],
-        ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }],
+        ['resources', 'files', { $block: [['download', 'download', { controller: 'files', action: 'show' }]] }],
         ['images', 'images', { controller: 'files' }],
       ] }],
-      ['resources', 'groups', { $block: [['users', 'users', { controller: 'context' }], ['resources', 'files', { $block: [['download', 'download', { action: 'show' }]] }]] }],
+      ['resources', 'groups', { $block: [['users', 'users', { controller: 'context' }], ['resources', 'files', { $block: [['download', 'download', { controller: 'files', action: 'show' }]] }]] }],
     ],
   },
   {
@@ -324,6 +324,23 @@ const OMITTED: Omitted[] = [
     draw: [['resources', 'pages']],
   },
   {
+    name: 'a named route that names no controller, which Rails 2.x refuses: a plugin\'s method (map.filter), not a route',
+    ruby: "map.filter 'locale'\nmap.resources :projects do |project|\n  project.filter 'current_project'\n  project.search 'search', :controller => 'search'\nend\nmap.with_options :controller => 'pages' do |pages|\n  pages.about 'about'\nend\nmap.namespace :admin, :controller => 'admin/base' do |admin|\n  admin.with_options :action => 'show' do |a|\n    a.dashboard 'dashboard'\n  end\nend\nmap.generic ':controller/:action'\n",
+    reports: ["config/routes.rb:1: not ported: map.filter 'locale'", "config/routes.rb:3: not ported: project.filter 'current_project'"],
+    draw: [
+      ['resources', 'projects', { $block: [['search', 'search', { controller: 'search' }]] }],
+      ['with_options', { controller: 'pages' }, { $block: [['about', 'about']] }],
+      ['namespace', 'admin', { controller: 'admin/base' }, { $block: [['with_options', { action: 'show' }, { $block: [['dashboard', 'dashboard']] }]] }],
+      ['generic', ':controller/:action'],
+    ],
+  },
+  {
+    name: 'a statement draw() refuses (a root aliasing a route a left-out plugin call drew) is reported, and the rest still draws',
+    ruby: "map.devise_for :users\nmap.resources :posts do |posts|\n  posts.resources :comments, :only => :index, :except => :show\n  posts.resources :tags\nend\nmap.root :new_user_session\nmap.connect ':controller/:action/:id'\n",
+    reports: ['config/routes.rb:1: not ported: map.devise_for :users', "config/routes.rb:3: not ported: posts.resources :comments, :only => :index, :except => :show", 'config/routes.rb:6: not ported: map.root :new_user_session'],
+    draw: [['resources', 'posts', { $block: [['resources', 'tags']] }], ['connect', ':controller/:action/:id']],
+  },
+  {
     name: 'require, and a method defined elsewhere',
     ruby: "require 'routing_extensions'\ndraw_admin_routes(map)\nmap.connect ':controller'\n",
     reports: ['config/routes.rb:1: not ported: require \'routing_extensions\'', 'config/routes.rb:2: not ported: draw_admin_routes(map)'],
@@ -399,9 +416,9 @@ const OMITTED: Omitted[] = [
   },
   {
     name: 'a block handed on from elsewhere (&) that is no lambda or proc of the file',
-    ruby: "map.with_options :controller => 'x', &Admin::ROUTES\nsettings = 'text'\nmap.namespace :admin, &settings\nmap.connect 'kept'\n",
+    ruby: "map.with_options :controller => 'x', &Admin::ROUTES\nsettings = 'text'\nmap.namespace :admin, &settings\nmap.connect ':controller/kept'\n",
     reports: ["config/routes.rb:1: not ported: map.with_options :controller => 'x', &Admin::ROUTES", 'config/routes.rb:3: not ported: map.namespace :admin, &settings'],
-    draw: [['connect', 'kept']],
+    draw: [['connect', ':controller/kept']],
   },
   {
     name: 'a block given to connect, root or named_route: the route is drawn, the block (which Rails never runs) is reported',
@@ -421,20 +438,20 @@ const OMITTED: Omitted[] = [
   },
   {
     name: 'a named route written with a block, which Rails 2.x\'s mapper refuses (NoMethodError)',
-    ruby: "map.about 'about', :controller => 'pages' do end\nmap.connect 'kept'\n",
+    ruby: "map.about 'about', :controller => 'pages' do end\nmap.connect ':controller/kept'\n",
     reports: ["config/routes.rb:1: not ported: map.about 'about', :controller => 'pages' do end"],
-    draw: [['connect', 'kept']],
+    draw: [['connect', ':controller/kept']],
   },
   {
     name: 'a method of the file called before its def runs, with the wrong number of arguments, recursively, or yielding without a block',
-    ruby: "early(map)\ndef early(m)\n  m.connect 'early'\nend\nearly(map, 1)\ndef deep(m)\n  deep(m)\nend\ndeep(map)\ndef each_page(m)\n  yield m\n  m.connect 'after'\nend\neach_page(map)\nearly(map)\n",
+    ruby: "early(map)\ndef early(m)\n  m.connect ':controller/early'\nend\nearly(map, 1)\ndef deep(m)\n  deep(m)\nend\ndeep(map)\ndef each_page(m)\n  yield m\n  m.connect ':controller/after'\nend\neach_page(map)\nearly(map)\n",
     reports: [
       'config/routes.rb:1: not ported: early(map)',
       'config/routes.rb:5: not ported: early(map, 1)',
       'config/routes.rb:7: not ported: deep(m)',
       'config/routes.rb:11: not ported: yield m',
     ],
-    draw: [['connect', 'after'], ['connect', 'early']],
+    draw: [['connect', ':controller/after'], ['connect', ':controller/early']],
   },
   {
     name: 'a method of the file called on a map, or defined only inside a module the port does not run',
@@ -444,9 +461,9 @@ const OMITTED: Omitted[] = [
   },
   {
     name: 'a method of the file that calls itself twice is stopped by the input\'s budget, not run 2^32 times',
-    ruby: "def a(m)\n  a(m)\n  a(m)\n  m.connect 'x'\nend\na(map)\nmap.connect 'kept'\n",
+    ruby: "def a(m)\n  a(m)\n  a(m)\n  m.connect ':controller/x'\nend\na(map)\nmap.connect ':controller/kept'\n",
     reports: ['config/routes.rb:2: not ported: a(m)', 'config/routes.rb:3: not ported: a(m)', 'config/routes.rb:6: not ported: a(map)'],
-    draw: [['connect', 'kept']],
+    draw: [['connect', ':controller/kept']],
   },
   {
     name: 'a map used after its block has ended',
@@ -508,6 +525,16 @@ left('a named route whose name the draw format reads as a method is reported in 
   assert.equal(reportsOf(ruby, 'json'), ["config/routes.rb:1: not ported: map.named_route 'connect', 'c', :controller => 'c'"]);
   assert.equal(reportsOf(ruby, 'ts'), []);
   assert.match(portText(ruby, 'ts').output, /map\.named\('connect', 'c', \{ controller: 'c' \}\);/);
+});
+
+left('the module of a file with a statement draw() refuses after one left out loads, and marks the statement where it stood', async () => {
+  const { output } = portText("map.from_plugin :auth\nmap.resources :posts\nmap.root :sign_in\nmap.connect ':controller/:action/:id'\n", 'ts');
+  const lines = output.split('\n').map((l) => l.trim());
+  const at = lines.indexOf('// config/routes.rb:3: not ported: map.root :sign_in');
+  assert.ok(at > 0 && lines[at + 1].startsWith("//   Signalbox's draw() refuses it (ArgumentError: "), output);
+  const { routes } = await importPorted(output);
+  assert.equal(routes.recognize('GET', '/posts/1'), { controller: 'posts', action: 'show', id: '1' });
+  assert.is(routes.named.root, undefined);
 });
 
 left.run();

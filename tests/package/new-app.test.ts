@@ -172,6 +172,62 @@ test('npm run dev restarts the server when a controller changes', async () => {
   }
 });
 
+/** The URL of the `count`th server `npm run dev` has started (PORT=0: each start listens on a port of its own). */
+async function nthStart(server: Started, count: number): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const urls = [...server.output().matchAll(/listening on (http:\/\/127\.0\.0\.1:\d+)\//g)].map((m) => m[1]!);
+    if (urls.length >= count) return urls[count - 1]!;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  throw new Error(`npm run dev did not start a server ${count} times:\n${server.output()}`);
+}
+
+test('in development, code that does not load answers every page with its error, naming the file and line of a syntax error, and npm run dev restarts once the fix is saved', async () => {
+  const server = await start({}, 'dev');
+  const controller = join(app, 'app/controllers/notes_controller.js');
+  const routesFile = join(app, 'config/routes.js');
+  const [controllerBefore, routesBefore] = [readFileSync(controller, 'utf8'), readFileSync(routesFile, 'utf8')];
+  try {
+    // A brace left open: V8's message names neither the file nor the line.
+    writeFileSync(controller, controllerBefore.replace('  new() {}', '  new() {'));
+    const broken = await fetch(`${await nthStart(server, 2)}/notes/new`);
+    assert.is(broken.status, 500);
+    const page = await broken.text();
+    assert.match(page, /SyntaxError in \w+#show/);
+    assert.match(page, /\(in app\/controllers\/notes_controller\.js:\d+\)/, 'the file and line');
+    assert.match(server.output(), /demo cannot load its code: .*\(in app\/controllers\/notes_controller\.js:\d+\)/, 'and the log says the same');
+    writeFileSync(controller, controllerBefore);
+    assert.is((await fetch(`${await nthStart(server, 3)}/notes/new`)).status, 200);
+    // A route draw() refuses: its error, and the routes file in the trace.
+    writeFileSync(routesFile, routesBefore.replace("map.resources('notes');", "map.resources('notes', { has_many: ':comments' });"));
+    const refused = await (await fetch(`${await nthStart(server, 4)}/`)).text();
+    assert.match(refused, 'ArgumentError in ');
+    assert.match(refused, 'association names must be words, got ":comments"');
+    assert.match(refused, 'config/routes.js:');
+    writeFileSync(routesFile, routesBefore);
+    assert.is((await fetch(`${await nthStart(server, 5)}/`)).status, 200);
+  } finally {
+    writeFileSync(controller, controllerBefore);
+    writeFileSync(routesFile, routesBefore);
+    await server.stop();
+  }
+});
+
+test('in production, code that does not load stops the start, with Node\'s report of where', async () => {
+  const controller = join(app, 'app/controllers/notes_controller.js');
+  const before = readFileSync(controller, 'utf8');
+  writeFileSync(controller, before.replace('  new() {}', '  new() {'));
+  try {
+    const ran = await run('npm', ['start'], app, { NODE_ENV: 'production', SIGNALBOX_SECRET: 'x'.repeat(40), PORT: '0' });
+    assert.is.not(ran.code, 0);
+    assert.match(ran.stderr, `${controller}:`);
+    assert.not.match(ran.stdout, 'listening on');
+  } finally {
+    writeFileSync(controller, before);
+  }
+});
+
 test('in production it will not start without SIGNALBOX_SECRET, and says so', async () => {
   const ran = await run('npm', ['start'], app, { NODE_ENV: 'production', PORT: '0' });
   assert.is.not(ran.code, 0);

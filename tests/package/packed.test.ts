@@ -36,6 +36,22 @@ async function newProject(dir: string, install: readonly string[]): Promise<numb
   return treeBytes(join(dir, 'node_modules'));
 }
 
+/**
+ * The first code block of `language` under the README heading `heading`, as the installed package's
+ * README has it; with `throughFirstClose`, only up to its first line that starts with `}` (the end of
+ * the block's first top-level statement that spans lines).
+ */
+function readmeBlock(readme: string, heading: string, language: 'ts' | 'js', throughFirstClose = false): string {
+  const at = readme.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `the README has a section ${heading}`);
+  const open = readme.indexOf(`\n\`\`\`${language}\n`, at);
+  const start = open + language.length + 5;
+  const block = readme.slice(start, readme.indexOf('\n```\n', start) + 1);
+  if (!throughFirstClose) return block;
+  const close = block.indexOf('\n}');
+  return block.slice(0, block.indexOf('\n', close + 1) + 1);
+}
+
 const test = suite('the packed package, installed by a consumer');
 
 let work = '';
@@ -57,7 +73,7 @@ test.before(async () => {
   ]);
   // The consumer's own type checking needs Node's types, as any TypeScript project on Node does.
   await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', '@types/node@22'], consumer);
-  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs', 'routes.mjs', 'helpers.ts', 'tsconfig.helpers.json']) cpSync(join(FIXTURE, file), join(consumer, file));
+  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs', 'routes.mjs', 'helpers.ts', 'tsconfig.helpers.json', 'strict.ts', 'tsconfig.strict.json', 'tsconfig.strict-bundler.json']) cpSync(join(FIXTURE, file), join(consumer, file));
 });
 
 test.after(() => {
@@ -120,6 +136,20 @@ test('plain node imports every entry and serves an application written in JavaSc
   assert.match(seen.elk.body, JSON.stringify(ELK_MISSING), 'without elkjs the page is told how to install it');
 });
 
+test('CommonJS require() of every entry gets what import gets (require of ES modules, Node 22.12 and later)', async () => {
+  const entries = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json').map((subpath) => `signalbox${subpath.slice(1)}`);
+  const script = `const entries = ${JSON.stringify(entries)};
+const required = Object.fromEntries(entries.map((name) => [name, Object.keys(require(name)).sort()]));
+Promise.all(entries.map(async (name) => [name, Object.keys(await import(name)).sort()])).then((imported) => {
+  console.log(JSON.stringify({ required, imported: Object.fromEntries(imported) }));
+});`;
+  const ran = await run(process.execPath, ['--no-warnings', '--input-type=commonjs', '-e', script], consumer);
+  assert.is(ran.code, 0, ran.stderr);
+  const { required, imported } = JSON.parse(ran.stdout) as { required: Record<string, string[]>; imported: Record<string, string[]> };
+  assert.equal(required, imported);
+  assert.ok(required.signalbox!.includes('createApp'));
+});
+
 test('a process that refuses code generation from strings imports every entry and serves the same application', async () => {
   const plain = await run(process.execPath, ['smoke.mjs'], consumer);
   const hardened = await run(process.execPath, ['--disallow-code-generation-from-strings', 'smoke.mjs'], consumer);
@@ -132,6 +162,31 @@ test("a consumer's strict tsc (skipLibCheck off, module nodenext) reports no err
   const ran = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], consumer);
   assert.is(`${ran.stdout}${ran.stderr}`, '');
   assert.is(ran.code, 0);
+});
+
+test("a consumer's strictest tsc (exactOptionalPropertyTypes, noUncheckedIndexedAccess, skipLibCheck off), under nodenext and bundler resolution, compiles options given as undefined and the README's examples", async () => {
+  const readme = readFileSync(join(consumer, 'node_modules/signalbox/README.md'), 'utf8');
+  const dir = join(consumer, 'readme');
+  mkdirSync(dir, { recursive: true });
+  // The routes module of "Routing in five minutes" (its draw), and the application of the section after it, which imports it.
+  writeFileSync(join(dir, 'routes.ts'), readmeBlock(readme, '## Routing in five minutes', 'ts', true));
+  writeFileSync(join(dir, 'five-minutes.ts'), readmeBlock(readme, '## An application in five more minutes', 'ts'));
+  cpSync(join(FIXTURE, 'readme-store.ts'), join(dir, 'store.ts'));
+  writeFileSync(join(dir, 'server.js'), `// @ts-check\n${readmeBlock(readme, '## From an existing JavaScript project', 'js')}`);
+  const types = await run(process.execPath, [join(consumer, 'node_modules/.bin/signalbox'), 'routes', '--types', 'readme/routes.ts', '--out', 'readme/routes.helpers.d.ts'], consumer);
+  assert.is(types.code, 0, types.stderr);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  for (const config of ['tsconfig.strict.json', 'tsconfig.strict-bundler.json']) {
+    const ran = await run(process.execPath, [tsc, '-p', config], consumer);
+    assert.is(`${ran.stdout}${ran.stderr}`, '', config);
+    assert.is(ran.code, 0, config);
+  }
+});
+
+test('plain node runs that strict TypeScript as written (type stripping), the options given as undefined taking their defaults', async () => {
+  const ran = await run(process.execPath, ['strict.ts'], consumer);
+  assert.is(ran.code, 0, ran.stderr);
+  assert.equal(JSON.parse(ran.stdout), { tunnel: 200, http: 200, body: { first: '1' }, routingError: 'SBX_ERR_ROUTING', attachTunnel: 'function' });
 });
 
 test('signalbox routes --types declares a routes module\'s helpers, and the consumer\'s strict tsc checks calls against them', async () => {

@@ -7,7 +7,7 @@ import type { App } from '../../machines/app.ts';
 
 export interface InspectOptions {
   /** Where the page lives (default `/__inspect`); its trace channel is `<path>/trace`. */
-  readonly path?: string;
+  readonly path?: string | undefined;
 }
 
 export interface InspectSettings {

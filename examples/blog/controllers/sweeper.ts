@@ -4,6 +4,8 @@
  * the post list (`/` and `/posts`, every format, in the page cache and the
  * action cache) whenever a post comes, goes or changes. Called from after filters, which run only when the
  * action finished: a refused form changed nothing, so it expires nothing.
+ * The route hashes name `/posts`: called from `admin/posts` too, where `posts`
+ * would name `admin/posts`, as `url_for` reads a controller name.
  */
 import type { Controller } from '../../../core/index.ts';
 
@@ -13,11 +15,11 @@ import type { Controller } from '../../../core/index.ts';
  */
 export function expirePost(c: Controller, id: number | null | undefined): unknown {
   c.expire_page('/');
-  c.expire_page({ controller: 'posts', action: 'index' });
-  return Promise.all([c.expire_action('/'), c.expire_action({ controller: 'posts', action: 'index' }), expirePostPage(c, id)]);
+  c.expire_page({ controller: '/posts', action: 'index' });
+  return Promise.all([c.expire_action('/'), c.expire_action({ controller: '/posts', action: 'index' }), expirePostPage(c, id)]);
 }
 
 /** Expires the post's page alone (its comments changed). */
 export function expirePostPage(c: Controller, id: number | null | undefined): unknown {
-  return id === null || id === undefined ? undefined : c.expire_action({ controller: 'posts', action: 'show', id });
+  return id === null || id === undefined ? undefined : c.expire_action({ controller: '/posts', action: 'show', id });
 }

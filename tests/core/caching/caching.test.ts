@@ -332,6 +332,26 @@ test('cache_path names the key (a query can then be cached), and expire_fragment
   });
 });
 
+test("cache_path as a route hash (Rails' :cache_path => { ... }) names the key as url_for does against the request", async () => {
+  class Summarised extends PostsController {
+    static {
+      this.caches_action('show', { cache_path: { action: 'show', part: 'summary' } });
+    }
+  }
+  const runs = fresh();
+  await withApp({ posts: Summarised }, { services: { runs } }, async (s) => {
+    // What the hash leaves out (the id) is the request's: one entry per post, queries and all.
+    await s.get('/posts/1.json');
+    assert.is((await s.get('/posts/1.json?page=9')).headers['x-cache'], 'hit');
+    assert.is((await s.get('/posts/2.json')).headers['x-cache'], 'miss');
+    const host = `127.0.0.1:${s.server.port}`;
+    assert.ok(s.app.caching.store.read(`views/${host}/posts/1?part=summary.json`) !== undefined);
+    assert.is(await s.app.caching.expire_fragment(`${host}/posts/1?part=summary`), 1);
+    assert.is((await s.get('/posts/1.json')).headers['x-cache'], 'miss');
+    assert.is((await s.get('/posts/2.json')).headers['x-cache'], 'hit');
+  });
+});
+
 test('a cache_path that gives a promise is an ArgumentError saying so, not one key for every page', async () => {
   class Awaiting extends PostsController {
     static {
@@ -529,7 +549,7 @@ test('declaration mistakes are refused when declared', () => {
   assert.match(declare(() => D.caches_action()), 'needs at least one action');
   assert.match(declare(() => D.caches_page('index', { expires_in: 5 } as never)), 'has no option "expires_in"');
   assert.match(declare(() => D.caches_action('show', { expires_in: 0 })), 'positive number of seconds');
-  assert.match(declare(() => D.caches_action('show', { cache_path: 3 as never })), 'cache_path is a string or a function');
+  assert.match(declare(() => D.caches_action('show', { cache_path: 3 as never })), 'cache_path is a string, a route hash or a function');
   assert.match(declare(() => D.caches_action(3 as never)), 'takes action names');
 });
 

@@ -119,6 +119,24 @@ test('a trailing options hash sets host, port and protocol', () => {
   assert.is(h.post_url(1, { protocol: 'https://' }), 'https://example.com/posts/1');
 });
 
+test('a route that fixes its protocol (an option, or a requirement) gives it to its _url helper, however the helper is called', () => {
+  const secure = draw((map) => {
+    map.named('login', 'login', { controller: 'sessions', action: 'new', protocol: 'https' });
+    map.resources('accounts', { requirements: { protocol: 'https' } });
+    map.with_options({ protocol: 'https' }, (https) => https.named('support', 'support/:topic', { controller: 'support', topic: null }));
+  });
+  const s = helpersOf(secure, { host: 'example.com' });
+  assert.is(s.login_url(), 'https://example.com/login');
+  assert.is(s.login_url({ ref: 'x' }), 'https://example.com/login?ref=x');
+  assert.is(s.account_url(7), 'https://example.com/accounts/7');
+  assert.is(s.account_url(7, { ref: 'x' }), 'https://example.com/accounts/7?ref=x');
+  assert.is(s.support_url('billing'), 'https://example.com/support/billing');
+  assert.is(s.support_url(), 'https://example.com/support');
+  assert.is(s.account_path(7), '/accounts/7');
+  // An explicit protocol still wins, as a later key of Rails' merged hash does.
+  assert.is(s.account_url(7, { protocol: 'http' }), 'http://example.com/accounts/7');
+});
+
 test('user and password together become credentials; a user alone is a parameter', () => {
   assert.is(h.posts_url({ user: 'bob smith', password: 'p@ss' }), 'http://bob+smith:p%40ss@example.com/posts');
   assert.is(h.posts_url({ user: 'bob' }), 'http://example.com/posts?user=bob');

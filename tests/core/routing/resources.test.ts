@@ -125,7 +125,7 @@ test('method names in extra actions are case-insensitive', () => {
 
 test('invalid methods for extra actions are refused', () => {
   throwsA(() => draw((map) => map.resources('messages', { member: { mark: 'head' } })), ArgumentError, 'HTTP method HEAD is invalid for the mark action: HEAD requests are answered by GET routes');
-  throwsA(() => draw((map) => map.resources('messages', { collection: { rss: 'bacon' } })), ArgumentError, 'Invalid HTTP method "bacon" for the rss action');
+  throwsA(() => draw((map) => map.resources('messages', { collection: { rss: 'bacon' } })), ArgumentError, 'Invalid HTTP method "bacon" for the rss action: use get, post, put, delete, options or any');
   throwsA(() => draw((map) => map.resources('messages', { member: { mark: ['get', 'patch'] } })), ArgumentError);
 });
 
@@ -363,8 +363,36 @@ test('a nested resource can override inherited only/except', () => {
   assert.equal(plainNames(set), ['post_comments', 'new_post_comment', 'edit_post_comment', 'post_comment']);
 });
 
-test(':only and :except together are refused', () => {
-  throwsA(() => draw((map) => map.resources('posts', { only: 'show', except: 'index' })), ArgumentError, 'Please supply either :only or :except, not both.');
+test(':only and :except together: :only decides, after :all and :none of either, as Rails 2.2 read them, and development warns', async () => {
+  const warnings: Error[] = [];
+  const listener = (w: Error) => warnings.push(w);
+  const env = process.env.NODE_ENV;
+  process.on('warning', listener);
+  let onlyWins: RouteSet;
+  let exceptNone: RouteSet;
+  let exceptAll: RouteSet;
+  try {
+    process.env.NODE_ENV = 'development';
+    onlyWins = draw((map) => map.resources('posts', { only: ['index', 'show'], except: 'index' }));
+    exceptNone = draw((map) => map.resources('notes', { only: 'show', except: 'none' }));
+    exceptAll = draw((map) => map.resource('account', { only: 'show', except: 'all' }));
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', listener);
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
+  assert.equal(plainNames(onlyWins), ['posts', 'post']);
+  assert.is(onlyWins.recognize('GET', '/posts').action, 'index');
+  assertNotRouted(onlyWins, 'POST /posts');
+  assert.is(exceptNone.routes.length, draw((map) => map.resources('notes')).routes.length, ':except => :none routes all seven');
+  assert.is(exceptAll.routes.length, 0, ':except => :all routes none');
+  const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
+  assert.equal(ours, [
+    'resources("posts") was given both :only and :except; as Rails 2.2 did, :only decides and :except is ignored',
+    'resources("notes") was given both :only and :except; as Rails 2.2 did, :except => :none decides and :only is ignored',
+    'resource("account") was given both :only and :except; as Rails 2.2 did, :except => :all decides and :only is ignored',
+  ]);
 });
 
 test('a name in :only/:except that is no default action is ignored, and warned of in development', async () => {
