@@ -232,7 +232,7 @@ async function runHttp(entry: Entry, reading: Reading): Promise<string[]> {
 async function runRepeated(entry: Entry, reading: Reading, input: any, times: number): Promise<string[]> {
   const before = settledHeapMb();
   const problems = new Set<string>();
-  await keepAliveRepeat(running.port, times, () => {
+  await keepAliveRepeat(running.port, names.host, times, () => {
     // One fresh token per request, wherever the entry puts `{{rand}}`: target, header names and values, body.
     const token = randomToken();
     return wireRequest(substitute(structuredClone(input), { ...names, rand: token }));

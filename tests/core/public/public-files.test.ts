@@ -320,21 +320,48 @@ test('PublicDirectory finds regular files as they are, never dotfiles, dot-direc
   }
 });
 
-test('the misses PublicDirectory remembers are bounded in total length, and a path no file system could name is neither looked up nor kept', async () => {
+test('a path no directory of public/ holds is known missing from the listings, however many distinct paths ask', async () => {
   const directory = new PublicDirectory(pub);
+  try {
+    assert.not.ok(directory.knownMissing('/users/1'), 'nothing is known before the directory is first read');
+    assert.is(await directory.lookup('/users/1'), null);
+    // Each distinct path is answered from the root's listing at once, with no lookup of its own.
+    for (let i = 2; i < 5_000; i++) assert.ok(directory.knownMissing(`/users/${i}`), `/users/${i}`);
+    assert.is(await directory.lookup('/posts/3'), null);
+    assert.ok(directory.knownMissing('/posts/2/edit'), 'a name missing from a listed subdirectory');
+    assert.not.ok(directory.knownMissing('/posts/1'), 'posts/1.html answers /posts/1');
+    assert.not.ok(directory.knownMissing('/style.css'));
+    assert.not.ok(directory.knownMissing('/'), 'index.html answers /');
+    writeFileSync(join(pub, 'users'), 'now a file');
+    directory.changed();
+    assert.is(await directory.lookup('/users'), realpathSync(join(pub, 'users')), 'a change is read again');
+  } finally {
+    rmSync(join(pub, 'users'), { force: true });
+    directory.close();
+  }
+});
+
+test('the misses PublicDirectory remembers one by one are bounded in total length, and a path no file system could name finds nothing', async () => {
+  const directory = new PublicDirectory(pub);
+  // Names the listings hold but no regular file answers (directories): each such miss is remembered on its own.
+  // A chain of 14 directories of 255-character names, and 300 directories at its foot: paths of about 3.6K characters.
+  const chain = Array.from({ length: 14 }, (_, i) => `${String(i).padStart(2, '0')}${'m'.repeat(253)}`);
+  const foot = join(pub, 'deep', ...chain);
+  mkdirSync(foot, { recursive: true });
+  const long = (i: number) => `/deep/${chain.join('/')}/${String(i).padStart(4, '0')}`;
+  for (let i = 0; i < 300; i++) mkdirSync(join(foot, String(i).padStart(4, '0')));
   try {
     for (const path of [`/${'a'.repeat(256)}`, `/${'é'.repeat(128)}.css`, `/${'a/'.repeat(2100)}x`, `/posts/${'x'.repeat(15_000)}`]) {
       assert.is(await directory.lookup(path), null);
-      assert.not.ok(directory.knownMissing(path), `not remembered: ${path.slice(0, 20)}...`);
     }
-    // Paths a file system could hold, ~3.9K characters each: about 256 of them fill a million characters.
-    const long = (i: number) => `/${String(i).padStart(4, '0')}/${`${'m'.repeat(99)}/`.repeat(38)}z`;
     for (let i = 0; i < 300; i++) assert.is(await directory.lookup(long(i)), null);
     assert.not.ok(directory.knownMissing(long(0)), 'the oldest were let go');
     assert.ok(directory.knownMissing(long(299)), 'the newest is remembered');
     const held = Array.from({ length: 300 }, (_, i) => directory.knownMissing(long(i))).filter(Boolean).length;
     assert.ok(held * long(0).length <= 1_000_000, `${held} paths held`);
+    assert.ok(held > 200, `${held} paths held`);
   } finally {
+    rmSync(join(pub, 'deep'), { recursive: true, force: true });
     directory.close();
   }
 });

@@ -34,13 +34,13 @@ export function requestBytes(req: WireRequest, host: string): Buffer {
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
 
-interface Head {
+export interface Head {
   readonly status: number;
   readonly headers: Record<string, string[]>;
 }
 
 /** Where a complete response ends in `data`, or -1 while it is incomplete. A response to HEAD has no body, whatever it declares. */
-function responseEnd(data: Buffer, head: Head | null, headEnd: number, closed: boolean, toHead: boolean): number {
+export function responseEnd(data: Buffer, head: Head | null, headEnd: number, closed: boolean, toHead: boolean): number {
   if (head === null) return -1;
   if (toHead || head.status === 204 || head.status === 304 || (head.status >= 100 && head.status < 200)) return headEnd;
   const length = head.headers['content-length']?.[0];
@@ -50,6 +50,12 @@ function responseEnd(data: Buffer, head: Head | null, headEnd: number, closed: b
     return end < 0 ? -1 : end + 7;
   }
   return closed ? data.length : -1;
+}
+
+/** The head of the response at the start of `data` and where it ends, or null while it is incomplete. */
+export function readHead(data: Buffer): { readonly head: Head; readonly end: number } | null {
+  const at = data.indexOf('\r\n\r\n');
+  return at < 0 ? null : { head: parseHead(data.subarray(0, at).toString('latin1')), end: at + 4 };
 }
 
 function parseHead(text: string): Head {
@@ -135,17 +141,17 @@ export function send(port: number, bytes: Buffer, options: SendOptions = {}): Pr
       resolveSend({ ...main, closed_by_server: closedByServer, interim, ...(next ? { next } : {}) });
     };
     const timer = setTimeout(finish, options.timeoutMs ?? 10_000);
-    const readHead = () => {
+    const nextHead = () => {
       if (head !== null) return;
-      const at = data.indexOf('\r\n\r\n');
-      if (at < 0) return;
-      head = parseHead(data.subarray(0, at).toString('latin1'));
-      headEnd = at + 4;
+      const read = readHead(data);
+      if (read === null) return;
+      head = read.head;
+      headEnd = read.end;
     };
     socket.on('data', (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
       for (;;) {
-        readHead();
+        nextHead();
         const current: Head | null = head;
         if (current === null || responseEnd(data, current, headEnd, false, toHead) < 0) return;
         // 1xx but 101 are interim: the real answer follows on the same connection.
