@@ -42,6 +42,7 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_PAYLOAD_TOO_LARGE: 413,
   SBX_ERR_UNKNOWN_STATUS: 500,
   SBX_ERR_COOKIE_OVERFLOW: 500,
+  SBX_ERR_SESSION_OVERFLOW: 500,
   SBX_ERR_TEMPLATE: 500,
   SBX_ERR_INVALID_RESPONSE_HEADER: 500,
   SBX_ERR_SESSION_STORE_UNAVAILABLE: 503,
@@ -300,6 +301,18 @@ export class CookieOverflow extends SignalboxError {
   readonly size: number;
   constructor(size: number, limit: number) {
     super('SBX_ERR_COOKIE_OVERFLOW', `Session cookie of ${size} bytes exceeds the ${limit}-byte limit; keep less in the session`);
+    this.size = size;
+  }
+}
+
+/**
+ * A session larger than its store keeps (`redisSessionStore`'s `maxBytes` of JSON); nothing is written,
+ * and the session stored before the request stays as it was.
+ */
+export class SessionOverflow extends SignalboxError {
+  readonly size: number;
+  constructor(size: number, limit: number) {
+    super('SBX_ERR_SESSION_OVERFLOW', `Session of ${size} bytes exceeds the store's ${limit}-byte limit; keep less in the session`);
     this.size = size;
   }
 }

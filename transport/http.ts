@@ -129,11 +129,19 @@ const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ClusterOptions>([
 ]);
 
 /** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
+/** Node's longest timer: a longer one fires after 1 ms instead. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 function shutdownTimeout(options: ServeOptions): number {
   const env = process.env.SIGNALBOX_SHUTDOWN_TIMEOUT;
   const ms = options.shutdownTimeoutMs ?? (env === undefined || env === '' ? 10_000 : Number(env) * 1000);
   if (!(ms >= 0) || !Number.isFinite(ms)) {
     throw new ArgumentError(`The shutdown timeout must be a number of ${options.shutdownTimeoutMs === undefined ? 'seconds (SIGNALBOX_SHUTDOWN_TIMEOUT)' : 'ms'}, not ${JSON.stringify(options.shutdownTimeoutMs ?? env)}`);
+  }
+  // Node fires a longer timer after 1 ms: a shutdown meant to wait weeks would cut every request at once
+  // (and a cluster's primary, which waits a second more, would kill its workers).
+  if (ms + 1_000 > LONGEST_TIMER_MS) {
+    throw new ArgumentError(`The shutdown timeout is at most ${options.shutdownTimeoutMs === undefined ? `${(LONGEST_TIMER_MS - 1_000) / 1000} seconds (SIGNALBOX_SHUTDOWN_TIMEOUT)` : `${LONGEST_TIMER_MS - 1_000} ms`}, the longest timer Node keeps, not ${JSON.stringify(options.shutdownTimeoutMs ?? env)}`);
   }
   return ms;
 }

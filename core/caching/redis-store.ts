@@ -58,7 +58,7 @@ export class RedisCacheStore implements CacheStore {
     const max = options.maxValueBytes ?? 1024 * 1024;
     if (!Number.isInteger(max) || max < 1) throw new ArgumentError(`maxValueBytes must be a positive integer, not ${String(max)}`);
     this.maxValueBytes = max;
-    this.#connection = new RedisConnection(options, { role: 'cache', meanwhile: 'cache reads miss and writes are skipped' });
+    this.#connection = new RedisConnection(options, { role: 'cache', meanwhile: 'cache reads miss and writes are skipped', refused: 'the cache goes on without what Redis refuses' });
     this.name = `redis:${this.#connection.url}/${namespace}`;
     this.#connection.onReady(() => {
       if (this.#pending.length > 0 || this.#clearPending) void this.#replay();
@@ -93,9 +93,11 @@ export class RedisCacheStore implements CacheStore {
     const text = JSON.stringify(encodeValue(value));
     if (Buffer.byteLength(text) > this.maxValueBytes) return false;
     if (this.#owesExpiries()) return false;
+    // Redis takes whole milliseconds, written as digits: an expiry past what they can say (1e300 seconds) is none.
+    const ms = seconds === undefined ? null : Math.max(1, Math.ceil(seconds * 1000));
     return this.#quietly(async (client) => {
-      if (seconds === undefined) await client.set(full, text);
-      else await client.set(full, text, 'PX', Math.max(1, Math.ceil(seconds * 1000)));
+      if (ms === null || !Number.isSafeInteger(ms)) await client.set(full, text);
+      else await client.set(full, text, 'PX', ms);
       return true;
     }, false);
   }

@@ -8,6 +8,13 @@
  *   first connection is made does a command wait for it, at most
  *   `connect_timeout` seconds, so an app that has just started does not
  *   refuse its first requests.
+ * - A command Redis does not answer within `read_timeout` (a frozen host, a
+ *   paused or overloaded Redis) drops the connection and makes another, as
+ *   Ruby's Redis client does: the client must keep every command it sent
+ *   until Redis answers it, so on a connection that stays open but silent
+ *   each request would add one more (with its value, a whole cached page
+ *   say) for as long as the silence lasts, each waiting `read_timeout`.
+ *   Until the new connection is ready, commands fail at once.
  * - Reconnection is automatic and never gives up: every 100 ms, backing off
  *   to once a second.
  * - An outage is logged once, when it begins (a warning saying what the
@@ -55,7 +62,8 @@ export interface RedisClient {
   unlink(...keys: string[]): Promise<number>;
   scan(cursor: string, match: 'MATCH', pattern: string, count: 'COUNT', n: number): Promise<[string, string[]]>;
   quit(): Promise<unknown>;
-  disconnect(): void;
+  /** `reconnect`: connect again (after the retry strategy's delay) rather than close for good. */
+  disconnect(reconnect?: boolean): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   once(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -69,7 +77,12 @@ export interface OutageNotice {
   readonly role: string;
   /** What the store does meanwhile (`cache reads miss and writes are skipped`). */
   readonly meanwhile: string;
+  /** What the store does with a command Redis refuses (`the cache goes on without what Redis refuses`). */
+  readonly refused: string;
 }
+
+/** How often a refusal that goes on (a full Redis refusing every write) is logged again. */
+const REFUSAL_LOG_MS = 60_000;
 
 /** The command failed because Redis cannot be reached now; the store decides what that means. */
 export class RedisUnavailable extends Error {
@@ -88,6 +101,7 @@ export class RedisConnection {
   readonly #client: RedisClient;
   readonly #notice: OutageNotice;
   readonly #connectMs: number;
+  readonly #readMs: number;
   #log: Logger | null;
   #connected = false;
   #outageSince: number | null = null;
@@ -95,6 +109,12 @@ export class RedisConnection {
   /** Why this connection must not be used though it is up: Redis refused the database the URL names. */
   #refused: Error | null = null;
   #closed = false;
+  /** A command went unanswered for `read_timeout`: the connection is being replaced, and takes no more commands. */
+  #stalled = false;
+  /** The wait for the first connection that commands share, while there is one. */
+  #waiting: Promise<boolean> | null = null;
+  /** Refusals by code: when last logged, and how many came since. */
+  readonly #refusals = new Map<string, { loggedAt: number; since: number }>();
   readonly #readyListeners = new Set<() => void>();
 
   constructor(options: RedisConnectionOptions, notice: OutageNotice) {
@@ -105,6 +125,7 @@ export class RedisConnection {
     this.#log = options.logger ?? null;
     this.#connectMs = seconds('connect_timeout', options.connect_timeout, 1) * 1000;
     const readMs = seconds('read_timeout', options.read_timeout, 1) * 1000;
+    this.#readMs = readMs;
     const Redis = loadClient();
     this.#client = new Redis(url, {
       connectTimeout: this.#connectMs,
@@ -129,7 +150,9 @@ export class RedisConnection {
     });
     this.#client.on('ready', () => {
       this.#connected = true;
-      if (this.#outageSince !== null && this.#refused === null) this.#recovered();
+      this.#stalled = false;
+      // The outage ends with the first command answered, not here: a Redis paused for writes, say, completes
+      // the handshake and then leaves commands unanswered, and each new connection would end the outage again.
       for (const listener of this.#readyListeners) listener();
     });
     this.#client.on('close', () => {
@@ -172,6 +195,11 @@ export class RedisConnection {
         throw error;
       }
     }
+    if (this.#stalled) {
+      const error = new RedisUnavailable(this.url, new Error(`Redis did not answer within ${this.#readMs} ms; connecting again`));
+      this.outage(error);
+      throw error;
+    }
     if (this.#refused !== null) {
       // ioredis reports a failed SELECT as an event and goes on in database 0: no command may reach it there.
       const error = new RedisUnavailable(this.url, this.#refused);
@@ -180,15 +208,48 @@ export class RedisConnection {
     }
     try {
       const result = await command(this.#client);
-      // A timed-out command leaves the connection up: the outage ends with the first answer.
       if (this.#outageSince !== null && this.#client.status === 'ready') this.#recovered();
       return result;
     } catch (error) {
-      // A reply error (a wrong type, say) is a bug to report as it is; anything else means Redis is away.
-      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      // A reply error is Redis refusing this command (full at maxmemory, a read-only replica, a key of
+      // another type) while it answers others: reported as it is, and logged now and then, since a cache
+      // that swallows it would otherwise stop keeping anything without a word. Anything else means Redis is away.
+      if (error instanceof Error && error.name === 'ReplyError') {
+        this.#refusal(error);
+        throw error;
+      }
       this.outage(error);
+      if (timedOut(error)) this.#stall();
       throw new RedisUnavailable(this.url, error);
     }
+  }
+
+  /**
+   * Replaces a connection Redis has stopped answering on: the commands still waiting on it are failed
+   * with it (they would otherwise stay queued until Redis answers, however long that is), and none is
+   * sent until the new one is ready.
+   */
+  #stall(): void {
+    if (this.#stalled || this.#closed) return;
+    this.#stalled = true;
+    this.#client.disconnect(true);
+  }
+
+  /**
+   * Logs a refusal the first time Redis gives it (by its code: `OOM`, `READONLY`, `WRONGTYPE`...) and then
+   * at most once every `REFUSAL_LOG_MS`, with how many commands it refused meanwhile: a full Redis refuses
+   * every write, and a line per request would bury the log.
+   */
+  #refusal(error: Error): void {
+    const code = /^[A-Z]+/.exec(error.message)?.[0] ?? 'ERR';
+    const now = performance.now();
+    const seen = this.#refusals.get(code);
+    if (seen !== undefined && now - seen.loggedAt < REFUSAL_LOG_MS) {
+      seen.since++;
+      return;
+    }
+    this.#refusals.set(code, { loggedAt: now, since: 0 });
+    this.#log?.warn({ redis: this.url, store: this.#notice.role, reason: error.message, refused: (seen?.since ?? 0) + 1 }, `Redis refused a command (${code}): ${this.#notice.refused}`);
   }
 
   /** Records that Redis is away; logs it when an outage begins. */
@@ -214,11 +275,14 @@ export class RedisConnection {
     this.#client.disconnect();
   }
 
-  /** Waits for the first connection, at most `connect_timeout`; whether it came. */
+  /**
+   * Waits for the first connection, at most `connect_timeout`; whether it came. Every command that comes
+   * meanwhile shares the one wait: a burst of requests would otherwise add a timer and listeners each.
+   */
   #firstConnection(): Promise<boolean> {
     const status = this.#client.status;
     if (status !== 'wait' && status !== 'connecting' && status !== 'connect') return Promise.resolve(false);
-    return new Promise((resolve) => {
+    this.#waiting ??= new Promise((resolve) => {
       const timer = setTimeout(() => done(false), this.#connectMs);
       const stop = this.onReady(() => done(true));
       const failed = (): void => done(false);
@@ -227,10 +291,17 @@ export class RedisConnection {
         clearTimeout(timer);
         stop();
         this.#client.off('close', failed);
+        this.#waiting = null;
         resolve(ok);
       };
     });
+    return this.#waiting;
   }
+}
+
+/** Whether `error` is ioredis giving up on a command Redis has not answered within `commandTimeout`. */
+function timedOut(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Command timed out';
 }
 
 /**
@@ -264,9 +335,14 @@ function loadClient(): RedisConstructor {
   return (loaded = Redis);
 }
 
+/** Node's longest timer, in seconds (about 24.8 days): a longer one fires after 1 ms instead. */
+const LONGEST_TIMER_S = (2 ** 31 - 1) / 1000;
+
 function seconds(name: string, given: number | undefined, fallback: number): number {
   if (given === undefined) return fallback;
   if (typeof given !== 'number' || !(given > 0) || !Number.isFinite(given)) throw new ArgumentError(`${name} is a positive number of seconds, not ${String(given)}`);
+  // Past it every command would time out at once, and Redis would seem away for good.
+  if (given > LONGEST_TIMER_S) throw new ArgumentError(`${name} is at most ${LONGEST_TIMER_S} seconds (the longest timer Node keeps), not ${String(given)}`);
   return given;
 }
 

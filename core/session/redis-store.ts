@@ -10,6 +10,9 @@
  * session written for it gets a new id (a visitor's session can never be
  * fixed by a link someone else made). `reset_session` issues a new id and
  * deletes the old record. A session emptied is deleted, and so is its cookie.
+ * A session over `maxBytes` of JSON raises `SessionOverflow` and is not
+ * written (the record stays as it was), as a cookie session over 4 KB raises
+ * `CookieOverflow`.
  *
  * Failure is never silent. When Redis cannot be reached (or does not answer
  * within `read_timeout`), a request that carries a session id gets a 503
@@ -26,7 +29,7 @@
 import { randomBytes } from 'node:crypto';
 import { serialize } from 'cookie';
 import type { Logger } from 'pino';
-import { ArgumentError, SessionStoreUnavailable } from '../errors.ts';
+import { ArgumentError, SessionOverflow, SessionStoreUnavailable } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { REDIS_CONNECTION_OPTIONS, RedisConnection, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
@@ -40,6 +43,11 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   readonly ttl?: number | undefined;
   /** Prefix of every Redis key (`<namespace>:<id>`). Default `session`. */
   readonly namespace?: string | undefined;
+  /**
+   * Largest session kept, in bytes of its JSON (default 1 MiB, memcached's limit, which bounded Rails'
+   * `:mem_cache_store`); a larger one raises `SessionOverflow` (500) and is not written.
+   */
+  readonly maxBytes?: number | undefined;
   /** Seconds a 503 asks clients to wait before trying again (default 5). */
   readonly retryAfter?: number | undefined;
   /** Hide the cookie from scripts (default true). */
@@ -67,20 +75,31 @@ export class RedisSessionStore implements SessionStore {
   readonly key: string;
   readonly ttl: number;
   readonly namespace: string;
+  readonly maxBytes: number;
   readonly #connection: RedisConnection;
   readonly #options: RedisSessionStoreOptions;
   readonly #retryAfter: number;
+  readonly #ttlMs: number;
   readonly #seen = new WeakMap<Request, Seen>();
 
   constructor(options: RedisSessionStoreOptions = {}) {
     this.key = options.key ?? '_session_id';
     if (typeof this.key !== 'string' || this.key.trim() === '') throw new ArgumentError('A session cookie needs a key (its name)');
     this.ttl = positive('ttl', options.ttl, TWO_WEEKS);
+    // Redis takes whole milliseconds: `1.1 * 3600` seconds is 3960000.0000000005 of them, which it refuses
+    // (every session write would answer 503).
+    this.#ttlMs = Math.ceil(this.ttl * 1000);
+    if (!Number.isSafeInteger(this.#ttlMs)) throw new ArgumentError(`ttl is more seconds than Redis can keep a key for, not ${String(this.ttl)}`);
     this.#retryAfter = Math.ceil(positive('retryAfter', options.retryAfter, 5));
+    // Retry-After is digits: 1e21 would be written "1e+21".
+    if (!Number.isSafeInteger(this.#retryAfter)) throw new ArgumentError(`retryAfter is a number of seconds Retry-After can say, not ${String(options.retryAfter)}`);
+    const maxBytes = options.maxBytes ?? 1024 * 1024;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new ArgumentError(`maxBytes must be a positive integer, not ${String(maxBytes)}`);
+    this.maxBytes = maxBytes;
     this.namespace = options.namespace ?? 'session';
     if (typeof this.namespace !== 'string' || this.namespace === '') throw new ArgumentError('A Redis session namespace is a non-empty string');
     this.#options = options;
-    this.#connection = new RedisConnection(options, { role: 'session', meanwhile: 'requests that carry a session answer 503' });
+    this.#connection = new RedisConnection(options, { role: 'session', meanwhile: 'requests that carry a session answer 503', refused: 'requests whose session needs it answer 503' });
   }
 
   get name(): string {
@@ -103,7 +122,7 @@ export class RedisSessionStore implements SessionStore {
       this.#seen.set(request, { id: null, present: presented !== undefined });
       return {};
     }
-    return this.#run((client) => client.getex(this.#redisKey(id), 'PX', this.ttl * 1000)).then((text) => {
+    return this.#run((client) => client.getex(this.#redisKey(id), 'PX', this.#ttlMs)).then((text) => {
       const data = text === null ? null : sessionFromJson(text);
       this.#seen.set(request, { id: data === null ? null : id, present: true });
       return data ?? {};
@@ -124,8 +143,12 @@ export class RedisSessionStore implements SessionStore {
     // A reset session, or one that had no record of ours, gets a new id; the old record goes.
     const id = state.reset || old === null ? randomBytes(16).toString('hex') : old;
     const text = JSON.stringify(data);
+    // Every later request of this visitor would carry it to and from Redis, and a value big enough to outlast
+    // read_timeout would hold up the other requests sharing the connection.
+    const size = Buffer.byteLength(text);
+    if (size > this.maxBytes) return Promise.reject(new SessionOverflow(size, this.maxBytes));
     return this.#run(async (client) => {
-      await client.set(this.#redisKey(id), text, 'PX', this.ttl * 1000);
+      await client.set(this.#redisKey(id), text, 'PX', this.#ttlMs);
       if (old !== null && old !== id) await client.del(this.#redisKey(old));
     }).then(() => {
       if (id !== old) response.cookies.push(this.#cookie(id, false));
@@ -165,7 +188,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions = {}): Redis
   return new RedisSessionStore(options);
 }
 
-const REDIS_SESSION_OPTIONS: ReadonlySet<string> = new Set([...REDIS_CONNECTION_OPTIONS, 'key', 'ttl', 'namespace', 'retryAfter', 'httponly', 'secure', 'same_site', 'path', 'domain']);
+const REDIS_SESSION_OPTIONS: ReadonlySet<string> = new Set([...REDIS_CONNECTION_OPTIONS, 'key', 'ttl', 'namespace', 'maxBytes', 'retryAfter', 'httponly', 'secure', 'same_site', 'path', 'domain']);
 
 function positive(name: string, given: number | undefined, fallback: number): number {
   if (given === undefined) return fallback;

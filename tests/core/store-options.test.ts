@@ -29,6 +29,18 @@ test('options that are not an object, and a file store with no directory, are re
   for (const directory of [undefined, 5, '']) refused(() => fileStore(directory as never), /fileStore needs a directory path/);
 });
 
+test('a Redis session store whose maxBytes is not a count of bytes is refused: NaN or text would bound nothing', () => {
+  for (const maxBytes of [Number.NaN, '100', 0, 1.5, Number.POSITIVE_INFINITY]) refused(() => redisSessionStore({ maxBytes } as never), /maxBytes must be a positive integer/);
+});
+
+test('Redis timeouts past Node\'s longest timer, and a retryAfter Retry-After cannot say, are refused: the timers would fire at once', () => {
+  for (const make of [redisSessionStore, redisCacheStore]) {
+    refused(() => make({ read_timeout: 3_000_000 }), /^read_timeout is at most 2147483.647 seconds \(the longest timer Node keeps\), not 3000000$/);
+    refused(() => make({ connect_timeout: 1e9 }), /^connect_timeout is at most 2147483.647 seconds/);
+  }
+  refused(() => redisSessionStore({ retryAfter: 1e21 }), /^retryAfter is a number of seconds Retry-After can say, not 1e\+21$/);
+});
+
 test('a memory session store whose maxSessions is not a count is refused: NaN or text would never evict', () => {
   for (const maxSessions of [Number.NaN, '100', 0, 1.5]) refused(() => memorySessionStore({ maxSessions } as never), /memorySessionStore maxSessions must be a positive integer/);
   refused(() => memorySessionStore({ key: '' }), /memorySessionStore key must be a cookie name/);
@@ -39,7 +51,7 @@ test('every option a store documents is taken', async () => {
   fileStore('tmp/cache', { now: () => 0 });
   memorySessionStore({ key: '_sid', maxSessions: 10, secure: true });
   const cache = redisCacheStore({ url: 'redis://127.0.0.1:1/0', connect_timeout: 0.1, read_timeout: 0.1, namespace: 'n', expires_in: 60, maxValueBytes: 1024 });
-  const sessions = redisSessionStore({ url: 'redis://127.0.0.1:1/0', connect_timeout: 0.1, read_timeout: 0.1, key: 'k', ttl: 60, namespace: 'n', retryAfter: 5, httponly: true, secure: true, same_site: 'lax', path: '/', domain: 'example.com' });
+  const sessions = redisSessionStore({ url: 'redis://127.0.0.1:1/0', connect_timeout: 0.1, read_timeout: 0.1, key: 'k', ttl: 60, namespace: 'n', maxBytes: 4096, retryAfter: 5, httponly: true, secure: true, same_site: 'lax', path: '/', domain: 'example.com' });
   await Promise.all([cache.close(), sessions.close()]);
 });
 

@@ -153,4 +153,27 @@ for (const [reader, fastLane] of [['fast lane', true], ['node:http only', false]
   });
 }
 
+test('a shutdown timeout longer than Node\'s longest timer is refused when serving starts, where Node would have fired it at once', async () => {
+  const { serve } = await import('../../transport/index.ts');
+  const { appWith } = await import('../support/harness.ts');
+  // The error serve() rejects with; a server it started by mistake is closed again.
+  const refusal = (options: { shutdownTimeoutMs?: number }) => serve(appWith({}), { port: 0, host: '127.0.0.1', ...options })
+    .then(async (server) => {
+      await server.close();
+      return null;
+    }, (error: Error) => error);
+  const given = await refusal({ shutdownTimeoutMs: 3e9 });
+  assert.match(given?.message ?? 'served', /^The shutdown timeout is at most 2147482647 ms, the longest timer Node keeps, not 3000000000$/);
+  const before = process.env.SIGNALBOX_SHUTDOWN_TIMEOUT;
+  process.env.SIGNALBOX_SHUTDOWN_TIMEOUT = '3000000';
+  try {
+    const fromEnv = await refusal({});
+    assert.match(fromEnv?.message ?? 'served', /^The shutdown timeout is at most 2147482.647 seconds \(SIGNALBOX_SHUTDOWN_TIMEOUT\)/);
+  } finally {
+    if (before === undefined) delete process.env.SIGNALBOX_SHUTDOWN_TIMEOUT;
+    else process.env.SIGNALBOX_SHUTDOWN_TIMEOUT = before;
+  }
+  assert.is((await refusal({ shutdownTimeoutMs: 2_147_482_647 })), null, 'the longest is taken');
+});
+
 test.run();

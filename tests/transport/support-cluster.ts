@@ -19,7 +19,7 @@ export interface ClusterProcess {
   /** Every log line so far, primary's and workers', parsed. */
   readonly logs: Record<string, unknown>[];
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  get(path: string, method?: string): Promise<Answer>;
+  get(path: string, method?: string, headers?: Record<string, string>): Promise<Answer>;
   /** Waits until a log line passes `test` (at most `ms`). */
   waitForLog(test: (line: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>;
 }
@@ -32,9 +32,9 @@ export interface Answer {
   readonly at: number;
 }
 
-export function get(port: number, path: string, method = 'GET'): Promise<Answer> {
+export function get(port: number, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => { body += d.toString(); });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, at: performance.now() }));
@@ -55,7 +55,7 @@ export type StartingCluster = Pick<ClusterProcess, 'child' | 'logs' | 'exited' |
 
 export function clusterProcess(options: ClusterOptions, env: Record<string, string> = {}): Promise<ClusterProcess> {
   const { starting, listening } = startCluster(options, env);
-  return listening.then(({ test_port, workers }) => ({ ...starting, port: test_port, workers, get: (path: string, method?: string) => get(test_port, path, method) }));
+  return listening.then(({ test_port, workers }) => ({ ...starting, port: test_port, workers, get: (path: string, method?: string, headers?: Record<string, string>) => get(test_port, path, method, headers) }));
 }
 
 /** Starts the cluster process; `listening` settles once every worker listens (or rejects when it exits first). */

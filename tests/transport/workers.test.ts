@@ -209,7 +209,76 @@ test('with the Redis store, two workers share one cache: an expiry in one is see
     assert.ok(slowest < 1_500, `the longest gap between answers was ${Math.round(slowest)} ms`);
     assert.ok(answers.some((a) => a.headers['x-cache'] === 'miss'), 'misses while Redis was away');
     assert.ok(answers.slice(-4).every((a) => a.headers['x-cache'] === 'hit'), 'hits again once it is back');
-    const warnings = c.logs.filter((l) => l.level === 40 && /Redis unreachable/.test(String(l.msg)));
+    const warnings = c.logs.filter((l) => l.level === 40 && l.store === 'cache' && /Redis unreachable/.test(String(l.msg)));
+    assert.ok(warnings.length >= 1 && warnings.length <= 2, `one warning per worker for the outage, not per request: ${warnings.length}`);
+  } finally {
+    await redis.stop();
+  }
+});
+
+/** The session id a response sets, if it sets one. */
+function sessionCookie(answer: Answer): string | null {
+  const set = ([] as string[]).concat(answer.headers['set-cookie'] ?? []).find((c) => c.startsWith('_cluster_session='));
+  return set === undefined ? null : set.split(';', 1)[0];
+}
+
+test('with Redis sessions, a session one worker started is read and updated by the other, and visitors at once never see each other\'s', async () => {
+  const redis = await startRedis();
+  try {
+    const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_REDIS_URL: redis.url });
+    const first = await c.get('/visits?who=ada');
+    const cookie = sessionCookie(first)!;
+    assert.match(cookie, /^_cluster_session=[0-9a-f]{32}$/);
+    // One visitor's requests, one after another on fresh connections, until both workers have answered.
+    const answers = [first];
+    while (answers.length < 60 && new Set(answers.map((a) => a.body.split(' ')[2])).size < 2) answers.push(await c.get('/visits', 'GET', { cookie }));
+    assert.is(new Set(answers.map((a) => a.body.split(' ')[2])).size, 2, 'both workers answered the visitor');
+    assert.equal(answers.map((a) => a.body.split(' ').slice(0, 2).join(' ')), answers.map((_, i) => `${i + 1} ada`), 'each worker read the count the other wrote');
+    assert.ok(answers.slice(1).every((a) => sessionCookie(a) === null), 'the id stays the same');
+
+    // Eight visitors at once, each one request after another.
+    const visitors = await Promise.all(Array.from({ length: 8 }, async (_, v) => {
+      const start = await c.get(`/visits?who=v${v}`);
+      const own = sessionCookie(start)!;
+      const seen = [start.body];
+      for (let i = 0; i < 10; i++) seen.push((await c.get('/visits', 'GET', { cookie: own })).body);
+      return seen.map((body) => body.split(' ').slice(0, 2).join(' '));
+    }));
+    visitors.forEach((seen, v) => assert.equal(seen, seen.map((_, i) => `${i + 1} v${v}`), `visitor ${v} saw only their own session`));
+  } finally {
+    await redis.stop();
+  }
+});
+
+test('with Redis sessions, a Redis that holds its connections without answering: every request is answered 503, no worker dies, the outage is logged once per worker, and sessions are served again once it answers', async () => {
+  const redis = await startRedis();
+  try {
+    const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_REDIS_URL: redis.url });
+    const cookie = sessionCookie(await c.get('/visits?who=ada'))!;
+    // Writes only, which a session read is (it renews the ttl), so that UNPAUSE still gets through; ended by it.
+    await redis.command('CLIENT', 'PAUSE', '60000', 'WRITE');
+    let during: Answer[] = [];
+    try {
+      const streams = await Promise.all(Array.from({ length: 6 }, async () => {
+        const got: Answer[] = [];
+        for (let i = 0; i < 25; i++) got.push(await c.get('/visits', 'GET', { cookie }));
+        return got;
+      }));
+      during = streams.flat();
+    } finally {
+      await redis.command('CLIENT', 'UNPAUSE');
+    }
+    assert.ok(during.every((a) => a.status === 503 && a.headers['retry-after'] === '5'), JSON.stringify(during.map((a) => a.status)));
+    const deadline = performance.now() + 10_000;
+    let after = await c.get('/visits', 'GET', { cookie });
+    while (after.status !== 200) {
+      assert.ok(performance.now() < deadline, 'sessions served again within 10 s');
+      await sleep(100);
+      after = await c.get('/visits', 'GET', { cookie });
+    }
+    assert.match(after.body, /^2 ada /, 'the session was kept as it was');
+    assert.not.ok(c.logs.some((l) => l.role === 'primary' && typeof l.msg === 'string' && /starting another/.test(l.msg)), 'no worker died');
+    const warnings = c.logs.filter((l) => l.level === 40 && l.store === 'session' && /Redis unreachable/.test(String(l.msg)));
     assert.ok(warnings.length >= 1 && warnings.length <= 2, `one warning per worker for the outage, not per request: ${warnings.length}`);
   } finally {
     await redis.stop();

@@ -4,7 +4,8 @@
  * the design: while Redis is killed or too slow, reads miss and writes are
  * skipped at once (never waiting past `read_timeout`), the outage is logged
  * once, the connection comes back by itself, and an expiry made meanwhile is
- * carried out before anything is read from the store again.
+ * carried out before anything is read from the store again; writes a full
+ * Redis refuses are skipped, and the refusal is logged once.
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -76,6 +77,16 @@ test('a store-wide expires_in applies to writes that name none; a value over max
   assert.is(await s.exist('big'), false);
 });
 
+test('an expires_in of any size is written: one past what Redis\'s milliseconds can say keeps the entry with no expiry', async () => {
+  const s = store();
+  assert.ok(await s.write('odd', 'v', { expires_in: 1.0001 }));
+  const ttl = (await redis.command('PTTL', `${s.namespace}:odd`)) as number;
+  assert.ok(ttl > 900 && ttl <= 1_001, `ttl ${ttl}`);
+  assert.ok(await s.write('forever', 'v', { expires_in: 1e300 }));
+  assert.is(await redis.command('PTTL', `${s.namespace}:forever`), -1);
+  assert.is(await s.read('forever'), 'v');
+});
+
 test('options are checked where the store is made', () => {
   const isArgumentError = (e: unknown) => e instanceof ArgumentError;
   assert.throws(() => redisCacheStore({ url: 'http://127.0.0.1' }), isArgumentError);
@@ -119,6 +130,27 @@ test('Redis killed: reads miss and writes are skipped at once, one warning for t
   assert.is(await s.read('k'), 'after');
   assert.ok(lines.some((l) => l.msg === 'Redis reachable again'));
   assert.is(lines.filter((l) => l.level === 40).length, 1, 'still one warning');
+});
+
+test('Redis full at maxmemory with noeviction: writes are skipped and reads still hit, and the refusal is logged once, not per write', async () => {
+  const { logger, lines } = logged();
+  const s = store({ logger });
+  assert.ok(await s.write('kept', 'before'));
+  await redis.command('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+  await redis.command('CONFIG', 'SET', 'maxmemory', '1');
+  try {
+    for (let i = 0; i < 20; i++) assert.is(await s.write(`new${i}`, 'refused'), false);
+    assert.is(await s.read('kept'), 'before', 'reads are still answered');
+  } finally {
+    await redis.command('CONFIG', 'SET', 'maxmemory', '0');
+  }
+  const warnings = lines.filter((l) => l.level === 40);
+  assert.is(warnings.length, 1, JSON.stringify(warnings));
+  assert.is(warnings[0].msg, 'Redis refused a command (OOM): the cache goes on without what Redis refuses');
+  assert.match(String(warnings[0].reason), /^OOM command not allowed/);
+  assert.is(warnings[0].store, 'cache');
+  assert.ok(await s.write('new0', 'accepted'), 'written again once Redis has room');
+  assert.is(await s.read('new0'), 'accepted');
 });
 
 test('Redis too slow to answer: each command gives up at read_timeout, and an expiry made meanwhile is carried out before the next read', async () => {

@@ -6,11 +6,12 @@
  * is answered 503 with Retry-After: no session is lost, overwritten or
  * handed to someone else, and requests that need none are served as ever.
  */
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, redisSessionStore, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
+import { Controller, redisSessionStore, SessionOverflow, SessionStoreUnavailable, type RedisSessionStore } from '../../../core/index.ts';
 import { startRedis, type RedisServer } from '../../support/redis.ts';
-import { withApp, type Served } from '../../support/harness.ts';
+import { gate, withApp, type Served } from '../../support/harness.ts';
 
 const test = suite('redisSessionStore keeps sessions in Redis behind a random id');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -37,6 +38,22 @@ class CountsController extends Controller {
     this.render({ text: 'signed in' });
   }
 
+  /** Keeps `mark` in the session, once the test opens the gate when `held` is given. */
+  async edit(): Promise<void> {
+    if (this.params.held !== undefined) {
+      entered.open();
+      await held.promise;
+    }
+    this.session[String(this.params.mark)] = true;
+    this.render({ text: 'marked' });
+  }
+
+  /** Keeps `size` characters in the session. */
+  update(): void {
+    this.session.note = 'x'.repeat(Number(this.params.size));
+    this.render({ text: 'noted' });
+  }
+
   /** Empties the session. */
   destroy(): void {
     this.reset_session();
@@ -49,6 +66,9 @@ class CountsController extends Controller {
   }
 }
 
+/** `edit?held=1` opens `entered` once it runs (its session loaded), then waits for `held`. */
+let held = gate();
+let entered = gate();
 let redis: RedisServer;
 test.before(async () => {
   redis = await startRedis();
@@ -86,6 +106,16 @@ test('the cookie holds only a random id; the data is in Redis under the namespac
     assert.is(sessionCookie(second.headers), null, 'the same id: no new cookie');
     assert.is((await s.get('/counts/1', { cookie: `_app_session=${id}` })).body, '2');
   });
+});
+
+test('a ttl that is no whole number of milliseconds (1.1 hours) is kept to the next one, and one past what Redis can say is refused', async () => {
+  await withStore({ ttl: 1.1 * 3600 }, async (s) => {
+    const answer = await s.get('/counts');
+    assert.is(answer.status, 200);
+    const ttl = (await redis.command('PTTL', `session:${sessionCookie(answer.headers)!}`)) as number;
+    assert.ok(ttl > 3_950_000 && ttl <= 3_960_001, `ttl ${ttl}`);
+  });
+  assert.throws(() => redisSessionStore({ url: redis.url, ttl: 1e300 }), /ttl is more seconds than Redis can keep a key for/);
 });
 
 test('reading a session renews its ttl', async () => {
@@ -158,6 +188,116 @@ test('Redis away: a request with a session answers 503 with Retry-After; one tha
   });
 });
 
+test('two requests of one visitor at once each write back the whole session they loaded: the last to finish wins', async () => {
+  await withStore({}, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    held = gate();
+    entered = gate();
+    const slow = s.get('/counts/1/edit?mark=first&held=1', { cookie: `_app_session=${id}` });
+    // The first has loaded the session and waits in its action while the second runs whole.
+    await entered.promise;
+    assert.is((await s.get('/counts/1/edit?mark=second', { cookie: `_app_session=${id}` })).status, 200);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1,"second":true}');
+    held.open();
+    assert.is((await slow).status, 200);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1,"first":true}', 'the later write replaced the earlier, as in Rails');
+  });
+});
+
+test('a session over maxBytes raises SessionOverflow (500) and is not written: the visitor keeps the session stored before', async () => {
+  await withStore({ maxBytes: 10_000 }, async (s, store) => {
+    assert.is(store.maxBytes, 10_000);
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    const refused = await s.send('PUT', '/counts/1?size=20000', { cookie: `_app_session=${id}` });
+    assert.is(refused.status, 500);
+    assert.is(sessionCookie(refused.headers), null);
+    const logged = s.lines.find((l) => l.msg === 'request errored');
+    assert.is((logged?.err as { type?: string } | undefined)?.type, 'SessionOverflow');
+    assert.match(String((logged?.err as { message?: string } | undefined)?.message), /^Session of 20\d{3} bytes exceeds the store's 10000-byte limit/);
+    assert.is(await redis.command('GET', `session:${id}`), '{"n":1}', 'the stored session is untouched');
+    assert.is((await s.get('/counts/1', { cookie: `_app_session=${id}` })).body, '1');
+    assert.is((await s.send('PUT', '/counts/1?size=5000', { cookie: `_app_session=${id}` })).status, 200, 'a session under the limit is kept');
+    assert.is(((await redis.command('GET', `session:${id}`)) as string).length, '{"n":1,"note":""}'.length + 5000);
+    // A new visitor's first session is bounded too, and gets no cookie for a session that was not kept.
+    const fresh = await s.send('PUT', '/counts/1?size=20000');
+    assert.is(fresh.status, 500);
+    assert.is(sessionCookie(fresh.headers), null);
+  });
+});
+
+test('the default maxBytes is 1 MiB', () => {
+  const store = redisSessionStore({ url: redis.url });
+  assert.is(store.maxBytes, 1024 * 1024);
+  return store.close();
+});
+
+test('Redis holding its connections without answering: commands do not pile up behind the silence, and the session is served again once it answers', async () => {
+  await withStore({ read_timeout: 0.3 }, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.command('CONFIG', 'RESETSTAT');
+    // Writes only (a session read renews its ttl, so it is one), so that UNPAUSE still gets through; far
+    // longer than the requests below take.
+    await redis.command('CLIENT', 'PAUSE', '60000', 'WRITE');
+    let statuses: number[] = [];
+    try {
+      // Ten visitors' requests one after another: each may send a command only after the last was answered.
+      const each = await Promise.all(Array.from({ length: 10 }, async () => {
+        const seen: number[] = [];
+        for (let i = 0; i < 20; i++) seen.push((await s.get('/counts', { cookie: `_app_session=${id}` })).status);
+        return seen;
+      }));
+      statuses = each.flat();
+    } finally {
+      await redis.command('CLIENT', 'UNPAUSE');
+    }
+    assert.ok(statuses.every((status) => status === 503), `every request answered 503: ${JSON.stringify(statuses)}`);
+    await sleep(300);
+    // What was sent during the silence runs once Redis answers again: only the first commands, not one per request.
+    const stats = String(await redis.command('INFO', 'commandstats'));
+    const loads = Number(/cmdstat_getex:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    assert.ok(loads <= 50, `${loads} session reads were left queued for Redis, of ${statuses.length} requests`);
+    const deadline = performance.now() + 10_000;
+    let answer = await s.get('/counts/1', { cookie: `_app_session=${id}` });
+    while (answer.status !== 200) {
+      assert.ok(performance.now() < deadline, 'reconnected within 10 s');
+      await sleep(100);
+      answer = await s.get('/counts/1', { cookie: `_app_session=${id}` });
+    }
+    assert.is(answer.body, '1', 'the session was kept as it was');
+  });
+});
+
+test('a Redis that takes the connection and never answers, from the start: a burst of requests each gets its 503, sharing one wait for the connection', async () => {
+  // A TCP server that accepts and never answers: the handshake hangs, so the first connection never comes.
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error): void => {
+    if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning);
+  };
+  process.on('warning', onWarning);
+  const store = redisSessionStore({ url: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}/0`, key: '_app_session', connect_timeout: 0.5, read_timeout: 0.5 });
+  try {
+    await withApp({ counts: CountsController }, { session_store: store }, async (s) => {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => s.get('/counts', { cookie: `_app_session=${'c'.repeat(32)}` })));
+      assert.ok(answers.every((a) => a.status === 503 && a.headers['retry-after'] === '5'), JSON.stringify(answers.map((a) => a.status)));
+      assert.is((await s.get('/counts/new')).status, 200);
+    });
+    // Warnings are emitted on the next tick.
+    await sleep(50);
+    assert.equal(warnings.map((w) => `${w.name}: ${w.message}`), [], 'no listener piled up per request');
+  } finally {
+    process.off('warning', onWarning);
+    await store.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});
+
 test('Redis not running at all: 503 with Retry-After, at once', async () => {
   const store = redisSessionStore({ url: 'redis://127.0.0.1:1/0', key: '_app_session', connect_timeout: 0.3 });
   try {
@@ -205,6 +345,14 @@ test('Redis killed and restarted: sessions work again without a restart of the a
     }
     assert.is(answer.body, '1');
   });
+});
+
+test('the overflow is a typed error with its code, from the one table', () => {
+  const error = new SessionOverflow(2_000_000, 1_048_576);
+  assert.is(error.code, 'SBX_ERR_SESSION_OVERFLOW');
+  assert.is(error.status, 500);
+  assert.is(error.size, 2_000_000);
+  assert.is(error.expose, false);
 });
 
 test('the 503 is a typed error with its code, from the one table', () => {
