@@ -9,7 +9,7 @@ export { Flash } from './session/flash.ts';
 export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
 export { cookieSessionStore, secureCompare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
-export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SyncSessionStore, type SessionData, type SessionCommit } from './session/store.ts';
+export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SyncSessionStore, type SessionData, type SessionCommit, type SessionCookieOptions } from './session/store.ts';
 export { toXml } from './controller/xml.ts';
 export { sanitiseLocation } from './controller/redirect.ts';
 export { Request, ACCEPTED_METHODS, type RequestSettings } from './http/request.ts';

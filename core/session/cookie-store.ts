@@ -12,7 +12,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { serialize } from 'cookie';
 import { ArgumentError, CookieOverflow } from '../errors.ts';
 import type { Request } from '../http/request.ts';
-import { sessionFromJson, type SessionData, type SyncSessionStore } from './store.ts';
+import { sessionFromJson, type SessionCookieOptions, type SessionData, type SyncSessionStore } from './store.ts';
 
 /** Browsers keep cookies up to 4 KB; a longer session is refused rather than truncated. */
 export const COOKIE_LIMIT = 4096;
@@ -20,19 +20,12 @@ export const MIN_SECRET_LENGTH = 30;
 
 export type Digest = 'SHA1' | 'SHA256' | 'SHA384' | 'SHA512' | 'MD5';
 
-export interface CookieStoreOptions {
+export interface CookieStoreOptions extends SessionCookieOptions {
   /** The cookie's name (Rails' `session_key`). */
   readonly key: string;
   /** At least 30 characters; or a function giving the secret for a request. */
   readonly secret: string | ((request: Request) => string);
   readonly digest?: Digest | undefined;
-  /** Hide the cookie from scripts (default true). */
-  readonly httponly?: boolean | undefined;
-  /** Send the cookie over HTTPS only (default false). */
-  readonly secure?: boolean | undefined;
-  readonly same_site?: 'lax' | 'strict' | 'none' | false | undefined;
-  readonly path?: string | undefined;
-  readonly domain?: string | undefined;
   /** Seconds the cookie lives; a browser-session cookie when absent. */
   readonly expire_after?: number | undefined;
   /**

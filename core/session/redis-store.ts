@@ -34,9 +34,9 @@ import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { REDIS_CONNECTION_OPTIONS, RedisConnection, type RedisClient, type RedisConnectionOptions } from '../redis/connection.ts';
 import { checkOptionNames } from '../options.ts';
-import { sessionFromJson, type SessionCommit, type SessionData, type SessionStore } from './store.ts';
+import { sessionFromJson, type SessionCommit, type SessionCookieOptions, type SessionData, type SessionStore } from './store.ts';
 
-export interface RedisSessionStoreOptions extends RedisConnectionOptions {
+export interface RedisSessionStoreOptions extends RedisConnectionOptions, SessionCookieOptions {
   /** The cookie carrying the session id (Rails' session key). Default `_session_id`. */
   readonly key?: string | undefined;
   /** Seconds a session lasts after it was last used (default two weeks). */
@@ -50,13 +50,6 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   readonly maxBytes?: number | undefined;
   /** Seconds a 503 asks clients to wait before trying again (default 5). */
   readonly retryAfter?: number | undefined;
-  /** Hide the cookie from scripts (default true). */
-  readonly httponly?: boolean | undefined;
-  /** Send the cookie over HTTPS only (default false). */
-  readonly secure?: boolean | undefined;
-  readonly same_site?: 'lax' | 'strict' | 'none' | false | undefined;
-  readonly path?: string | undefined;
-  readonly domain?: string | undefined;
 }
 
 const ID = /^[0-9a-f]{32}$/;

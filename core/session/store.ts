@@ -49,6 +49,17 @@ export interface SessionCommit {
 /** A value now, or a promise of it. */
 export type MaybePromise<T> = T | Promise<T>;
 
+/** How a session's cookie is written, the same for the cookie store and the Redis store. */
+export interface SessionCookieOptions {
+  /** Hide the cookie from scripts (default true). */
+  readonly httponly?: boolean | undefined;
+  /** Send the cookie over HTTPS only (default false). */
+  readonly secure?: boolean | undefined;
+  readonly same_site?: 'lax' | 'strict' | 'none' | false | undefined;
+  readonly path?: string | undefined;
+  readonly domain?: string | undefined;
+}
+
 export interface SessionStore {
   /**
    * The session data this request carries (an empty object when none or invalid). A promise only
