@@ -363,32 +363,37 @@ test('a nested resource can override inherited only/except', () => {
   assert.equal(plainNames(set), ['post_comments', 'new_post_comment', 'edit_post_comment', 'post_comment']);
 });
 
-test(':only and :except together: :only decides, after :all and :none of either, as Rails 2.2 read them, and development warns', async () => {
+/** What `make` draws in development, and the messages of the SIGNALBOX_ROUTE_OPTION_IGNORED warnings it raised. */
+async function drawnInDevelopment<T>(make: () => T): Promise<{ drawn: T; ignored: string[] }> {
   const warnings: Error[] = [];
   const listener = (w: Error) => warnings.push(w);
   const env = process.env.NODE_ENV;
   process.on('warning', listener);
-  let onlyWins: RouteSet;
-  let exceptNone: RouteSet;
-  let exceptAll: RouteSet;
   try {
     process.env.NODE_ENV = 'development';
-    onlyWins = draw((map) => map.resources('posts', { only: ['index', 'show'], except: 'index' }));
-    exceptNone = draw((map) => map.resources('notes', { only: 'show', except: 'none' }));
-    exceptAll = draw((map) => map.resource('account', { only: 'show', except: 'all' }));
+    const drawn = make();
     await new Promise((resolve) => setImmediate(resolve));
+    return { drawn, ignored: warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message) };
   } finally {
     process.off('warning', listener);
+    // Assigning undefined would store the text "undefined", an environment no app can run in.
     if (env === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = env;
   }
+}
+
+test(':only and :except together: :only decides, after :all and :none of either, as Rails 2.2 read them, and development warns', async () => {
+  const { drawn: [onlyWins, exceptNone, exceptAll], ignored } = await drawnInDevelopment(() => [
+    draw((map) => map.resources('posts', { only: ['index', 'show'], except: 'index' })),
+    draw((map) => map.resources('notes', { only: 'show', except: 'none' })),
+    draw((map) => map.resource('account', { only: 'show', except: 'all' })),
+  ]);
   assert.equal(plainNames(onlyWins), ['posts', 'post']);
   assert.is(onlyWins.recognize('GET', '/posts').action, 'index');
   assertNotRouted(onlyWins, 'POST /posts');
   assert.is(exceptNone.routes.length, draw((map) => map.resources('notes')).routes.length, ':except => :none routes all seven');
   assert.is(exceptAll.routes.length, 0, ':except => :all routes none');
-  const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
-  assert.equal(ours, [
+  assert.equal(ignored, [
     'resources("posts") was given both :only and :except; as Rails 2.2 did, :only decides and :except is ignored',
     'resources("notes") was given both :only and :except; as Rails 2.2 did, :except => :none decides and :only is ignored',
     'resource("account") was given both :only and :except; as Rails 2.2 did, :except => :all decides and :only is ignored',
@@ -396,31 +401,17 @@ test(':only and :except together: :only decides, after :all and :none of either,
 });
 
 test('a name in :only/:except that is no default action is ignored, and warned of in development', async () => {
-  const warnings: Error[] = [];
-  const listener = (w: Error) => warnings.push(w);
-  const env = process.env.NODE_ENV;
-  process.on('warning', listener);
-  let except: RouteSet;
-  let only: RouteSet;
-  let singleton: RouteSet;
-  try {
-    process.env.NODE_ENV = 'development';
-    except = draw((map) => map.resources('matches', { except: ['delete'] }, (m) => m.resources('moves')));
-    only = draw((map) => map.resources('posts', { only: ['show', 'shwo', 'publish'] }));
-    singleton = draw((map) => map.resource('category', { only: 'indx' }));
-    await new Promise((resolve) => setImmediate(resolve));
-  } finally {
-    process.off('warning', listener);
-    if (env === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = env;
-  }
+  const { drawn: [except, only, singleton], ignored } = await drawnInDevelopment(() => [
+    draw((map) => map.resources('matches', { except: ['delete'] }, (m) => m.resources('moves'))),
+    draw((map) => map.resources('posts', { only: ['show', 'shwo', 'publish'] })),
+    draw((map) => map.resource('category', { only: 'indx' })),
+  ]);
   assert.is(except.routes.length, draw((map) => map.resources('matches', (m) => m.resources('moves'))).routes.length, 'all seven actions, nested ones too');
   assert.equal(plainNames(only), ['post']);
   assert.is(only.recognize('GET', '/posts/1').action, 'show');
   assertNotRouted(only, 'GET /posts');
   assert.is(singleton.routes.length, 0, 'a list naming no default action routes none of them');
-  const ours = warnings.filter((w) => (w as { code?: string }).code === 'SIGNALBOX_ROUTE_OPTION_IGNORED').map((w) => w.message);
-  assert.equal(ours, [
+  assert.equal(ignored, [
     'resources("matches") ignores "delete" in :except, which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
     'resources("posts") ignores "shwo" in :only (did you mean show?), which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
     'resources("posts") ignores "publish" in :only, which is none of the default actions (index, create, new, edit, show, update, destroy), as Rails 2.2 did',
