@@ -465,7 +465,6 @@ function expandLocation(c: Controller, location: unknown): string {
   return sanitiseLocation(c.url_for(location));
 }
 
-/** An expiry target: a path as given, or a route hash that names this controller unless it names another. */
 /**
  * What `expire_page` and `expire_action` remove, as Rails' `url_for` names it: a route hash is
  * generated against this request, so what it leaves out (the controller, the action, the id) is
