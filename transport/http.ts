@@ -177,6 +177,17 @@ function hostOf(value: unknown): string {
 }
 
 /** A size limit: a whole number of bytes or headers, 0 or more (0 refuses every body). Anything else would leave a cost unbounded. */
+/**
+ * A timeout in ms: a whole number from 0 (none) to the longest timer Node keeps, which it otherwise
+ * truncates with a warning (a socket's) or fires after 1 ms (any other timer).
+ */
+function timeoutMs(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0 || value > LONGEST_TIMER_MS) {
+    throw new ArgumentError(`serve() option ${name} must be a whole number of ms from 0 (none) to ${LONGEST_TIMER_MS}, the longest timer Node keeps, not ${String(value)}`);
+  }
+  return value;
+}
+
 function limit(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new ArgumentError(`serve() option ${name} must be a whole number, 0 or more, not ${String(value)}`);
   return value;
@@ -219,6 +230,9 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   let maxBody: number;
   let maxHeaders: number;
   let maxHeaderBytes: number;
+  let requestTimeout: number;
+  let headersTimeout: number;
+  let keepAliveTimeout: number;
   let port: number;
   let host: string;
   try {
@@ -229,6 +243,14 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
     maxBody = limit('maxBodyBytes', options.maxBodyBytes ?? 10 * 1024 * 1024);
     maxHeaders = positiveInteger('maxHeaders', options.maxHeaders ?? 100);
     maxHeaderBytes = positiveInteger('maxHeaderBytes', options.maxHeaderBytes ?? 16 * 1024);
+    requestTimeout = timeoutMs('requestTimeoutMs', options.requestTimeoutMs ?? 30_000);
+    // Unless given, the head's time is the default's or the whole request's, whichever is shorter.
+    headersTimeout = timeoutMs('headersTimeoutMs', options.headersTimeoutMs ?? (requestTimeout > 0 ? Math.min(10_000, requestTimeout) : 10_000));
+    keepAliveTimeout = timeoutMs('keepAliveTimeoutMs', options.keepAliveTimeoutMs ?? 5_000);
+    // The whole request includes its head: Node refuses the reverse, with a message that names neither option.
+    if (requestTimeout > 0 && headersTimeout > requestTimeout) {
+      throw new ArgumentError(`serve() option headersTimeoutMs (${headersTimeout}) must not be longer than requestTimeoutMs (${requestTimeout}), the time allowed for the whole request`);
+    }
   } catch (error) {
     return Promise.reject(error);
   }
@@ -257,12 +279,12 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   };
   const server = createServer({
     maxHeaderSize: maxHeaderBytes,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
-    headersTimeout: options.headersTimeoutMs ?? 10_000,
+    requestTimeout,
+    headersTimeout,
     // How often Node looks for connections past those timeouts (its default, 30 s, lets a slow client hang on three times longer).
     connectionsCheckingInterval: 1_000,
   }, onRequest);
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  server.keepAliveTimeout = keepAliveTimeout;
   // `Expect: 100-continue`: Node would write 100 before anyone looked at the head, inviting a body the head
   // already refuses (a Content-Length over maxBodyBytes). The 100 goes out only once the head is accepted.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => onRequest(req, res, req, true));
@@ -322,7 +344,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   if (tunnel !== null) upgrades.set(tunnel.path, tunnel.handleUpgrade);
   if (inspector !== null) upgrades.set(inspector.tracePath, inspector.handleUpgrade);
   // Other upgrades (h2c from `curl --http2`, say) are plain requests to the app, as without the listener.
-  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, options.requestTimeoutMs ?? 30_000);
+  const plain: UpgradeHandler = (req, socket, head) => answerWithoutUpgrade(req, socket, head, onRequest, requestTimeout);
   if (upgrades.size > 0) routeUpgrades(server, app, upgrades, plain);
 
   let closing: Promise<void> | null = null;

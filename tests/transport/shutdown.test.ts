@@ -176,4 +176,22 @@ test('a shutdown timeout longer than Node\'s longest timer is refused when servi
   assert.is((await refusal({ shutdownTimeoutMs: 2_147_482_647 })), null, 'the longest is taken');
 });
 
+test('request, head and keep-alive timeouts are whole ms within Node\'s longest timer, and the head\'s within the request\'s, or serving does not start', async () => {
+  const { serve } = await import('../../transport/index.ts');
+  const { appWith } = await import('../support/harness.ts');
+  const refusal = (options: { requestTimeoutMs?: number; headersTimeoutMs?: number; keepAliveTimeoutMs?: number }) => serve(appWith({}), { port: 0, host: '127.0.0.1', ...options })
+    .then(async (server) => {
+      await server.close();
+      return null;
+    }, (error: Error) => error);
+  // Past the longest timer Node truncates a socket's timeout with a warning, and fires any other timer after 1 ms.
+  assert.match((await refusal({ keepAliveTimeoutMs: 3e9 }))?.message ?? 'served', /^serve\(\) option keepAliveTimeoutMs must be a whole number of ms from 0 \(none\) to 2147483647, the longest timer Node keeps, not 3000000000$/);
+  for (const [name, value] of [['requestTimeoutMs', Number.NaN], ['headersTimeoutMs', -1], ['keepAliveTimeoutMs', 1.5]] as const) {
+    assert.match((await refusal({ [name]: value }))?.message ?? 'served', new RegExp(`^serve\\(\\) option ${name} must be a whole number`), `${name}: ${value}`);
+  }
+  assert.match((await refusal({ requestTimeoutMs: 5_000, headersTimeoutMs: 8_000 }))?.message ?? 'served', 'headersTimeoutMs (8000) must not be longer than requestTimeoutMs (5000)');
+  assert.is(await refusal({ requestTimeoutMs: 5_000 }), null, 'a shorter request timeout alone shortens the head\'s default with it');
+  assert.is(await refusal({ requestTimeoutMs: 0, headersTimeoutMs: 0, keepAliveTimeoutMs: 2_147_483_647 }), null, '0 is none, and the longest timer is taken');
+});
+
 test.run();
