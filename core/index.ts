@@ -1,7 +1,7 @@
 /** Signalbox's core: routing, the request layer and controllers. Never imports XState. */
 export * from './routing/index.ts';
 export * from './errors.ts';
-export { Controller, type ControllerWiring, type FragmentName, type RenderArgument } from './controller/base.ts';
+export { Controller, type ControllerClass, type ControllerShape, type Declared, type ControllerWiring, type FragmentName, type RenderArgument } from './controller/base.ts';
 export type { RenderOptions } from './controller/render.ts';
 export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
 export type { ForgeryOptions, ForgeryVerdict, VerifyOptions } from './controller/declarations.ts';
@@ -9,7 +9,7 @@ export { Flash } from './session/flash.ts';
 export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';
 export { cookieSessionStore, secureCompare, COOKIE_LIMIT, MIN_SECRET_LENGTH, type CookieStore, type CookieStoreOptions, type Digest } from './session/cookie-store.ts';
-export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SyncSessionStore, type SessionData, type SessionCommit, type SessionCookieOptions } from './session/store.ts';
+export { memorySessionStore, NULL_SESSION_STORE, type SessionStore, type SyncSessionStore, type SessionData, type Session, type SessionValue, type SessionCommit, type SessionCookieOptions } from './session/store.ts';
 export { toXml } from './controller/xml.ts';
 export { sanitiseLocation } from './controller/redirect.ts';
 export { Request, ACCEPTED_METHODS, type RequestSettings } from './http/request.ts';
@@ -17,7 +17,7 @@ export { Response } from './http/response.ts';
 export type { RequestMessage, ResponseMessage, HeaderValue, FileSlice } from './http/message.ts';
 export { STATUS_CODES, SYMBOL_TO_STATUS_CODE, interpretStatus, statusCode } from './http/status.ts';
 export { MimeType, createMimeRegistry, type MimeRegistry } from './mime/types.ts';
-export { UploadedFile, type Params as RequestParams, type ParamLimits, type ParamValue } from './request/params.ts';
+export { UploadedFile, type Params as RequestParams, type ParamLimits, type ParamValue, type ParamObject } from './request/params.ts';
 export { html, escape, raw, SafeString } from './views/html.ts';
 export { directoryViews, memoryViews, type DirectoryViewsOptions, type Template, type ViewResolver } from './views/resolver.ts';
 export type { View, ViewHelpers, PartialOptions } from './views/helpers.ts';

@@ -13,7 +13,7 @@ import { findPost, type BenchPost } from './bodies.ts';
 /** The bench page's templates (a layout, the page, two partials); compiled beside this file in the bench build. */
 const VIEWS = fileURLToPath(new URL('../fixtures/views', import.meta.url));
 
-export class PostsController extends Controller {
+export class PostsController extends Controller<{ services: { posts: { get: typeof findPost } } }> {
   post?: BenchPost;
 
   show(): void {

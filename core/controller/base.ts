@@ -30,6 +30,8 @@ import {
   type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from '../session/flash.ts';
+import type { Session } from '../session/store.ts';
+import type { Params } from '../request/param-values.ts';
 import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
@@ -63,7 +65,35 @@ const RESCUE_OPTIONS: ReadonlySet<string> = new Set(['with']);
 // The per-request properties dispatch wires in: a method of one of these names would be shadowed by it.
 const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controller_path', 'views', 'services'];
 
-export class Controller {
+/**
+ * What a controller (and every controller below it) declares about its requests, as `Controller`'s
+ * type argument: each key optional, each a declaration the framework does not check at run time.
+ * - `params`: parameters its routes always give, such as `{ id: string }` for a member route (path
+ *   segments are strings; a glob segment is a `string[]`). The rest stay `ParamValue`s.
+ * - `session`: the keys the application keeps in the session, each a `SessionValue` (`{ user_id?: number }`).
+ * - `services`: what `createApp({ services })` was given (`{ db: Database }`).
+ * @example
+ *   class ApplicationController extends Controller<{ services: { store: Store }; session: { user_id?: number } }> {}
+ *   class PostsController extends ApplicationController {
+ *     show() { this.post = this.services.store.find(this.params.id) }
+ *   }
+ */
+export interface ControllerShape {
+  readonly params?: object;
+  readonly session?: object;
+  readonly services?: object;
+}
+
+/** What `Shape` declares under `key`, or nothing (`{}`) when it declares nothing there. */
+export type Declared<Shape extends ControllerShape, Key extends keyof ControllerShape> = NonNullable<Shape[Key]>;
+
+/**
+ * A controller class as the app holds it: any subclass of `Controller`, whatever its type argument
+ * (a generic class's own `typeof` would ask each subclass to fit every possible argument).
+ */
+export type ControllerClass = typeof Controller<{}>;
+
+export class Controller<Shape extends ControllerShape = {}> {
   // ---- class-level declarations -------------------------------------------------------------
 
   /**
@@ -182,12 +212,18 @@ export class Controller {
 
   request!: Request;
   response!: Response;
-  params!: Record<string, any>;
+  /**
+   * The request's parameters: path parameters (strings; a glob's are a `string[]`), the query string
+   * and the body, as their parsers give them (strings and nested hashes and arrays from forms,
+   * `UploadedFile`s from multipart, typed values from JSON and XML), with what the `params` of
+   * `Shape` declares.
+   */
+  params!: Params & Declared<Shape, 'params'>;
   action_name!: string;
   controller_path!: string;
   views!: ViewResolver | null;
   /** App-wide objects given to `createApp({ services })` (a data store, say). */
-  services!: Readonly<Record<string, any>>;
+  services!: Readonly<Record<string, unknown>> & Readonly<Declared<Shape, 'services'>>;
 
   /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */
   get cookies(): CookieJar {
@@ -199,9 +235,13 @@ export class Controller {
     return runOf(this).wiring.helpers;
   }
 
-  /** The session: a plain object kept between requests by the app's session store. */
-  get session(): Record<string, any> {
-    return runOf(this).wiring.session.data;
+  /**
+   * The session: a plain object kept between requests by the app's session store, holding what
+   * JSON holds (`SessionValue`s), with the keys the `session` of `Shape` declares.
+   */
+  get session(): Session & Declared<Shape, 'session'> {
+    // The stores keep what JSON keeps; the declared keys are the application's word for what it wrote.
+    return runOf(this).wiring.session.data as Session & Declared<Shape, 'session'>;
   }
 
   /** Messages for the next request (`flash.set('notice', ...)`), or this one (`flash.now`). */

@@ -20,7 +20,7 @@ export interface DispatchOptions {
   readonly allow_forgery_protection: boolean;
 }
 
-type ControllerClass = typeof Controller;
+type ControllerClass = typeof Controller<{}>;
 const ACTIONS = new WeakMap<ControllerClass, Set<string>>();
 // A request asks twice (is there such an action, then which body runs), and requests in a row often go
 // to one controller: the last class's actions are kept at hand. An entry never changes once made.

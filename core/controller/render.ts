@@ -11,6 +11,7 @@ import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { Helpers } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
+import type { Params } from '../request/param-values.ts';
 import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
 import type { ViewClass } from '../views/host.ts';
 import { renderInLayout, renderView } from '../views/render.ts';
@@ -28,7 +29,7 @@ export interface Renderer {
   readonly controller_path: string;
   readonly controller_name: string;
   readonly action_name: string;
-  readonly params: Readonly<Record<string, unknown>>;
+  readonly params: Readonly<Params>;
   readonly flash: Flash;
   readonly routes: Helpers;
   form_authenticity_token(): string;

@@ -22,7 +22,8 @@ import type { ViewResolver } from '../views/resolver.ts';
 import type { SessionStore } from '../session/store.ts';
 import type { SessionHandle } from '../session/session.ts';
 
-export type ControllerClass = typeof Controller;
+import type { ControllerClass } from '../controller/base.ts';
+export type { ControllerClass };
 
 export interface AppConfig {
   readonly environment: 'development' | 'test' | 'production';

@@ -23,6 +23,17 @@ import { checkOptionNames } from '../options.ts';
 export type SessionData = Record<string, unknown>;
 
 /**
+ * A value a session holds: what survives JSON, which every store but the in-process one writes
+ * (a `Date` would come back a string, a class instance a plain hash).
+ */
+export type SessionValue = string | number | boolean | null | SessionValue[] | { [key: string]: SessionValue | undefined };
+
+/** A session as a controller reads and writes it (`this.session.user_id = user.id`); an absent key reads `undefined`. */
+export interface Session {
+  [key: string]: SessionValue | undefined;
+}
+
+/**
  * Session data from stored JSON text, or null when the text is not a session (not JSON, or not an
  * object): a store reads that as no session. Rebuilt key by key, so a `__proto__` key stays an
  * ordinary (ignored) key.

@@ -7,6 +7,7 @@
 import pluralizeWord from 'pluralize';
 import type { Helpers, UrlOptions } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
+import type { Params } from '../request/param-values.ts';
 import { SCOPE, type ContextSlots, type PartialOptions, type Scope } from './scope.ts';
 import { SafeString, escape, html, raw } from './html.ts';
 import { isThenable } from '../util.ts';
@@ -28,7 +29,8 @@ export interface ViewHelpers {
   /** A path for a route hash, record or string (a path, unlike a controller's `url_for`). */
   url_for(target: unknown, options?: UrlOptions): string;
   readonly flash: Flash;
-  readonly params: Readonly<Record<string, unknown>>;
+  /** The request's parameters, as the controller's `params` holds them. */
+  readonly params: Readonly<Params>;
   /** A link; with `method` other than GET, a one-button form, so it works without JavaScript. */
   link_to(text: unknown, target: unknown, options?: Attributes): SafeString;
   button_to(text: unknown, target: unknown, options?: Attributes): SafeString;
@@ -170,7 +172,7 @@ export const HELPERS: ViewHelpers & ThisType<Ctx> = {
   get flash(): Flash {
     return scopeOf(this as unknown as Ctx, 'flash').host.flash;
   },
-  get params(): Readonly<Record<string, unknown>> {
+  get params(): Readonly<Params> {
     return scopeOf(this as unknown as Ctx, 'params').host.params;
   },
   /** A link; with `method` other than GET it becomes a one-button form, so it works without JavaScript. */

@@ -12,6 +12,7 @@
  * starting with `_` (the framework's per-request state, and anything an
  * application keeps from its templates the same way).
  */
+import type { Params } from '../request/param-values.ts';
 import type { Helpers } from '../routing/index.ts';
 import type { Flash } from '../session/flash.ts';
 
@@ -21,7 +22,7 @@ export interface ViewHost {
   /** The controller's path (`admin/posts`): where a partial named without a directory is looked for. */
   readonly controller_path: string;
   /** Read only when a template reads `v.params`. */
-  readonly params: Readonly<Record<string, unknown>>;
+  readonly params: Readonly<Params>;
   /** Read only when a template reads `v.flash`, so a page that shows no flash never loads the session. */
   readonly flash: Flash;
   /** Named route helpers, `url_for` and the polymorphic helpers, bound to this request. */

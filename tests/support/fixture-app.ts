@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import {
   Controller, UploadedFile, createInflector, createMimeRegistry, draw, html, memoryViews, NULL_SESSION_STORE, TOKEN_KEY,
-  type RouteSet, type SessionData, type SessionStore, type Template,
+  type RouteSet, type SessionData, type SessionStore, type Template, type ControllerClass,
 } from '../../core/index.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { scratchDir } from './temp.ts';
@@ -83,7 +83,7 @@ function named<T extends abstract new (...args: any[]) => unknown>(klass: T, nam
 }
 
 /** Defines (or replaces) an action method on a controller class. */
-function defineMethod(klass: typeof Controller, name: string, fn: (this: Controller, ...args: any[]) => unknown): void {
+function defineMethod(klass: ControllerClass, name: string, fn: (this: Controller, ...args: any[]) => unknown): void {
   Object.defineProperty(klass.prototype, name, { value: fn, writable: true, configurable: true });
 }
 
@@ -224,7 +224,7 @@ function forceFormat(ctl: Controller, setup: Record<string, any>): void {
   }
 }
 
-function buildController(c: RequestCase, target: CaseTarget, errors: CaseErrors): typeof Controller {
+function buildController(c: RequestCase, target: CaseTarget, errors: CaseErrors): ControllerClass {
   const setup = c.setup ?? {};
   const action = c.action;
   const inOrder = ((setup.rescue_from_in_order ?? []) as [string, number][]).map(([joined, status]) => ({ ...inOrderEntry(joined), status }));

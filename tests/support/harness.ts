@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
-import { draw, STATUS_CODES, type Controller, type Mapper, type RequestMessage, type ResponseMessage, type RouteSet } from '../../core/index.ts';
+import { draw, STATUS_CODES, type ControllerClass, type Mapper, type RequestMessage, type ResponseMessage, type RouteSet } from '../../core/index.ts';
 import { createApp, type App, type CreateAppOptions } from '../../machines/index.ts';
 import { serve, tunnel, TunnelError, type RunningServer, type ServeOptions, type Tunnel } from '../../transport/index.ts';
 
@@ -28,7 +28,7 @@ import { serve, tunnel, TunnelError, type RunningServer, type ServeOptions, type
 // In process
 // ---------------------------------------------------------------------------
 
-export type ControllerClass = typeof Controller;
+export type { ControllerClass };
 
 export interface AppOptions extends Partial<Omit<CreateAppOptions, 'routes' | 'controllers'>> {
   /** Routes to draw; Rails' default `:controller/:action/:id(.:format)` routes when absent. */

@@ -487,7 +487,7 @@ test("a token the cache could not swap (URL-encoded) keeps the page out of the c
 
 test('an expiry while a request renders keeps that request from storing what it rendered from the old data', async () => {
   const held = gate();
-  class Slow extends Controller {
+  class Slow extends Controller<{ services: { data: { version: number } } }> {
     static {
       this.caches_action('show');
     }

@@ -342,7 +342,7 @@ test('concurrent first requests leave one whole file (one of the bodies rendered
 
 test('an expiry while a page renders keeps that render from being written', async () => {
   const held = gate();
-  class SlowController extends Controller {
+  class SlowController extends Controller<{ services: { data: { version: number } } }> {
     static {
       this.caches_page('show');
     }

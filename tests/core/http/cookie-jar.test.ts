@@ -79,7 +79,7 @@ test('names that could split a header or address prototypes, and non-string valu
 test('through an action: cookies set and deleted become Set-Cookie headers', async () => {
   class PrefsController extends Controller {
     update(): void {
-      this.cookies.set('theme', this.params.theme);
+      this.cookies.set('theme', String(this.params.theme));
       this.cookies.delete('old');
       this.render({ text: `${this.cookies.get('theme')} ${this.cookies.get('kept')}` });
     }

@@ -104,7 +104,7 @@ class FilesController extends ApplicationController {
 
 class FixtureController extends ApplicationController {
   store_in_session(): void {
-    this.session.value = this.params.value;
+    this.session.value = String(this.params.value);
     this.echo();
   }
 

@@ -88,7 +88,7 @@ test('names: the same verdict every time, however many names go by', () => {
   assert.is(sanitiseName(null), '?');
 });
 
-class SecretsController extends Controller {
+class SecretsController extends Controller<{ params: { post?: { title?: string } } }> {
   static {
     this.protect_from_forgery();
   }
