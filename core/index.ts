@@ -19,7 +19,7 @@ export { STATUS_CODES, SYMBOL_TO_STATUS_CODE, interpretStatus, statusCode } from
 export { MimeType, createMimeRegistry, type MimeRegistry } from './mime/types.ts';
 export { UploadedFile, type Params as RequestParams, type ParamLimits, type ParamValue, type ParamObject } from './request/params.ts';
 export { html, escape, raw, SafeString } from './views/html.ts';
-export { directoryViews, memoryViews, type DirectoryViewsOptions, type Template, type ViewResolver } from './views/resolver.ts';
+export { directoryViews, memoryViews, type DirectoryViewsOptions, type Markup, type Template, type ViewResolver } from './views/resolver.ts';
 export type { View, ViewHelpers, PartialOptions } from './views/helpers.ts';
 export type { AppConfig } from './pipeline/run.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';

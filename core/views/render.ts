@@ -19,7 +19,7 @@
  */
 import { MissingTemplate, SignalboxError, TemplateError } from '../errors.ts';
 import { isThenable, thenOrNow } from '../util.ts';
-import { contextOf, partialContexts, setLocal } from './context.ts';
+import { contextOf, partialContexts, setLocal, type Context } from './context.ts';
 import type { ViewClass, ViewHost } from './host.ts';
 import { SafeString, escape, raw } from './html.ts';
 import type { Template, ViewResolver } from './resolver.ts';
@@ -139,9 +139,10 @@ function partialsFor(found: PathFinds, format: string): Map<string, FoundPartial
 }
 
 /** A template's markup; a promise only when the template returned one. */
-function runTemplate(template: Template, view: unknown, name: string): string | Promise<string> {
+function runTemplate(template: Template, view: Context, name: string): string | Promise<string> {
   let out: ReturnType<Template>;
   try {
+    // A template is written for the view of its controller or partial, which is the context made for it here.
     out = template(view);
   } catch (error) {
     throw templateError(name, error);
@@ -234,7 +235,7 @@ function partialTemplate(scope: Scope, partial: string): FoundPartial {
   return entry;
 }
 
-function runPartial(partial: FoundPartial, view: unknown): SafeString {
+function runPartial(partial: FoundPartial, view: Context): SafeString {
   let out: ReturnType<Template>;
   try {
     out = partial.template(view);

@@ -20,9 +20,20 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TemplateError } from '../errors.ts';
 import type { SafeString } from './html.ts';
+import type { View } from './helpers.ts';
 
-/** A template: a function of the view context returning markup. */
-export type Template = (view: any) => string | SafeString | Promise<string | SafeString>;
+/** What a template gives back: markup, as a string or a `SafeString` (`html`'s). */
+export type Markup = string | SafeString;
+
+/**
+ * A template: a function of its view context (`V`: `View<PostsController>`, say) returning markup, or
+ * a promise of it. Its parameter is compared both ways (a method's, not a function's), so a template
+ * written for one controller's view (`(v: View<PostsController>) => ...`) is a `Template` wherever
+ * templates are collected (`memoryViews`, a resolver), while an unannotated one (`(v) => ...`) reads
+ * the helpers every view has. The renderer gives each template the context it was written for.
+ * @example const show: Template<View<PostsController>> = (v) => html`<h1>${v.post.title}</h1>`;
+ */
+export type Template<V extends object = View> = { template(view: V): Markup | Promise<Markup> }['template'];
 
 export interface ViewResolver {
   readonly root: string;

@@ -5,6 +5,7 @@
  */
 import type { SafeString } from './html.ts';
 import type { ViewClass, ViewHost } from './host.ts';
+import type { Context } from './context.ts';
 import type { Template, ViewResolver } from './resolver.ts';
 
 /** What `v.render` takes in a template: Rails' `render :partial`. */
@@ -57,8 +58,8 @@ export interface ContextSlots {
 /** Makes the contexts of one partial rendered for an object or over a collection, with no locals besides. */
 export interface PartialContexts {
   /** `render({ partial, object })`: the object as the local named after the partial. */
-  one(scope: Scope, value: unknown): ContextSlots;
+  one(scope: Scope, value: unknown): Context;
   /** One item of `render({ partial, collection })`: the item, and its index as `<name>_counter`. */
-  item(scope: Scope, value: unknown, index: number): ContextSlots;
+  item(scope: Scope, value: unknown, index: number): Context;
 }
 

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, html, memoryViews, type Template } from '../../../core/index.ts';
+import { Controller, html, memoryViews, type Template, type View } from '../../../core/index.ts';
 import { appWith, call, type ControllerClass } from '../../support/harness.ts';
 
 /** One controller whose `go` action runs `body`; with templates when given. */
@@ -262,11 +262,11 @@ test('render(null) renders the action template, as Rails renders for nil', async
 });
 
 const VIEWS: Record<string, Template> = {
-  'pages/go.html': (v) => html`<p>${v.title}</p>`,
+  'pages/go.html': (v: View<{ title: string }>) => html`<p>${v.title}</p>`,
   'pages/other.html': () => 'other page',
-  'pages/go.xml': (v) => `<title>${v.title}</title>`,
+  'pages/go.xml': (v: View<{ title: string }>) => `<title>${v.title}</title>`,
   'pages/go.js': () => 'alert(1)',
-  'shared/note.html': (v) => html`note for ${v.who}`,
+  'shared/note.html': (v: View<{ who: string }>) => html`note for ${v.who}`,
   'layouts/application.html': (v) => html`<main>${v.yield()}</main>`,
   'layouts/special.html': (v) => html`<special>${v.yield()}</special>`,
 };

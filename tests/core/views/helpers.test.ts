@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, memoryViews, type Template } from '../../../core/index.ts';
+import { Controller, memoryViews, type Template, type View } from '../../../core/index.ts';
 import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('view helpers build escaped markup for templates');
@@ -157,8 +157,8 @@ test('templates read locals, then the controller (its properties and bound metho
     other(): void {}
   }
   const views = memoryViews({
-    'pages/go.html': (v) => `${v.title} ${v.shout('hey')} ${v.post_path(3)} ${'title' in v} ${'post_path' in v} ${'link_to' in v} ${'nothing_here' in v}`,
-    'pages/other.html': (v) => `${v.title} ${v.nothing_here}`,
+    'pages/go.html': (v: View<{ title: string; shout(s: string): string; nothing_here?: unknown }>) => `${v.title} ${v.shout('hey')} ${v.post_path(3)} ${'title' in v} ${'post_path' in v} ${'link_to' in v} ${'nothing_here' in v}`,
+    'pages/other.html': (v: View<{ title: string; nothing_here?: unknown }>) => `${v.title} ${String(v.nothing_here)}`,
   });
   const app = appWith({ pages: Pages }, { views, draw: (map) => { map.resources('posts'); map.connect(':controller/:action/:id'); } });
   assert.is((await call(app, 'GET /pages/go')).body, 'from locals hey! /posts/3 true true true false');
@@ -170,7 +170,7 @@ test('templates never reach the controller\'s internals: names starting with _ a
     _secret = 'kept back';
     go(): void {}
   }
-  const views = memoryViews({ 'pages/go.html': (v) => `${'_wiring' in v} ${String(v._wiring)} ${String(v._performed)} ${String(v._secret)} ${String(v._claimRender)}` });
+  const views = memoryViews({ 'pages/go.html': (v: View<Record<string, unknown>>) => `${'_wiring' in v} ${String(v._wiring)} ${String(v._performed)} ${String(v._secret)} ${String(v._claimRender)}` });
   const app = appWith({ pages: Pages }, { views });
   assert.is((await call(app, 'GET /pages/go')).body, 'false undefined undefined undefined undefined');
 });

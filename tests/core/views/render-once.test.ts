@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, memoryViews, type SessionStore, type Template, type ViewResolver } from '../../../core/index.ts';
+import { Controller, memoryViews, type SessionStore, type Template, type View, type ViewResolver } from '../../../core/index.ts';
 import { appWith, call } from '../../support/harness.ts';
 
 const test = suite('a render looks templates up once and builds nothing per render');
@@ -64,7 +64,7 @@ test('a missing template is looked up again each time, and answers as missing ea
 test('a partial is looked up once per name and format, then rendered from what was found', async () => {
   const views = counting({
     'pages/go.html': (v) => `${v.render({ partial: 'row', collection: [1, 2] })}|${v.render({ partial: 'row', object: 9 })}`,
-    'pages/_row.html': (v) => `<${v.row}:${v.row_counter ?? '-'}>`,
+    'pages/_row.html': (v: View<{ row: number; row_counter?: number }>) => `<${v.row}:${v.row_counter ?? '-'}>`,
   });
   const app = pagesApp(views);
   for (let i = 0; i < 2; i++) assert.is((await call(app, 'GET /pages/go')).body, '<1:0><2:1>|<9:->');
@@ -94,7 +94,7 @@ test('controller methods read from a template are bound to the controller of tha
     }
     go(): void {}
   }
-  const app = pagesApp(memoryViews({ 'pages/go.html': (v) => { const who = v.who; return who(); } }), PagesController);
+  const app = pagesApp(memoryViews({ 'pages/go.html': (v: View<{ who(): string }>) => { const who = v.who; return who(); } }), PagesController);
   assert.is((await call(app, 'GET /pages/go/1')).body, '1');
   assert.is((await call(app, 'GET /pages/go/2')).body, '2');
 });

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
-import { Controller, RecordNotFound, html, memoryViews, type Template } from '../../../core/index.ts';
+import { Controller, RecordNotFound, html, memoryViews, type Template, type View } from '../../../core/index.ts';
 import { renderView } from '../../../core/views/render.ts';
 import { viewClass } from '../../../core/controller/render.ts';
 import { appWith, call } from '../../support/harness.ts';
@@ -151,7 +151,7 @@ partials('locals and object reach the partial; the local named after the partial
   }
   const templates: Record<string, Template> = {
     'pages/go.html': (v) => html`${v.render({ partial: 'card', object: { name: '<Ada>' }, locals: { tone: 'warm' } })}`,
-    'pages/_card.html': (v) => html`<div class="${v.tone}">${v.card.name} / ${v.title}</div>`,
+    'pages/_card.html': (v: View<{ tone: string; card: { name: string }; title: string }>) => html`<div class="${v.tone}">${v.card.name} / ${v.title}</div>`,
   };
   const app = appWith({ pages: PagesController }, { views: memoryViews(templates) });
   assert.is((await call(app, 'GET /pages/go')).body, '<div class="warm">&lt;Ada&gt; / From the controller</div>', 'escaped as any template is, and the controller still shared');
@@ -160,7 +160,7 @@ partials('locals and object reach the partial; the local named after the partial
 partials('a collection renders the partial per item, with <name>_counter from 0 and an optional spacer; an empty one renders nothing', async () => {
   const templates: Record<string, Template> = {
     'pages/go.html': (v) => html`<ul>${v.render({ partial: 'item', collection: ['a', 'b', 'c'], spacer_template: 'rule' })}</ul>${v.render({ partial: 'item', collection: [] })}`,
-    'pages/_item.html': (v) => html`<li>${v.item_counter}:${v.item}</li>`,
+    'pages/_item.html': (v: View<{ item: string; item_counter: number }>) => html`<li>${v.item_counter}:${v.item}</li>`,
     'pages/_rule.html': () => html`<hr>`,
   };
   assert.is((await call(viewing(templates), 'GET /pages/go')).body, '<ul><li>0:a</li><hr><li>1:b</li><hr><li>2:c</li></ul>');
@@ -182,7 +182,7 @@ partials('a missing partial is MissingTemplate naming it; an asynchronous one is
   const later = await call(viewing({ 'pages/go.html': (v) => html`${v.render({ partial: 'later' })}`, 'pages/_later.html': async () => 'x' }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(later.status, 500);
   assert.match(later.body, 'a partial renders synchronously');
-  const bad = await call(viewing({ 'pages/go.html': (v) => html`${v.render('form')}` }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  const bad = await call(viewing({ 'pages/go.html': (v) => html`${v.render('form' as never)}` }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(bad.body, 'render in a template takes { partial: name');
 });
 

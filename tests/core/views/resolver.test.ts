@@ -36,7 +36,7 @@ test('a directory template loads on first use (a promise), then answers synchron
   const views = directoryViews(dir.path);
   const first = views.find(['posts/show.html']);
   assert.instance(first, Promise);
-  const template = (await first) as Template;
+  const template = (await first) as Template<object>;
   assert.is(template({ title: 'Hi' }), '<h1>Hi</h1>');
   const second = views.find(['posts/show.html']);
   assert.is(second, template, 'a cached hit is the template itself');
@@ -44,19 +44,19 @@ test('a directory template loads on first use (a promise), then answers synchron
 
 test('.ts, .js and .mjs modules are all templates', async () => {
   const views = directoryViews(dir.path);
-  assert.is(((await views.find(['posts/index.html'])) as Template)({}), 'index from js');
-  assert.is(((await views.find(['posts/feed.xml'])) as Template)({}), '<feed/>');
+  assert.is(((await views.find(['posts/index.html'])) as Template<object>)({}), 'index from js');
+  assert.is(((await views.find(['posts/feed.xml'])) as Template<object>)({}), '<feed/>');
 });
 
 test('the first name found wins; a missing name (cached as missing) falls through to the next', async () => {
   const views = directoryViews(dir.path);
-  const found = (await views.find(['posts/missing.html', 'posts/index.html'])) as Template;
+  const found = (await views.find(['posts/missing.html', 'posts/index.html'])) as Template<object>;
   assert.is(found({}), 'index from js');
   assert.is(await views.find(['posts/missing.html']), null);
   assert.is(views.find(['posts/missing.html']), null, 'a known miss answers at once');
   assert.is(await views.find(['posts/missing.html', 'posts/also-missing.html']), null);
   await views.find(['posts/show.html']);
-  assert.is((views.find(['posts/missing.html', 'posts/show.html']) as Template)({ title: 't' }), '<h1>t</h1>', 'all cached: no promise at all');
+  assert.is((views.find(['posts/missing.html', 'posts/show.html']) as Template<object>)({ title: 't' }), '<h1>t</h1>', 'all cached: no promise at all');
 });
 
 test('names that could leave the directory, or are not plain names, are refused without touching the disk', () => {
@@ -100,7 +100,7 @@ test('a module that fails to load fails only the lookups of its own name', async
   let thrown: unknown = null;
   await (views.find(['posts/broken.html']) as Promise<unknown>).catch((e: unknown) => { thrown = e; });
   assert.instance(thrown, TypeError);
-  assert.is((views.find(['posts/index.html']) as Template)({}), 'index from js');
+  assert.is((views.find(['posts/index.html']) as Template<object>)({}), 'index from js');
   assert.throws(() => views.find(['posts/broken.html']), /must export a template function/);
 });
 
@@ -116,7 +116,7 @@ test('a template module that fails to load is a TemplateError naming its file, o
   assert.instance(thrown, TemplateError);
   assert.match((thrown as Error).message, file);
   assert.instance((thrown as Error).cause, TypeError, 'what the module threw is kept as the cause');
-  assert.is((views.find(['posts/index.html']) as Template)({}), 'index');
+  assert.is((views.find(['posts/index.html']) as Template<object>)({}), 'index');
 
   class PostsController extends Controller {
     show(): void {}
@@ -134,9 +134,9 @@ test('without reload a resolver has no refresh, and an edited file keeps its fir
   writeFileSync(join(root, 'pages', 'home.html.js'), 'export default () => "first";\n');
   const views = directoryViews(root);
   assert.is(views.refresh, undefined);
-  assert.is(((await views.find(['pages/home.html'])) as Template)({}), 'first');
+  assert.is(((await views.find(['pages/home.html'])) as Template<object>)({}), 'first');
   writeFileSync(join(root, 'pages', 'home.html.js'), 'export default () => "second, longer";\n');
-  assert.is((views.find(['pages/home.html']) as Template)({}), 'first');
+  assert.is((views.find(['pages/home.html']) as Template<object>)({}), 'first');
 });
 
 /** Writes a template file and moves its modification time on, as a later save would. */
@@ -155,19 +155,19 @@ for (const ext of ['.js', '.ts']) {
     save(join(root, 'pages', `home.html${ext}`), 'import { label } from "./label.js";\nexport default () => `one ${label}`;\n', 0);
     const views = directoryViews(root, { reload: true });
     assert.is(await views.refresh!(), false, 'the first load is no change');
-    assert.is((views.find(['pages/home.html']) as Template)({}), 'one saved');
+    assert.is((views.find(['pages/home.html']) as Template<object>)({}), 'one saved');
     assert.is(await views.refresh!(), false, 'nothing changed since');
     save(join(root, 'pages', `home.html${ext}`), 'import { label } from "./label.js";\nexport default () => `two ${label}`;\n', 5);
     save(join(root, 'pages', `about.html${ext}`), 'export default () => "about";\n', 5);
     assert.is(await views.refresh!(), true, 'a changed and a new template');
-    assert.is((views.find(['pages/home.html']) as Template)({}), 'two saved');
-    assert.is((views.find(['pages/about.html']) as Template)({}), 'about');
+    assert.is((views.find(['pages/home.html']) as Template<object>)({}), 'two saved');
+    assert.is((views.find(['pages/about.html']) as Template<object>)({}), 'about');
     rmSync(join(root, 'pages', `about.html${ext}`));
     assert.is(await views.refresh!(), true, 'a template gone');
     assert.is(views.find(['pages/about.html']), null);
     save(join(root, 'pages', `home.html${ext}`), 'export default () => "three";\n', 10);
     await views.refresh!();
-    assert.is((views.find(['pages/home.html']) as Template)({}), 'three');
+    assert.is((views.find(['pages/home.html']) as Template<object>)({}), 'three');
     assert.equal(readdirSync(join(root, 'pages')).filter((f) => f.startsWith('.')), [], 'no copy is left behind');
   });
 }
@@ -181,7 +181,7 @@ test('with reload, a template that failed to load is loaded again once its file 
   assert.throws(() => views.find(['pages/home.html']), SyntaxError);
   save(join(root, 'pages', 'home.html.js'), 'export default () => "fixed";\n', 5);
   await views.refresh!();
-  assert.is((views.find(['pages/home.html']) as Template)({}), 'fixed');
+  assert.is((views.find(['pages/home.html']) as Template<object>)({}), 'fixed');
 });
 
 test('an app in development renders an edited template on the next request; in production it keeps the first', async () => {
