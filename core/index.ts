@@ -29,6 +29,6 @@ export { DEFAULT_SESSION_KEY, type SessionOptions } from './session/default-stor
 export * from './caching/index.ts';
 export { Caching, fragmentKey, type CacheTarget } from './caching/caching.ts';
 export type { CacheStatus } from './caching/host.ts';
-export type { CacheCondition, CachePath, CacheDeclaration, ActionCacheOptions, PageCacheOptions } from './caching/declarations.ts';
+export type { CacheCondition, CachePath, CachePathFunction, CacheDeclaration, ActionCacheOptions, PageCacheOptions } from './caching/declarations.ts';
 export { PublicFiles, DEFAULT_CACHE_CONTROL, DEVELOPMENT_CACHE_CONTROL, VERSIONED_CACHE_CONTROL, type PublicAnswer } from './public/public-files.ts';
 export { PublicDirectory } from './public/public-directory.ts';

@@ -8,7 +8,7 @@
  */
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
-import type { CacheCondition, CachePath } from './declarations.ts';
+import type { CacheCondition, CachePathFunction } from './declarations.ts';
 
 /** What the caches did for a request: the `X-Cache` header and the log line's `cache`. */
 export type CacheStatus = 'hit' | 'miss';
@@ -25,7 +25,7 @@ export interface CacheHost {
    */
   passes(condition: CacheCondition): boolean | Promise<boolean>;
   /** Runs a `cache_path` function on the controller: the key's path, or a route hash for one. */
-  cachePath(path: Extract<CachePath, (controller: any) => unknown>): unknown;
+  cachePath(path: CachePathFunction): unknown;
   /** The path of a route hash, as `url_for` makes it for this request. */
   pathFor(hash: Readonly<Record<string, unknown>>): string;
   /** Whether the flash, if this request looked at it, holds messages: such a response is never cached. */
