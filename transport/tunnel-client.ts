@@ -30,11 +30,37 @@ export interface WebSocketLike {
   binaryType?: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: any) => void): void;
+  addEventListener(type: 'open', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: WebSocketMessageEvent) => void): void;
+  addEventListener(type: 'close', listener: (event: WebSocketCloseEvent) => void): void;
+  addEventListener(type: 'error', listener: (event: WebSocketErrorEvent) => void): void;
+}
+
+/** What the client reads of a message event: the frame, a string or binary data. */
+export interface WebSocketMessageEvent {
+  readonly data: unknown;
+}
+
+/** What the client reads of a close event (the browser's and `ws`'s both carry these). */
+export interface WebSocketCloseEvent {
+  readonly code?: number;
+  readonly reason?: string;
+}
+
+/** What the client reads of an error event: `ws` says why (`message`, `error`); browsers say nothing. */
+export interface WebSocketErrorEvent {
+  readonly message?: string;
+  readonly error?: Error;
+}
+
+/** The options the client gives a WebSocket class that takes them (`ws`); browsers' take none and ignore them. */
+export interface WebSocketOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly origin?: string;
 }
 
 /** A WebSocket class: the third argument carries `ws`'s options (`headers`, `origin`); browsers ignore it. */
-export type WebSocketClass = new (url: string, protocols?: string | string[], options?: any) => WebSocketLike;
+export type WebSocketClass = new (url: string, protocols?: string | string[], options?: WebSocketOptions) => WebSocketLike;
 
 export interface ReconnectOptions {
   /** First delay, in ms. Default 100. */
@@ -385,7 +411,7 @@ class TunnelClient implements Tunnel {
       }
       let status: number | undefined;
       let reason = '';
-      const emitter = socket as unknown as { on?: (event: string, fn: (...args: any[]) => void) => void };
+      const emitter = socket as unknown as { on?: (event: string, fn: (...args: never[]) => void) => void };
       if (typeof emitter.on === 'function') {
         // `ws` reports the status of a refused handshake (403 for a foreign Origin); browsers do not.
         emitter.on('unexpected-response', (req: { destroy(error: Error): void }, res: { statusCode?: number; resume(): void }) => {
