@@ -41,7 +41,7 @@ interface WalkBindings {
   readonly states: readonly State[];
   readonly transitions: readonly Transition[];
   readonly eventLabels: readonly string[];
-  readonly output: (args: { context: any }) => unknown;
+  readonly output: (args: { context: unknown }) => unknown;
   readonly later: (args: Args, state: number, result: PromiseLike<unknown>, tracer: Tracer | null, traceId: string) => Promise<unknown>;
   readonly now: () => number;
 }
@@ -53,7 +53,7 @@ interface WalkBindings {
  * table's: an invoked actor's input then the actor; the exit actions of the state left, the
  * transition's actions, then the entry actions of the state entered, each traced when a tracer listens.
  */
-function compileWalk(states: readonly State[], initial: number, output: (args: { context: any }) => unknown): Walk | null {
+function compileWalk(states: readonly State[], initial: number, output: (args: { context: unknown }) => unknown): Walk | null {
   const transitions: Transition[] = [];
   const consts: string[] = [];
   const lines: string[] = [];
@@ -161,7 +161,7 @@ function laterFor(walk: () => Walk): WalkBindings['later'] {
  * same order: the same actions, guards and actors called with the same arguments, the same events,
  * the same trace; only the call sites are shared, so V8 inlines less.
  */
-function interpretWalk(states: readonly State[], initial: number, output: (args: { context: any }) => unknown): Walk {
+function interpretWalk(states: readonly State[], initial: number, output: (args: { context: unknown }) => unknown): Walk {
   const labels = new Map<Transition, string>();
   for (const state of states) {
     for (const t of [...(state.always ?? []), ...(state.invoke?.onError ?? []), ...(state.invoke?.onDone ?? [])]) labels.set(t, eventLabel(t.eventType));
@@ -313,7 +313,7 @@ export function compileMachine<TInput, TOutput>(machine: AnyStateMachine, option
   const initial = table.states.findIndex((s) => s.initial && s.parent === null);
   if (typeof config.context !== 'function') fail('the root', 'a context that is not a function of the input');
   if (typeof config.output !== 'function') fail('the root', 'no output function');
-  const output = config.output as (a: { context: any }) => unknown;
+  const output = config.output as (a: { context: unknown }) => unknown;
   const walk = (options.walk !== 'interpreted' ? compileWalk(states, initial, output) : null) ?? interpretWalk(states, initial, output);
   return new CompiledMachine<TInput, TOutput>(id, states, initial, config.context as (a: { input: TInput }) => unknown, walk);
 }

@@ -6,7 +6,12 @@
  */
 import { type Tracer } from './trace.ts';
 
-export type Args = { context: any; event: any };
+/**
+ * What the machine's own actions, guards and actor inputs are called with, as XState calls them: the
+ * run's context and the event being handled. The walk does not look inside either; each function was
+ * written by the machine's `setup()` for its own context and events.
+ */
+export type Args = { context: unknown; event: unknown };
 export type ActionFn = (args: Args) => void;
 export type GuardFn = (args: Args) => boolean;
 
