@@ -73,7 +73,7 @@ test.before(async () => {
   ]);
   // The consumer's own type checking needs Node's types, as any TypeScript project on Node does.
   await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', '@types/node@22'], consumer);
-  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs', 'routes.mjs', 'helpers.ts', 'tsconfig.helpers.json', 'strict.ts', 'tsconfig.strict.json', 'tsconfig.strict-bundler.json']) cpSync(join(FIXTURE, file), join(consumer, file));
+  for (const file of ['app.ts', 'tsconfig.json', 'smoke.mjs', 'routes.mjs', 'helpers.ts', 'tsconfig.helpers.json', 'strict.ts', 'typed.ts', 'tsconfig.strict.json', 'tsconfig.strict-bundler.json']) cpSync(join(FIXTURE, file), join(consumer, file));
 });
 
 test.after(() => {
