@@ -27,8 +27,8 @@ import type { FoundPartial, PartialOptions, Scope } from './scope.ts';
 
 /** A page as found: its template and its layout (null for none). */
 interface Found {
-  readonly template: Template;
-  readonly layout: Template | null;
+  readonly template: Template<never>;
+  readonly layout: Template<never> | null;
 }
 
 /** What one controller path of one class has found, by page key and, for partials, by format. */
@@ -139,11 +139,11 @@ function partialsFor(found: PathFinds, format: string): Map<string, FoundPartial
 }
 
 /** A template's markup; a promise only when the template returned one. */
-function runTemplate(template: Template, view: Context, name: string): string | Promise<string> {
+function runTemplate(template: Template<never>, view: Context, name: string): string | Promise<string> {
   let out: ReturnType<Template>;
   try {
-    // A template is written for the view of its controller or partial, which is the context made for it here.
-    out = template(view);
+    // The template says what its view holds; this context, made for its render, is that view.
+    out = template(view as never);
   } catch (error) {
     throw templateError(name, error);
   }
@@ -170,7 +170,7 @@ function templateError(name: string, error: unknown): SignalboxError {
   return error instanceof SignalboxError ? error : new TemplateError(name, error);
 }
 
-function findLayout(views: ViewResolver, klass: ViewClass, host: ViewHost, format: string, option: string | boolean | undefined): Promise<Template | null> | Template | null {
+function findLayout(views: ViewResolver, klass: ViewClass, host: ViewHost, format: string, option: string | boolean | undefined): Promise<Template<never> | null> | Template<never> | null {
   if (option === false) return null;
   if (typeof option === 'string') return views.find([`layouts/${option}.${format}`]);
   const declared = klass.layout;
@@ -238,7 +238,7 @@ function partialTemplate(scope: Scope, partial: string): FoundPartial {
 function runPartial(partial: FoundPartial, view: Context): SafeString {
   let out: ReturnType<Template>;
   try {
-    out = partial.template(view);
+    out = partial.template(view as never);
   } catch (error) {
     throw templateError(partial.name, error);
   }

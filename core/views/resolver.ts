@@ -28,9 +28,10 @@ export type Markup = string | SafeString;
 /**
  * A template: a function of its view context (`V`: `View<PostsController>`, say) returning markup, or
  * a promise of it. Its parameter is compared both ways (a method's, not a function's), so a template
- * written for one controller's view (`(v: View<PostsController>) => ...`) is a `Template` wherever
- * templates are collected (`memoryViews`, a resolver), while an unannotated one (`(v) => ...`) reads
- * the helpers every view has. The renderer gives each template the context it was written for.
+ * written for one controller's view (`(v: View<PostsController>) => ...`) is a `Template` too, while an
+ * unannotated one (`(v) => ...`) reads the helpers every view has. What a resolver holds is a
+ * `Template<never>`: any template function, whatever it says its view holds (`(v: { id: string }) => ...`);
+ * the renderer gives each the context made for it.
  * @example const show: Template<View<PostsController>> = (v) => html`<h1>${v.post.title}</h1>`;
  */
 export type Template<V extends object = View> = { template(view: V): Markup | Promise<Markup> }['template'];
@@ -38,7 +39,7 @@ export type Template<V extends object = View> = { template(view: V): Markup | Pr
 export interface ViewResolver {
   readonly root: string;
   /** The first template found among `names` (`posts/show.html`), or null; a promise only while templates first load. */
-  find(names: readonly string[]): Promise<Template | null> | Template | null;
+  find(names: readonly string[]): Promise<Template<never> | null> | Template<never> | null;
   /** Where a name would live, for error messages. */
   describe(name: string): string;
   /**
@@ -62,7 +63,7 @@ const SAFE_NAME = /^[A-Za-z0-9_]+(?:\/[A-Za-z0-9_]+)*(?:\.[A-Za-z0-9_]+)+$/;
 interface Loaded {
   readonly file: string;
   readonly stamp: string;
-  readonly template: Template | null;
+  readonly template: Template<never> | null;
   /** Why the file gave no template (it threw, or exports no function); thrown by lookups of its name. */
   readonly error: unknown;
   /** The module namespace, to tell whether a fresh import really was fresh. */
@@ -97,7 +98,7 @@ export function directoryViews(root: string, options: DirectoryViewsOptions = {}
     return changed;
   };
 
-  const lookup = (names: readonly string[]): Template | null => {
+  const lookup = (names: readonly string[]): Template<never> | null => {
     for (const name of names) {
       if (!SAFE_NAME.test(name)) continue;
       const hit = loaded.get(name);
@@ -173,7 +174,7 @@ async function load(file: string, stamp: string, before: Loaded | null, reimport
     if (typeof mod.default !== 'function') {
       return { file, stamp, template: null, error: new TypeError(`${file} must export a template function as default`), module: mod };
     }
-    return { file, stamp, template: mod.default as Template, error: null, module: mod };
+    return { file, stamp, template: mod.default as Template<never>, error: null, module: mod };
   } catch (error) {
     return { file, stamp, template: null, error: loadFailure(file, error), module: null };
   }
@@ -225,8 +226,12 @@ function freshImporter(): FreshImport {
   };
 }
 
+// Two signatures: the first types an unannotated template's view as the helpers every view has; the
+// second takes templates that each say what their view holds, helpers or not (`(v: { id: string }) => ...`).
 /** Templates held in memory, by name: for tests and for apps that bundle their views. */
-export function memoryViews(templates: Readonly<Record<string, Template>>): ViewResolver {
+export function memoryViews(templates: Readonly<Record<string, Template>>): ViewResolver;
+export function memoryViews(templates: Readonly<Record<string, Template<never>>>): ViewResolver;
+export function memoryViews(templates: Readonly<Record<string, Template<never>>>): ViewResolver {
   return {
     root: '(memory)',
     describe: (name) => `(memory)/${name}`,

@@ -27,7 +27,7 @@ export const SCOPE: unique symbol = Symbol('signalbox view scope');
 
 /** A partial as found for one name, format and controller path. */
 export interface FoundPartial {
-  readonly template: Template;
+  readonly template: Template<never>;
   /** The partial's name (`posts/_form`), for errors. */
   readonly name: string;
   /** The local named after the partial (`form`), and its counter in a collection (`form_counter`). */

@@ -105,6 +105,9 @@ const views = memoryViews({
   'layouts/application.html': (v) => html`<main>${v.yield()}</main>`,
 });
 
+// A template may instead say only what it reads of its view.
+export const bundled = memoryViews({ 'pages/show.html': (view: { readonly id: string }) => html`<h1>Page ${view.id}</h1>` });
+
 const controllers: Record<string, ControllerClass> = { posts: PostsController, pages: PagesController };
 export const app = createApp({
   routes: draw((map) => {
