@@ -17,7 +17,7 @@ export { Response } from './http/response.ts';
 export type { RequestMessage, ResponseMessage, HeaderValue, FileSlice } from './http/message.ts';
 export { STATUS_CODES, SYMBOL_TO_STATUS_CODE, interpretStatus, statusCode } from './http/status.ts';
 export { MimeType, createMimeRegistry, type MimeRegistry } from './mime/types.ts';
-export { UploadedFile, type Params as RequestParams, type ParamLimits, type ParamValue, type ParamObject } from './request/params.ts';
+export { UploadedFile, isParamObject, type Params as RequestParams, type ParamLimits, type ParamValue, type ParamObject } from './request/params.ts';
 export { html, escape, raw, SafeString } from './views/html.ts';
 export { directoryViews, memoryViews, type DirectoryViewsOptions, type Markup, type Template, type ViewResolver } from './views/resolver.ts';
 export type { View, ViewHelpers, PartialOptions } from './views/helpers.ts';

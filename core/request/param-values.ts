@@ -37,7 +37,11 @@ export function ownParam(target: ParamObject, key: string): ParamValue | undefin
   return Object.hasOwn(target, key) ? target[key] : undefined;
 }
 
-/** Whether `value` is a parameter hash (not an array, upload or date). */
+/**
+ * Whether `value` is a parameter hash (not an array, upload or date): what a form's `post[title]`
+ * fields or a JSON body's object become.
+ * @example const attributes = isParamObject(this.params.post) ? this.params.post : {};
+ */
 export function isParamObject(value: unknown): value is ParamObject {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }

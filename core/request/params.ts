@@ -21,7 +21,7 @@ import type { UploadFiles } from './upload-files.ts';
 import { parseXmlParams } from './xml-params.ts';
 
 export { DEFAULT_PARAM_LIMITS, resolveParamLimits, type MultipartLimits, type ParamLimits, type ResolvedParamLimits } from './limits.ts';
-export { UploadPart, UploadedFile, isUnsafeKey, originalFilename, type ParamObject, type ParamValue, type Params } from './param-values.ts';
+export { UploadPart, UploadedFile, isParamObject, isUnsafeKey, originalFilename, type ParamObject, type ParamValue, type Params } from './param-values.ts';
 export { parseQuery, unescapeParam } from './query.ts';
 export { parseRequestParameters, type RequestParameterPair } from './request-parameters.ts';
 export { parseMultipart } from './multipart.ts';

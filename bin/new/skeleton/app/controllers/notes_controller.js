@@ -2,6 +2,7 @@
  * Notes: the seven RESTful actions, each answering HTML and JSON (`/notes.json`, `/notes/1.json`).
  * An action with nothing to render itself renders its template, app/views/notes/<action>.html.js.
  */
+import { isParamObject } from 'signalbox';
 import { Note } from '../models/note.js';
 import { ApplicationController } from './application_controller.js';
 
@@ -82,7 +83,6 @@ export class NotesController extends ApplicationController {
 
   /** What a form (`note[title]`) or a JSON body (`{"note": {...}}`) sent for the note. */
   #attributes() {
-    const value = this.params.note;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    return isParamObject(this.params.note) ? this.params.note : {};
   }
 }
