@@ -222,7 +222,7 @@ export class Controller<Shape extends ControllerShape = {}> {
   action_name!: string;
   controller_path!: string;
   views!: ViewResolver | null;
-  /** App-wide objects given to `createApp({ services })` (a data store, say). */
+  /** App-wide objects given to `createApp({ services })` (a data store, say): `unknown` until the `services` of `Shape` declares them. */
   services!: Readonly<Record<string, unknown>> & Readonly<Declared<Shape, 'services'>>;
 
   /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { AppConfig, CacheStore, SessionStore } from '../../core/index.ts';
 import type { AdminCredentials } from './controllers/admin/base.ts';
+import type { BlogServices } from './controllers/application.ts';
 import { createApp, type App, type Engine } from '../../machines/index.ts';
 import { AccountsController } from './controllers/accounts.ts';
 import { DashboardController } from './controllers/admin/dashboard.ts';
@@ -66,7 +67,8 @@ export function createBlogApp(options: BlogAppOptions = {}): App {
     controllers,
     views: join(HERE, 'views'),
     publicDir: join(HERE, 'public'),
-    services: { store: options.store ?? new Store(), admin: options.admin ?? null },
+    // What ApplicationController declares its services to be, checked here where they are given.
+    services: { store: options.store ?? new Store(), admin: options.admin ?? null } satisfies BlogServices,
     // The default cookie store: sessions carry the flash across a redirect ("Post was successfully created.")
     // and the forms' authenticity token, signed so a visitor can read but never alter them.
     ...(options.session_store

@@ -9,11 +9,19 @@
  */
 import { Controller, RecordInvalid, RecordNotFound, toXml } from '../../../core/index.ts';
 import type { Attributes, Store } from '../models.ts';
+import type { AdminCredentials } from './admin/base.ts';
+
+/** What the blog gives `createApp({ services })` (app.ts), as every controller reads it. */
+export interface BlogServices {
+  readonly store: Store;
+  /** The admin's sign-in, or null when the admin pages are closed. */
+  readonly admin: AdminCredentials | null;
+}
 
 /** The form an invalid submission goes back to. */
 const FORM_FOR: Readonly<Record<string, string>> = { create: 'new', update: 'edit' };
 
-export class ApplicationController extends Controller {
+export class ApplicationController extends Controller<{ services: BlogServices }> {
   static {
     this.protect_from_forgery();
     this.rescue_from(RecordNotFound, 'record_not_found');
@@ -22,7 +30,7 @@ export class ApplicationController extends Controller {
   }
 
   get store(): Store {
-    return this.services.store as Store;
+    return this.services.store;
   }
 
   /** The hash a form (or an API client) sent under `key` (`post[title]`, `{"post": {...}}`), or `{}`. */

@@ -16,7 +16,7 @@ export class AdminController extends ApplicationController {
 
   /** Answers 401 with a Basic challenge unless the request carries the configured credentials. */
   require_admin(): boolean | Promise<boolean> {
-    const admin = this.services.admin as AdminCredentials | null;
+    const admin = this.services.admin;
     return this.authenticate_or_request_with_http_basic('Blog admin', (user, password) => {
       if (admin === null) return false;
       // Both compared in full and in constant time, so timing says nothing about which one was wrong.
