@@ -54,3 +54,19 @@ export function thenOrNow<T, R>(value: T | PromiseLike<T>, next: (value: T) => R
   if (!isThenable(value)) return next(value as T);
   return Promise.resolve(value).then(next, failed) as Promise<Awaited<R>>;
 }
+
+/**
+ * An error the request machine makes itself, refusing a request before any application code has run (no
+ * route, a forged token, a bad Host). Its trace would hold only the machine's frames, and no log line or
+ * development page of such a refusal shows one; capturing it was most of the cost of answering it, which a
+ * flood of distinct unroutable paths multiplies. Errors raised anywhere else keep their traces.
+ */
+export function untraced<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
