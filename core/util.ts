@@ -56,10 +56,10 @@ export function thenOrNow<T, R>(value: T | PromiseLike<T>, next: (value: T) => R
 }
 
 /**
- * An error the request machine makes itself, refusing a request before any application code has run (no
- * route, a forged token, a bad Host). Its trace would hold only the machine's frames, and no log line or
- * development page of such a refusal shows one; capturing it was most of the cost of answering it, which a
- * flood of distinct unroutable paths multiplies. Errors raised anywhere else keep their traces.
+ * An error made without a stack trace: for refusals no log line or development page shows a trace of (no
+ * route, a forged token, a bad Host: all before any application code runs; nothing acceptable, answered
+ * with an empty 406). Capturing the trace was most of the cost of such an answer, which a flood of them
+ * multiplies. Errors raised anywhere else keep their traces.
  */
 export function untraced<E extends Error>(make: () => E): E {
   const limit = Error.stackTraceLimit;
