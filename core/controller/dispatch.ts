@@ -13,7 +13,7 @@ import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './d
 import { givenTokens, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 import { cacheHost } from './cache-host.ts';
-import { isThenable, thenOrNow } from '../util.ts';
+import { isThenable, thenOrNow, untraced } from '../util.ts';
 import { publicTemplateExists } from './render.ts';
 
 export interface DispatchOptions {
@@ -194,7 +194,8 @@ function actionBody(klass: ControllerClass, c: Controller, action: string): () =
   if (actionsOf(klass).has(action)) return () => self[action]();
   if (typeof self.method_missing === 'function') return () => self.method_missing(action);
   return () => thenOrNow(publicTemplateExists(c), (exists) => {
-    if (!exists) throw new UnknownAction(klass.name, action);
+    // Its development page and log line show no trace: none is captured (a flood of made-up action names).
+    if (!exists) throw untraced(() => new UnknownAction(klass.name, action));
   });
 }
 
