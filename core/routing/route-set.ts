@@ -9,7 +9,7 @@ import { prepareRoute, type GenRoute } from './gen-route.ts';
 import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
 import { Mapper, type Block } from './mapper.ts';
-import { checkOptionNames, shownValue } from '../options.ts';
+import { checkOptionNames, meantName, shownValue } from '../options.ts';
 import { pathWords } from './resources.ts';
 import { formatRoutes } from './print.ts';
 import { ALL_METHODS, LinearRecognizer, type Match, type Recognizer } from './recognizer.ts';
@@ -22,8 +22,11 @@ import { developmentWarning } from './warnings.ts';
 export interface DrawConfig {
   /** Inflections for this route set only. */
   readonly inflections?: InflectionConfig;
-  /** Application-wide path words for the new and edit actions. */
-  readonly resources_path_names?: { readonly new?: string; readonly edit?: string };
+  /**
+   * Application-wide path words for actions, as Rails' `Base.resources_path_names`: `new`, `edit` and any
+   * member action (`{ new: 'neu', edit: 'bearbeiten', preview: 'vorschau' }`). A resource's own `:path_names` wins.
+   */
+  readonly resources_path_names?: { readonly new?: string; readonly edit?: string; readonly [action: string]: string | undefined };
   /** Controller paths a `:controller` segment may match (`admin/products`); without it, one word. */
   readonly controllers?: readonly string[];
   /** Prefix of every generated URL when the app is mounted below the root (`/blog`). */
@@ -37,7 +40,7 @@ export interface DrawConfig {
 /** The resolved configuration a route set was drawn with (plain data). */
 export interface RouteSetConfig {
   readonly inflections: Required<InflectionConfig>;
-  readonly resources_path_names: { readonly new: string; readonly edit: string };
+  readonly resources_path_names: { readonly new: string; readonly edit: string; readonly [action: string]: string };
   readonly controllers: readonly string[] | null;
   readonly relative_url_root: string;
   readonly resource_action_separator: string;
@@ -147,6 +150,7 @@ export function draw(block: Block, given: DrawConfig | null = {}): RouteSet {
   if (typeof block !== 'function') throw new ArgumentError('draw needs a block: draw((map) => { ... })');
   block(new Mapper(target));
   open = false;
+  warnUnusedPathNames(config.resources_path_names, routes);
   return createRouteSet(Object.freeze(routes), named, config, inflector);
 }
 
@@ -176,8 +180,32 @@ function checkDrawConfig(c: DrawConfig): void {
   }
   const pathNames: unknown = c.resources_path_names;
   if (pathNames !== undefined && pathNames !== null) {
-    checkOptionNames('draw() resources_path_names', pathNames, new Set(['new', 'edit']));
-    for (const [action, word] of Object.entries(pathNames)) pathWords(`resources_path_names ${action}`, word);
+    if (!isPlainObject(pathNames)) throw new ArgumentError(`draw(): resources_path_names must be a hash of action names to path words, got ${JSON.stringify(pathNames) ?? String(pathNames)}`);
+    // Any action may be named, as in Rails: a key no drawn action takes is pointed out once drawn (warnUnusedPathNames).
+    for (const [action, word] of Object.entries(pathNames)) if (word !== undefined) pathWords(`resources_path_names ${action}`, word);
+  }
+}
+
+/** The path words given for actions, without keys given as `undefined` (which mean the default word). */
+function pathWordsGiven(given: DrawConfig['resources_path_names']): Record<string, string> {
+  const words: Record<string, string> = {};
+  for (const [action, word] of Object.entries(given ?? {})) if (word !== undefined) Object.defineProperty(words, action, { value: word, enumerable: true });
+  return words;
+}
+
+/**
+ * Rails took any key in `resources_path_names` and used those that name an action; one that names no drawn
+ * action (a slip such as `nwe`) changes nothing, which in development is worth a word.
+ */
+function warnUnusedPathNames(words: RouteSetConfig['resources_path_names'], routes: readonly Route[]): void {
+  const given = Object.keys(words).filter((action) => action !== 'new' && action !== 'edit');
+  if (given.length === 0) return;
+  const actions = new Set(routes.flatMap((r) => (r.defaults.action === undefined ? [] : [r.defaults.action])));
+  for (const action of given) {
+    if (actions.has(action)) continue;
+    const meant = meantName(action, new Set(['new', 'edit', ...actions]));
+    developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `resources_path_names\u0000${action}`,
+      `resources_path_names gives a path word to ${JSON.stringify(action)}, which no drawn route's action is${meant === null ? '' : ` (did you mean ${meant}?)`}`);
   }
 }
 
@@ -191,7 +219,7 @@ function resolveConfig(c: DrawConfig): RouteSetConfig {
   const controllers = c.controllers ? Object.freeze([...c.controllers]) : null;
   return Object.freeze({
     inflections: Object.freeze({ irregular: c.inflections?.irregular ?? [], uncountable: c.inflections?.uncountable ?? [] }),
-    resources_path_names: Object.freeze({ new: c.resources_path_names?.new ?? 'new', edit: c.resources_path_names?.edit ?? 'edit' }),
+    resources_path_names: Object.freeze({ ...pathWordsGiven(c.resources_path_names), new: c.resources_path_names?.new ?? 'new', edit: c.resources_path_names?.edit ?? 'edit' }),
     controllers,
     relative_url_root: mountPoint(c.relative_url_root),
     resource_action_separator: separator,

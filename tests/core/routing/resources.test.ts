@@ -419,6 +419,34 @@ test('a name in :only/:except that is no default action is ignored, and warned o
   ]);
 });
 
+test('resources_path_names gives any member action its word, as Base.resources_path_names did; collection actions keep their names', () => {
+  const set = draw((map) => {
+    map.resources('posts', { member: { preview: 'get' }, collection: { preview_all: 'get' } });
+    map.resources('pages', { member: { preview: 'get' }, path_names: { preview: 'ansehen' } });
+    map.resource('account', { member: { preview: 'get' } });
+  }, { resources_path_names: { edit: 'bearbeiten', preview: 'vorschau', preview_all: 'alle' } });
+  assertRouting(set, 'GET /posts/1/vorschau', { controller: 'posts', action: 'preview', id: '1' });
+  assertRouting(set, 'GET /posts/1/bearbeiten', { controller: 'posts', action: 'edit', id: '1' });
+  assertRouting(set, 'GET /posts/preview_all', { controller: 'posts', action: 'preview_all' });
+  assertRouting(set, 'GET /pages/1/ansehen', { controller: 'pages', action: 'preview', id: '1' });
+  assertRouting(set, 'GET /account/vorschau', { controller: 'accounts', action: 'preview' });
+  const h = helpersOf(set);
+  assert.is(h.preview_post_path(7), '/posts/7/vorschau');
+  assert.is(h.preview_account_path(), '/account/vorschau');
+  assertNotRouted(set, 'GET /posts/1/preview');
+});
+
+test('a resources_path_names key that no drawn action takes changes nothing, and is warned of in development', async () => {
+  const { drawn, ignored } = await drawnInDevelopment(() =>
+    draw((map) => map.resources('posts', { member: { preview: 'get' } }), { resources_path_names: { nwe: 'neu', preview: 'vorschau', publish: 'veroeffentlichen' } }));
+  assert.is(drawn.routes.length, draw((map) => map.resources('posts', { member: { preview: 'get' } })).routes.length);
+  assertRecognizes(drawn, 'GET /posts/new', { controller: 'posts', action: 'new' });
+  assert.equal(ignored, [
+    'resources_path_names gives a path word to "nwe", which no drawn route\'s action is (did you mean new?)',
+    'resources_path_names gives a path word to "publish", which no drawn route\'s action is',
+  ]);
+});
+
 test('an uncountable name uses <name>_index for the collection and <name> for the member', () => {
   const set = draw((map) => map.resources('sheep'));
   assert.equal(plainNames(set), ['sheep_index', 'new_sheep', 'edit_sheep', 'sheep']);

@@ -118,7 +118,8 @@ test('draw() refuses configuration it cannot use, naming the key', () => {
     [{ inflections: { uncountable: 'news' } }, 'draw(): inflections.uncountable must be a list of words, got "news"'],
     [{ inflections: { uncountables: ['news'] } }, /^Unknown draw\(\) inflections option "uncountables" \(did you mean uncountable\?\)$/],
     [{ resources_path_names: { new: ':step' } }, /^:resources_path_names new must be path words/],
-    [{ resources_path_names: { nwe: 'novo' } }, /^Unknown draw\(\) resources_path_names option "nwe" \(did you mean new\?\)$/],
+    [{ resources_path_names: { preview: '' } }, /^:resources_path_names preview must be path words/],
+    [{ resources_path_names: 'neu' }, 'draw(): resources_path_names must be a hash of action names to path words, got "neu"'],
   ];
   for (const [config, message] of refused) throwsA(() => draw(posts, config as DrawConfig), ArgumentError, message);
   assert.is(draw(posts, null).routes.length, draw(posts).routes.length);
