@@ -6,23 +6,23 @@
 import { ArgumentError } from '../errors.ts';
 import { checkExpiresIn } from './store.ts';
 import { isPlainObject } from '../util.ts';
-import type { Controller } from '../controller/base.ts';
 
 // The functions below are typed as methods (`{ m(c: C): R }['m']`), whose parameters TypeScript compares
-// both ways: a function of `PostsController` is one of `Controller` too, as it is when declared and kept.
+// both ways: a function of `PostsController` is one of any controller too, as it is when declared and kept.
+// (`C` defaults to `object`, not `Controller`: the caches sit below the controllers and never import them.)
 
 /**
  * `caches_page`'s and `caches_action`'s `if`: a method name or a function of the controller (`C`);
  * caching applies when it answers truthy. `caches_action` types it by the declaring controller.
  */
-export type CacheCondition<C extends object = Controller> = string | { condition(controller: C): unknown }['condition'];
+export type CacheCondition<C extends object = object> = string | { condition(controller: C): unknown }['condition'];
 /** `caches_action`'s `cache_path` as a function of the controller (`C`): the key's path, or a route hash for it. */
-export type CachePathFunction<C extends object = Controller> = { cache_path(controller: C): string | Record<string, unknown> }['cache_path'];
+export type CachePathFunction<C extends object = object> = { cache_path(controller: C): string | Record<string, unknown> }['cache_path'];
 /**
  * `caches_action`'s `cache_path`: the key's path itself, a route hash (read as `url_for` reads it,
  * against the request), or a function of the controller giving either.
  */
-export type CachePath<C extends object = Controller> = string | Readonly<Record<string, unknown>> | CachePathFunction<C>;
+export type CachePath<C extends object = object> = string | Readonly<Record<string, unknown>> | CachePathFunction<C>;
 
 export interface CacheDeclaration {
   readonly kind: 'page' | 'action';

@@ -16,7 +16,6 @@ import { helperOf } from '../routing/helpers.ts';
 import { HELPERS } from './helpers.ts';
 import type { ViewHost } from './host.ts';
 import { SCOPE, type ContextSlots, type PartialContexts, type Scope } from './scope.ts';
-import type { View } from './helpers.ts';
 
 const UNDERSCORE = 0x5f;
 
@@ -78,8 +77,7 @@ const LAYER: object = Object.create(LEARNED, Object.getOwnPropertyDescriptors(HE
 // V8's fast path for a runtime call at every new context.
 for (const slot of [SCOPE, VALUE, INDEX]) Object.defineProperty(LAYER, slot, { value: undefined, writable: true, enumerable: false, configurable: false });
 
-/** A view context: the view a template reads (helpers on its prototype, then locals, assigns and route helpers), with its render's slots. */
-export type Context = ContextSlots & View & Record<string, unknown>;
+export type Context = ContextSlots & Record<string, unknown>;
 
 // A constructor over the shared prototype: every context has the same shape, so reads of it stay fast.
 const ViewContext = function (this: { [SCOPE]: Scope }, scope: Scope) {

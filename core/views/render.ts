@@ -19,11 +19,12 @@
  */
 import { MissingTemplate, SignalboxError, TemplateError } from '../errors.ts';
 import { isThenable, thenOrNow } from '../util.ts';
-import { contextOf, partialContexts, setLocal, type Context } from './context.ts';
+import { contextOf, partialContexts, setLocal } from './context.ts';
 import type { ViewClass, ViewHost } from './host.ts';
 import { SafeString, escape, raw } from './html.ts';
 import type { Template, ViewResolver } from './resolver.ts';
-import type { FoundPartial, PartialOptions, Scope } from './scope.ts';
+import type { FoundPartial, Scope } from './scope.ts';
+import type { PartialOptions } from './view.ts';
 
 /** A page as found: its template and its layout (null for none). */
 interface Found {
@@ -139,7 +140,7 @@ function partialsFor(found: PathFinds, format: string): Map<string, FoundPartial
 }
 
 /** A template's markup; a promise only when the template returned one. */
-function runTemplate(template: Template<never>, view: Context, name: string): string | Promise<string> {
+function runTemplate(template: Template<never>, view: object, name: string): string | Promise<string> {
   let out: ReturnType<Template>;
   try {
     // The template says what its view holds; this context, made for its render, is that view.
@@ -235,7 +236,7 @@ function partialTemplate(scope: Scope, partial: string): FoundPartial {
   return entry;
 }
 
-function runPartial(partial: FoundPartial, view: Context): SafeString {
+function runPartial(partial: FoundPartial, view: object): SafeString {
   let out: ReturnType<Template>;
   try {
     out = partial.template(view as never);

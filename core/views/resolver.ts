@@ -20,7 +20,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TemplateError } from '../errors.ts';
 import type { SafeString } from './html.ts';
-import type { View } from './helpers.ts';
+import type { View } from './view.ts';
 
 /** What a template gives back: markup, as a string or a `SafeString` (`html`'s). */
 export type Markup = string | SafeString;

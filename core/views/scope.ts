@@ -5,22 +5,8 @@
  */
 import type { SafeString } from './html.ts';
 import type { ViewClass, ViewHost } from './host.ts';
-import type { Context } from './context.ts';
+import type { PartialOptions } from './view.ts';
 import type { Template, ViewResolver } from './resolver.ts';
-
-/** What `v.render` takes in a template: Rails' `render :partial`. */
-export interface PartialOptions {
-  /** `form` is `<controller path>/_form.<format>`; `shared/menu` is `shared/_menu.<format>`. */
-  readonly partial: string;
-  /** Values the partial reads as `v.<name>`, besides what every template reads. */
-  readonly locals?: Readonly<Record<string, unknown>>;
-  /** The value of the local named after the partial (`v.form` for `form`). */
-  readonly object?: unknown;
-  /** Renders the partial once per item: the item as the local named after the partial, its index (from 0) as `<name>_counter`. */
-  readonly collection?: Iterable<unknown>;
-  /** A partial rendered between the items of a collection. */
-  readonly spacer_template?: string;
-}
 
 /** Where a view context keeps its render's scope. */
 export const SCOPE: unique symbol = Symbol('signalbox view scope');
@@ -58,8 +44,8 @@ export interface ContextSlots {
 /** Makes the contexts of one partial rendered for an object or over a collection, with no locals besides. */
 export interface PartialContexts {
   /** `render({ partial, object })`: the object as the local named after the partial. */
-  one(scope: Scope, value: unknown): Context;
+  one(scope: Scope, value: unknown): ContextSlots;
   /** One item of `render({ partial, collection })`: the item, and its index as `<name>_counter`. */
-  item(scope: Scope, value: unknown, index: number): Context;
+  item(scope: Scope, value: unknown, index: number): ContextSlots;
 }
 
