@@ -630,6 +630,14 @@ class Evaluator {
       }
       case 'assign': return this.#assign(node, scope);
       case 'lambda': return new RubyProc(node.block, scope);
+      case 'if': {
+        // `cond ? a : b`, or an if/unless used for its value (`as = if ... end`): the branch the file's own condition
+        // picks, whose last expression is the value (nil when the branch is empty, as in Ruby).
+        const holds = truthy(this.#value(node.cond, scope)) !== (node.keyword === 'unless');
+        let last: Value = null;
+        for (const n of holds ? node.then : node.else ?? []) last = this.#value(n, scope);
+        return last;
+      }
       case 'not': return !truthy(this.#value(node.value, scope));
       case 'and': {
         const left = this.#value(node.left, scope);

@@ -215,6 +215,15 @@ const CASES: Case[] = [
     draw: [['namespace', 'admin', { $block: [['resources', 'users']] }], ['connect', 'x', { controller: 'x' }], ['connect', 'feed', { controller: 'feeds' }]],
   },
   {
+    name: 'a ternary and an if used for its value, on a condition the file decides, give the branch it picks',
+    ruby: "[:tiers, :groups].each do |kind|\n  map.resources kind, :as => kind == :tiers ? 'communities' : \"#{kind}\", :path_prefix => (kind == :tiers ? nil : 'g')\nend\nprefix = if false then 'x' elsif 1 == 1 then 'y' end\nsuffix = unless true then 'z' end\nmap.connect \"#{prefix}/#{suffix}\", :controller => 'y'\n",
+    draw: [
+      ['resources', 'tiers', { as: 'communities', path_prefix: null }],
+      ['resources', 'groups', { as: 'groups', path_prefix: 'g' }],
+      ['connect', 'y/', { controller: 'y' }],
+    ],
+  },
+  {
     name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
     ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :controller => 'files', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
     draw: [
