@@ -630,6 +630,20 @@ class Evaluator {
       }
       case 'assign': return this.#assign(node, scope);
       case 'lambda': return new RubyProc(node.block, scope);
+      case 'range': {
+        // `(1..3).each`: a range of integers the file wrote runs as the list of them (each element charged, so
+        // a range as long as the input allows is refused, not walked).
+        const from = node.from === null ? null : this.#value(node.from, scope);
+        const to = node.to === null ? null : this.#value(node.to, scope);
+        if (!Number.isInteger(from) || !Number.isInteger(to)) throw new NotPorted('the port evaluates ranges of integers only');
+        const last = (to as number) - (node.exclusive ? 1 : 0);
+        const list: Value[] = [];
+        for (let i = from as number; i <= last; i++) {
+          this.#charge(1);
+          list.push(i);
+        }
+        return list;
+      }
       case 'if': {
         // `cond ? a : b`, or an if/unless used for its value (`as = if ... end`): the branch the file's own condition
         // picks, whose last expression is the value (nil when the branch is empty, as in Ruby).
@@ -747,6 +761,12 @@ class Evaluator {
 
   #operator(op: string, left: Value, right: Value): Value {
     if ((op === '==' || op === '!=') && isPlain(left) && isPlain(right)) return (left === right) === (op === '==');
+    // Array#<< adds to the list itself and answers it, as push does: `pages << 'faq'`.
+    if (op === '<<' && Array.isArray(left)) {
+      this.#charge(1);
+      left.push(right);
+      return left;
+    }
     if (op === '+') {
       if (typeof left === 'string' && typeof right === 'string') {
         this.#charge(left.length + right.length);
@@ -762,6 +782,10 @@ class Evaluator {
       if (op === '+') return left + right;
       if (op === '-') return left - right;
       if (op === '*') return left * right;
+      if (op === '<') return left < right;
+      if (op === '>') return left > right;
+      if (op === '<=') return left <= right;
+      if (op === '>=') return left >= right;
     }
     throw new NotPorted(`the port does not evaluate ${op} on these values`);
   }
@@ -816,8 +840,33 @@ class Evaluator {
         this.#charge(elements.length);
         return elements.map((element) => this.#yield(block, [element], scope, out, true));
       }
+      if (Array.isArray(receiver) && (name === 'select' || name === 'find_all' || name === 'reject') && args.length === 0 && block !== null) {
+        this.#charge(elements.length);
+        return elements.filter((element) => truthy(this.#yield(block, [element], scope, out, true)) === (name !== 'reject'));
+      }
+    }
+    // Integer#times: the block runs with 0 up to the count, each pass charged.
+    if (name === 'times' && Number.isInteger(receiver) && args.length === 0 && block !== null) {
+      for (let i = 0; i < (receiver as number); i++) {
+        this.#charge(1);
+        this.#yield(block, [i], scope, out);
+      }
+      return receiver;
     }
     noBlock();
+    if ((name === 'length' || name === 'size') && args.length === 0 && (typeof receiver === 'string' || Array.isArray(receiver))) return receiver.length;
+    if (name === 'empty?' && args.length === 0) {
+      if (typeof receiver === 'string' || Array.isArray(receiver)) return receiver.length === 0;
+      if (receiver instanceof RubyHash) return receiver.entries.size === 0;
+    }
+    // String#sub and #gsub with a string pattern replace that text literally (a Regexp pattern would need Ruby's
+    // matching and replacement rules, and is reported); a replacement string's backslashes still name groups in Ruby.
+    if ((name === 'sub' || name === 'gsub') && typeof receiver === 'string' && args.length === 2 && typeof args[0] === 'string' && typeof args[1] === 'string' && !args[1].includes('\\')) {
+      const [pattern, replacement] = args as [string, string];
+      this.#charge(receiver.length);
+      if (pattern === '') throw new NotPorted(`the port does not evaluate ${name} with an empty pattern`);
+      return name === 'sub' ? receiver.replace(pattern, () => replacement) : receiver.split(pattern).join(replacement);
+    }
     if (receiver instanceof RubyHash) return this.#hashMethod(receiver, name, args);
     if (Array.isArray(receiver)) return this.#listMethod(receiver, name, args);
     if (typeof receiver === 'string') {
