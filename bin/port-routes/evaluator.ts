@@ -510,7 +510,7 @@ class Evaluator {
       if (passed === undefined) unrun = block;
       block = null;
     }
-    const data = callArgs.map((a) => this.#data(a, 0));
+    const data = callArgs.map((a) => this.#data(emptyListOptions(a), 0));
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
       const param = block.params[0];
@@ -1123,6 +1123,20 @@ function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
+}
+
+/**
+ * Rails reads `:only` and `:except` through Ruby's `Array()`, which makes an empty hash an empty list:
+ * `:only => {}` allows no default action. Given as `[]`, it says so in Signalbox's terms.
+ */
+function emptyListOptions(value: Value): Value {
+  if (!(value instanceof RubyHash)) return value;
+  let copy: RubyHash | null = null;
+  for (const [key, v] of value.entries) {
+    const name = key instanceof Sym ? key.name : key;
+    if ((name === 'only' || name === 'except') && v instanceof RubyHash && v.entries.size === 0) (copy ??= copyHash(value)).entries.set(key, []);
+  }
+  return copy ?? value;
 }
 
 function copyHash(hash: RubyHash): RubyHash {

@@ -215,6 +215,14 @@ const CASES: Case[] = [
     draw: [['namespace', 'admin', { $block: [['resources', 'users']] }], ['connect', 'x', { controller: 'x' }], ['connect', 'feed', { controller: 'feeds' }]],
   },
   {
+    name: 'an empty hash as :only or :except is the empty list Ruby\'s Array() makes of it, and nil passes through as written',
+    ruby: "map.resources :notifications, :collection => { :register => :put }, :only => {}\nmap.resource :account, :except => {}, :only => nil\n",
+    draw: [
+      ['resources', 'notifications', { collection: { register: 'put' }, only: [] }],
+      ['resource', 'account', { except: [], only: null }],
+    ],
+  },
+  {
     name: 'a ternary and an if used for its value, on a condition the file decides, give the branch it picks',
     ruby: "[:tiers, :groups].each do |kind|\n  map.resources kind, :as => kind == :tiers ? 'communities' : \"#{kind}\", :path_prefix => (kind == :tiers ? nil : 'g')\nend\nprefix = if false then 'x' elsif 1 == 1 then 'y' end\nsuffix = unless true then 'z' end\nmap.connect \"#{prefix}/#{suffix}\", :controller => 'y'\n",
     draw: [

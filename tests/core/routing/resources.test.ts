@@ -363,6 +363,28 @@ test('a nested resource can override inherited only/except', () => {
   assert.equal(plainNames(set), ['post_comments', 'new_post_comment', 'edit_post_comment', 'post_comment']);
 });
 
+test('a nil :only or :except is no list, as Rails 2.2 read them: every action, or those the enclosing resource allowed', async () => {
+  const { drawn: [onlyNil, exceptNil, both, nested], ignored } = await drawnInDevelopment(() => [
+    draw((map) => map.resources('posts', { only: null as never })),
+    draw((map) => map.resource('account', { except: null as never })),
+    draw((map) => map.resources('memos', { only: null as never, except: 'destroy' })),
+    draw((map) => map.resources('topics', { only: 'show' }, (topics) => topics.resources('replies', { only: null as never }))),
+  ]);
+  assert.is(onlyNil.routes.length, draw((map) => map.resources('posts')).routes.length);
+  assert.is(exceptNil.routes.length, draw((map) => map.resource('account')).routes.length);
+  assertNotRouted(both, 'DELETE /memos/1');
+  assertRecognizes(both, 'PUT /memos/1', { controller: 'memos', action: 'update', id: '1' });
+  assert.equal(plainNames(nested), ['topic', 'topic_reply']);
+  assert.equal(ignored, [], 'nothing to warn of');
+});
+
+test(':only and :except take a name or a list of names: any other value is refused when the routes are drawn', () => {
+  for (const value of [{}, [1], 5, { index: true }]) {
+    throwsA(() => draw((map) => map.resources('posts', { only: value as never })), ArgumentError, /resources\("posts"\): :only takes :all, :none, an action name or a list of action names/);
+    throwsA(() => draw((map) => map.resource('account', { except: value as never })), ArgumentError, /resource\("account"\): :except takes/);
+  }
+});
+
 /** What `make` draws in development, and the messages of the SIGNALBOX_ROUTE_OPTION_IGNORED warnings it raised. */
 async function drawnInDevelopment<T>(make: () => T): Promise<{ drawn: T; ignored: string[] }> {
   const warnings: Error[] = [];
