@@ -410,8 +410,8 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
  * be named like a property every object inherits (`constructor`, `valueOf`), and its word is then its name,
  * not the text of a built-in function.
  */
-function ownWord(names: Readonly<Record<string, string>> | undefined, action: string): string | undefined {
-  return names !== undefined && Object.hasOwn(names, action) ? names[action] : undefined;
+function ownWord(names: Readonly<Record<string, string>> | null | undefined, action: string): string | undefined {
+  return names !== undefined && names !== null && Object.hasOwn(names, action) ? names[action] : undefined;
 }
 
 function mapMemberActions(ctx: ResourceContext, r: Resource): void {

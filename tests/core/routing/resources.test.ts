@@ -378,6 +378,13 @@ test('a nil :only or :except is no list, as Rails 2.2 read them: every action, o
   assert.equal(ignored, [], 'nothing to warn of');
 });
 
+test('a nil :controller, :singular, :plural or :path_names is the default, as Rails read options[:controller] || plural', () => {
+  const given = { member: { publish: 'put' } };
+  const withNils = { ...given, controller: null, singular: null, plural: null, path_names: null } as never;
+  assert.equal(lines((map) => map.resources('posts', withNils, (p) => p.resources('comments'))), lines((map) => map.resources('posts', given, (p) => p.resources('comments'))));
+  assert.equal(lines((map) => map.resource('account', withNils)), lines((map) => map.resource('account', given)));
+});
+
 test(':only and :except take a name or a list of names: any other value is refused when the routes are drawn', () => {
   for (const value of [{}, [1], 5, { index: true }]) {
     throwsA(() => draw((map) => map.resources('posts', { only: value as never })), ArgumentError, /resources\("posts"\): :only takes :all, :none, an action name or a list of action names/);
