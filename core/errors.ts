@@ -133,7 +133,7 @@ export class UnknownHttpMethod extends SignalboxError {
   }
 }
 
-/** The route named an action the controller does not have (or hides). */
+/** The route named an action the controller does not have (or hides), and no template of that name answers it either. */
 export class UnknownAction extends SignalboxError {
   constructor(controller: string, action: string) {
     super('SBX_ERR_UNKNOWN_ACTION', `No action responded to ${action} in ${controller}`);

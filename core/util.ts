@@ -54,3 +54,19 @@ export function thenOrNow<T, R>(value: T | PromiseLike<T>, next: (value: T) => R
   if (!isThenable(value)) return next(value as T);
   return Promise.resolve(value).then(next, failed) as Promise<Awaited<R>>;
 }
+
+/**
+ * An error made without a stack trace: for refusals no log line or development page shows a trace of (no
+ * route, a forged token, a bad Host: all before any application code runs; an unknown action; nothing
+ * acceptable, answered with an empty 406). Capturing the trace was most of the cost of such an answer, which a flood of them
+ * multiplies. Errors raised anywhere else keep their traces.
+ */
+export function untraced<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

@@ -1,9 +1,10 @@
 /**
  * Running one action: forgery protection, before filters (a filter that
  * renders or redirects halts the chain), the action cache (answering a hit
- * once every before filter has run), around filters, the action, the
- * implicit render of its template, after filters, and `rescue_from`
- * handlers for whatever any of them throws.
+ * once every before filter has run), around filters, the action (or,
+ * for a name with no method, `method_missing`, a template of that name, or
+ * `UnknownAction`), the implicit render of its template, after filters,
+ * and `rescue_from` handlers for whatever any of them throws.
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
 import type { Controller } from './base.ts';
@@ -12,7 +13,8 @@ import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './d
 import { givenTokens, isSessionToken } from '../session/token.ts';
 import { CacheRun } from '../caching/action-run.ts';
 import { cacheHost } from './cache-host.ts';
-import { isThenable, thenOrNow } from '../util.ts';
+import { isThenable, thenOrNow, untraced } from '../util.ts';
+import { publicTemplateExists } from './render.ts';
 
 export interface DispatchOptions {
   readonly forgery: ForgeryVerdict;
@@ -22,8 +24,8 @@ export interface DispatchOptions {
 
 type ControllerClass = typeof Controller;
 const ACTIONS = new WeakMap<ControllerClass, Set<string>>();
-// A request asks twice (is there such an action, then which body runs), and requests in a row often go
-// to one controller: the last class's actions are kept at hand. An entry never changes once made.
+// Requests in a row often go to one controller: the last class's actions are kept at hand. An entry
+// never changes once made.
 let lastClass: ControllerClass | null = null;
 let lastActions: Set<string> | null = null;
 
@@ -36,7 +38,11 @@ function actionsOf(klass: ControllerClass): Set<string> {
   return actions;
 }
 
-/** Whether a controller class answers `action` (an action method, or a `method_missing` catch-all). */
+/**
+ * Whether a controller class answers `action` with a method (an action method, or a `method_missing`
+ * catch-all). An action with neither may still be a template-only one: that is known only once the
+ * request reaches it, past the before filters (see `actionBody`).
+ */
 export function hasAction(klass: ControllerClass, action: string): boolean {
   return actionsOf(klass).has(action) || typeof (klass.prototype as unknown as Record<string, unknown>).method_missing === 'function';
 }
@@ -175,11 +181,22 @@ function afterFrom(c: Controller, filters: readonly Filter[], i: number): Step {
   }
 }
 
+/**
+ * What `perform_action` runs, in Rails' order: the action method; else `method_missing` with the
+ * action's name; else, when the default template exists and is no partial, nothing (the implicit
+ * render that follows renders it: a template-only action); else `UnknownAction`. Decided only once
+ * the before filters have let the request through, and raised inside the chain, so that a filter
+ * (a login redirect, the forgery check) answers first and `rescue_from` can handle it; after filters
+ * do not run, as for any action that raised.
+ */
 function actionBody(klass: ControllerClass, c: Controller, action: string): () => unknown {
   const self = c as unknown as Record<string, (...a: unknown[]) => unknown>;
   if (actionsOf(klass).has(action)) return () => self[action]();
   if (typeof self.method_missing === 'function') return () => self.method_missing(action);
-  throw new UnknownAction(klass.name, action);
+  return () => thenOrNow(publicTemplateExists(c), (exists) => {
+    // Its development page and log line show no trace: none is captured (a flood of made-up action names).
+    if (!exists) throw untraced(() => new UnknownAction(klass.name, action));
+  });
 }
 
 function runAction(c: Controller, body: () => unknown): Step {

@@ -156,6 +156,24 @@ function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<voi
 }
 
 /**
+ * Rails' `template_exists? && template_public?` for an action with no method: whether the template a
+ * default render would use (`<controller path>/<action>.<format>`, in the format that render would
+ * use) exists, and is not a partial (its last name does not start with `_`). The name comes from the
+ * URL, so it is built here rather than kept (templateName keeps only what renders), and it reaches
+ * the resolver, which refuses a name that could leave the views directory and keeps nothing for a
+ * name that finds nothing. A promise only while the resolver first loads its templates.
+ */
+export function publicTemplateExists(c: Renderer): boolean | Promise<boolean> {
+  const views = c.views;
+  const action = c.action_name;
+  if (views === null || action.charCodeAt(action.lastIndexOf('/') + 1) === UNDERSCORE) return false;
+  const format = runOf(c).format ?? c.request.template_format;
+  return thenOrNow(views.find([`${c.controller_path}/${action}.${format}`]), (template) => template !== null);
+}
+
+const UNDERSCORE = 0x5f;
+
+/**
  * `<controller path>/<action>.<format>` by its three parts, each name spelt once: a name built for each
  * render is a new string, which the lookup of its template then hashes and compares in full, where a
  * kept one is known by its hash and found by identity. Bounded, since the default route takes action

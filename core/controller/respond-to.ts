@@ -11,7 +11,7 @@ import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
 import { addPending, runOf } from './action-state.ts';
-import { isThenable } from '../util.ts';
+import { isThenable, untraced } from '../util.ts';
 
 export type RespondHandler = true | (() => unknown);
 /** Object form: keys are format symbols (`html`, `json`, registered ones, `all`, `any`) in preference order. */
@@ -105,7 +105,8 @@ export function respondTo(c: Responder, handlers: RespondHandlers | RespondBlock
   }
 
   const chosen = choose(d.priority, d.declared);
-  if (chosen === null) throw new NotAcceptable(d.priority.map((t) => t.toString()));
+  // Answered as Rails' `head :not_acceptable`: no page or log line shows a trace, so none is captured (a 406 flood).
+  if (chosen === null) throw untraced(() => new NotAcceptable(d.priority.map((t) => t.toString())));
   // The chosen format names the template's format.
   runOf(c).format = chosen.type.symbol ?? chosen.type.string;
   c.response.content_type = chosen.type.string;

@@ -1,11 +1,13 @@
 /**
  * The dispatch stage: finds the recognised controller and runs the action
  * (core/controller/dispatch.ts does the filter chain). An unknown
- * controller or action is a routing failure (404).
+ * controller is a routing failure (404); an unknown action is the
+ * controller's UnknownAction (404 unless rescued), raised past its before
+ * filters.
  */
-import { dispatch, hasAction } from '../controller/dispatch.ts';
+import { dispatch } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
-import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownAction, UnknownStatus } from '../errors.ts';
+import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownStatus } from '../errors.ts';
 import { isUnroutedForgery } from './forgery.ts';
 import { CookieJar } from '../http/cookie-jar.ts';
 import type { Controller } from '../controller/base.ts';
@@ -28,12 +30,15 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   const controllerPath = typeof params.controller === 'string' ? params.controller : String(params.controller);
   const action = typeof params.action === 'string' ? params.action : String(params.action ?? 'index');
   const klass = run.app.controllers.get(controllerPath);
-  if (!klass || !hasAction(klass, action)) {
-    // A route matched but nothing answers it (the default route, say): as good as unrouted, so a forged
-    // request learns no more here than from a path no route takes.
+  if (!klass) {
+    // A route matched but no controller answers it (the default route, say): as good as unrouted, so a
+    // forged request learns no more here than from a path no route takes.
     if (isUnroutedForgery(run)) return Promise.reject(new InvalidAuthenticityToken());
-    return Promise.reject(klass ? new UnknownAction(klass.name, action) : new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
+    return Promise.reject(new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
   }
+  // An action the controller lacks is its to decide, as in Rails: its before filters run first (its
+  // forgery check among them), then a template of that name may answer, else UnknownAction is raised
+  // where its `rescue_from` can handle it (core/controller/dispatch.ts).
   // A format no MIME type is registered for cannot be rendered; refusing it here also keeps
   // arbitrary extensions from growing any per-format state. A bare `?format` (null) names none, like
   // an empty one: the Accept header decides, as everywhere else the parameter is read.

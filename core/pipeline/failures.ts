@@ -16,6 +16,7 @@
  * or parameters.
  */
 import { InvalidAuthenticityToken, MethodNotAllowed, NotAcceptable, RoutingError, SessionStoreUnavailable, SignalboxError, UnknownHttpMethod, statusOf } from '../errors.ts';
+import { untraced } from '../util.ts';
 import { Response } from '../http/response.ts';
 import { localRequest } from '../request/env.ts';
 import { defaultErrorPage } from './default-pages.ts';
@@ -35,12 +36,12 @@ export const isForgeryRejected = (error: unknown): boolean => error instanceof I
 /** Recognition found no route for the path, with any method. */
 export function recordNoRoute(run: RequestRun): void {
   const request = run.request!;
-  run.error = new RoutingError(noRouteMessage(request.method, request.path.slice(0, 200)));
+  run.error = untraced(() => new RoutingError(noRouteMessage(request.method, request.path.slice(0, 200))));
 }
 
 /** Recognition found routes for the path, but none for the method. */
 export function recordMethodNotAllowed(run: RequestRun): void {
-  run.error = new MethodNotAllowed(run.allowed);
+  run.error = untraced(() => new MethodNotAllowed(run.allowed));
 }
 
 /** The answer to a request the machine refused in a state of its own. */

@@ -7,7 +7,7 @@
 import { InvalidAuthenticityToken } from '../errors.ts';
 import { givenTokens, matchesStoredToken } from '../session/token.ts';
 import type { RequestRun } from './run.ts';
-import { isThenable } from '../util.ts';
+import { isThenable, untraced } from '../util.ts';
 
 // Judged by the method the request is routed with: a POST carrying `_method=get` only ever reaches a
 // GET action, which must not change state; `_method=put`/`delete` (in body or query) still need a token.
@@ -51,5 +51,5 @@ export function isUnroutedForgery(run: RequestRun): boolean {
 
 /** Records the rejection, so the forgery-rejected state logs and renders it like one raised in dispatch. */
 export function rejectForgery(run: RequestRun): void {
-  run.error = new InvalidAuthenticityToken();
+  run.error = untraced(() => new InvalidAuthenticityToken());
 }

@@ -9,7 +9,7 @@ import { Response } from '../http/response.ts';
 import { parseBodyParams, parseBodyStream, UploadFiles } from '../request/params.ts';
 import { BadRequest, BlockedHost } from '../errors.ts';
 import { hostAllowed, rawHostWithPort, validHost } from '../request/env.ts';
-import { isThenable } from '../util.ts';
+import { isThenable, untraced } from '../util.ts';
 import type { RequestRun } from './run.ts';
 
 /** Builds the request and its parameters; a promise only when the body needs asynchronous parsing (multipart). */
@@ -20,8 +20,8 @@ export function parseRequest(run: RequestRun): void | Promise<void> {
   // A Host that is not `host[:port]` is invalid (RFC 9112 §3.2), and an empty host too (RFC 9110 §4.2.1): nothing
   // the app makes from this request could name it. One read of the header, one test, for both.
   const named = rawHostWithPort(request.env);
-  if (!validHost(named)) throw new BadRequest(hostProblem(named));
-  if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw new BlockedHost(request.host_with_port);
+  if (!validHost(named)) throw untraced(() => new BadRequest(hostProblem(named)));
+  if (config.hosts.length > 0 && !hostAllowed(config.hosts, request.host_with_port)) throw untraced(() => new BlockedHost(request.host_with_port));
   run.response = new Response(config.default_charset);
   // Query errors (bad escapes, limits) surface here rather than midway through an action.
   void request.query_parameters;

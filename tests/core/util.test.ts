@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isThenable, thenOrNow } from '../../core/util.ts';
+import { isThenable, thenOrNow, untraced } from '../../core/util.ts';
 
 const test = suite('isThenable and thenOrNow');
 
@@ -32,6 +32,18 @@ test('thenOrNow waits for a thenable, and hands a rejection to the failure conti
   assert.is(await out, 6);
   assert.is(await thenOrNow(fake(5, true), () => 0, (e) => Number(e) + 1), 6);
   await (thenOrNow(fake(5, true), () => 0) as Promise<number>).then(() => assert.unreachable('rejects without a failure continuation'), (e: unknown) => assert.is(e, 5));
+});
+
+test('untraced makes an error with no stack frames, and leaves the trace limit as it found it, even when making throws', () => {
+  const before = Error.stackTraceLimit;
+  const made = untraced(() => new RangeError('no route'));
+  assert.instance(made, RangeError);
+  assert.is(made.message, 'no route');
+  assert.not.match(String(made.stack), /\n\s+at /);
+  assert.is(Error.stackTraceLimit, before);
+  assert.throws(() => untraced(() => { throw new TypeError('while making'); }), /while making/);
+  assert.is(Error.stackTraceLimit, before);
+  assert.match(String(new Error('elsewhere').stack), /\n\s+at /, 'errors made elsewhere keep their frames');
 });
 
 test.run();

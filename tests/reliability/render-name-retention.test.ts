@@ -45,4 +45,19 @@ test('rendering thousands of long action names from the request keeps none of th
   assert.ok(grown < 8, `the heap grew by ${grown.toFixed(1)} MiB`);
 });
 
+test('asking for thousands of long unknown action names keeps none of them', async () => {
+  // Each name is looked up as a template (a template-only action), then refused as an UnknownAction.
+  class PagesController extends Controller {}
+  const app = appWith({ pages: PagesController }, { views: memoryViews({ 'pages/about.html': () => 'about' }) });
+  assert.is((await call(app, 'GET /pages/about')).status, 200);
+  assert.is((await call(app, 'GET /pages/warmup')).status, 404);
+  const before = heapMiB();
+  for (let i = 0; i < 4200; i++) {
+    const res = await call(app, `GET /pages/${String(i).padStart(5, '0')}${'p'.repeat(8000)}`);
+    assert.is(res.status, 404);
+  }
+  const grown = heapMiB() - before;
+  assert.ok(grown < 8, `the heap grew by ${grown.toFixed(1)} MiB`);
+});
+
 test.run();

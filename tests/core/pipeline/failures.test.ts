@@ -91,6 +91,16 @@ test('a local request sees diagnostics when the app considers requests local: cl
   }
 });
 
+test('refusals made before the app runs (no route, a bad Host) leave traces of later errors whole', async () => {
+  const { app } = logged({ config: { consider_all_requests_local: true } });
+  const before = Error.stackTraceLimit;
+  assert.is((await call(app, 'GET /nowhere/at/all')).status, 404);
+  assert.is((await call(app, 'GET /boom/boom', { headers: { host: 'bad host' } })).status, 400);
+  assert.is(Error.stackTraceLimit, before);
+  const res = await call(app, 'GET /boom/boom', { remoteAddress: '127.0.0.1' });
+  assert.match(res.body, 'failures.test.ts', "the action's own error keeps its backtrace");
+});
+
 test('without consider_all_requests_local even a local request sees the public page', async () => {
   const { app } = logged({ config: { consider_all_requests_local: false } });
   assert.is((await call(app, 'GET /boom/boom', { remoteAddress: '127.0.0.1' })).body, '<h1>We are sorry</h1>');
