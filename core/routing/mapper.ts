@@ -142,6 +142,9 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'path_names', 'path_prefix', 'name_prefix', 'shallow', 'only', 'except', 'namespace', 'actions',
 ]);
 
+/** The options a warning may point to: `actions` is read, but only ever passed down to nested resources. */
+const SUGGESTED_OPTIONS: ReadonlySet<string> = new Set([...RESOURCE_OPTIONS].filter((o) => o !== 'actions'));
+
 // What each option given by hand must be; a wrong type would otherwise end up, stringified, in paths and helper names.
 // A nil one is the default, as in Rails' `options[:controller] || plural` and `options[:singular] || plural.singularize`.
 const WORD = /^\w+$/;
@@ -177,7 +180,7 @@ function checkOptionTypes(method: string, options: Options): void {
 function warnIgnoredOptions(method: string, names: readonly string[], options: Options): void {
   for (const key of Object.keys(options)) {
     if (RESOURCE_OPTIONS.has(key)) continue;
-    const meant = meantName(key, RESOURCE_OPTIONS);
+    const meant = meantName(key, SUGGESTED_OPTIONS);
     developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `${method}\u0000${key}`,
       `${method}(${names.map((n) => JSON.stringify(n)).join(', ')}) ignores the option ${JSON.stringify(key)}${meant === null ? '' : ` (did you mean ${meant}?)`}, as Rails 2.1 did`);
   }

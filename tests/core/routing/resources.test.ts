@@ -547,6 +547,7 @@ test('an option resources does not read is ignored, as in Rails 2.1, and named o
     typo = draw((map) => map.resources('stories', { onli: ['index'] }));
     draw((map) => map.resources('stories', { onli: ['show'] }));
     draw((map) => map.resource('profile', { bogus_option: true }));
+    draw((map) => map.resources('stories', { action: 'show' }));
     process.env.NODE_ENV = 'test';
     draw((map) => map.resource('profile', { other_bogus: true }));
     await new Promise((resolve) => setImmediate(resolve));
@@ -560,7 +561,8 @@ test('an option resources does not read is ignored, as in Rails 2.1, and named o
   assert.equal(ours, [
     'resources("stories") ignores the option "onli" (did you mean only?), as Rails 2.1 did',
     'resource("profile") ignores the option "bogus_option", as Rails 2.1 did',
-  ], 'once per option, and not in test');
+    'resources("stories") ignores the option "action", as Rails 2.1 did',
+  ], 'once per option, never pointing to the option only nested resources are given, and not in test');
   assert.is(typo.routes.length, draw((map) => map.resources('stories')).routes.length, 'all seven actions, as Rails 2.1 routed them');
 });
 
