@@ -510,7 +510,7 @@ class Evaluator {
       if (passed === undefined) unrun = block;
       block = null;
     }
-    const data = callArgs.map((a) => this.#data(a, 0));
+    const data = callArgs.map((a) => this.#data(emptyListOptions(a), 0));
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
       const param = block.params[0];
@@ -630,6 +630,28 @@ class Evaluator {
       }
       case 'assign': return this.#assign(node, scope);
       case 'lambda': return new RubyProc(node.block, scope);
+      case 'range': {
+        // `(1..3).each`: a range of integers the file wrote runs as the list of them (each element charged, so
+        // a range as long as the input allows is refused, not walked).
+        const from = node.from === null ? null : this.#value(node.from, scope);
+        const to = node.to === null ? null : this.#value(node.to, scope);
+        if (!Number.isInteger(from) || !Number.isInteger(to)) throw new NotPorted('the port evaluates ranges of integers only');
+        const last = (to as number) - (node.exclusive ? 1 : 0);
+        const list: Value[] = [];
+        for (let i = from as number; i <= last; i++) {
+          this.#charge(1);
+          list.push(i);
+        }
+        return list;
+      }
+      case 'if': {
+        // `cond ? a : b`, or an if/unless used for its value (`as = if ... end`): the branch the file's own condition
+        // picks, whose last expression is the value (nil when the branch is empty, as in Ruby).
+        const holds = truthy(this.#value(node.cond, scope)) !== (node.keyword === 'unless');
+        let last: Value = null;
+        for (const n of holds ? node.then : node.else ?? []) last = this.#value(n, scope);
+        return last;
+      }
       case 'not': return !truthy(this.#value(node.value, scope));
       case 'and': {
         const left = this.#value(node.left, scope);
@@ -739,6 +761,12 @@ class Evaluator {
 
   #operator(op: string, left: Value, right: Value): Value {
     if ((op === '==' || op === '!=') && isPlain(left) && isPlain(right)) return (left === right) === (op === '==');
+    // Array#<< adds to the list itself and answers it, as push does: `pages << 'faq'`.
+    if (op === '<<' && Array.isArray(left)) {
+      this.#charge(1);
+      left.push(right);
+      return left;
+    }
     if (op === '+') {
       if (typeof left === 'string' && typeof right === 'string') {
         this.#charge(left.length + right.length);
@@ -754,6 +782,10 @@ class Evaluator {
       if (op === '+') return left + right;
       if (op === '-') return left - right;
       if (op === '*') return left * right;
+      if (op === '<') return left < right;
+      if (op === '>') return left > right;
+      if (op === '<=') return left <= right;
+      if (op === '>=') return left >= right;
     }
     throw new NotPorted(`the port does not evaluate ${op} on these values`);
   }
@@ -808,8 +840,33 @@ class Evaluator {
         this.#charge(elements.length);
         return elements.map((element) => this.#yield(block, [element], scope, out, true));
       }
+      if (Array.isArray(receiver) && (name === 'select' || name === 'find_all' || name === 'reject') && args.length === 0 && block !== null) {
+        this.#charge(elements.length);
+        return elements.filter((element) => truthy(this.#yield(block, [element], scope, out, true)) === (name !== 'reject'));
+      }
+    }
+    // Integer#times: the block runs with 0 up to the count, each pass charged.
+    if (name === 'times' && Number.isInteger(receiver) && args.length === 0 && block !== null) {
+      for (let i = 0; i < (receiver as number); i++) {
+        this.#charge(1);
+        this.#yield(block, [i], scope, out);
+      }
+      return receiver;
     }
     noBlock();
+    if ((name === 'length' || name === 'size') && args.length === 0 && (typeof receiver === 'string' || Array.isArray(receiver))) return receiver.length;
+    if (name === 'empty?' && args.length === 0) {
+      if (typeof receiver === 'string' || Array.isArray(receiver)) return receiver.length === 0;
+      if (receiver instanceof RubyHash) return receiver.entries.size === 0;
+    }
+    // String#sub and #gsub with a string pattern replace that text literally (a Regexp pattern would need Ruby's
+    // matching and replacement rules, and is reported); a replacement string's backslashes still name groups in Ruby.
+    if ((name === 'sub' || name === 'gsub') && typeof receiver === 'string' && args.length === 2 && typeof args[0] === 'string' && typeof args[1] === 'string' && !args[1].includes('\\')) {
+      const [pattern, replacement] = args as [string, string];
+      this.#charge(receiver.length);
+      if (pattern === '') throw new NotPorted(`the port does not evaluate ${name} with an empty pattern`);
+      return name === 'sub' ? receiver.replace(pattern, () => replacement) : receiver.split(pattern).join(replacement);
+    }
     if (receiver instanceof RubyHash) return this.#hashMethod(receiver, name, args);
     if (Array.isArray(receiver)) return this.#listMethod(receiver, name, args);
     if (typeof receiver === 'string') {
@@ -1066,6 +1123,20 @@ function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
+}
+
+/**
+ * Rails reads `:only` and `:except` through Ruby's `Array()`, which makes an empty hash an empty list:
+ * `:only => {}` allows no default action. Given as `[]`, it says so in Signalbox's terms.
+ */
+function emptyListOptions(value: Value): Value {
+  if (!(value instanceof RubyHash)) return value;
+  let copy: RubyHash | null = null;
+  for (const [key, v] of value.entries) {
+    const name = key instanceof Sym ? key.name : key;
+    if ((name === 'only' || name === 'except') && v instanceof RubyHash && v.entries.size === 0) (copy ??= copyHash(value)).entries.set(key, []);
+  }
+  return copy ?? value;
 }
 
 function copyHash(hash: RubyHash): RubyHash {

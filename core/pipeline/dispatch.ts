@@ -22,12 +22,23 @@ import type { ControllerClass, RequestRun } from './run.ts';
 import { isThenable } from '../util.ts';
 import { logLateRender } from './log-lines.ts';
 
+/**
+ * The controller path a recognised route names. A route may name it from the top (`controller:
+ * '/helpdesk/tickets'`, as a routes file does inside a namespace to leave it): Rails kept the slash in
+ * `params[:controller]` but constantized `::Helpdesk::TicketsController`, whose `controller_path` has none.
+ */
+function controllerPathOf(controllers: ReadonlyMap<string, unknown>, named: string): string {
+  return named.charCodeAt(0) === SLASH && !controllers.has(named) ? named.slice(1) : named;
+}
+
+const SLASH = 0x2f;
+
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
   const request = run.request!;
   const params = run.match!.params;
   // Recognition gives strings; anything else a custom recognizer gives is spelt out.
-  const controllerPath = typeof params.controller === 'string' ? params.controller : String(params.controller);
+  const controllerPath = controllerPathOf(run.app.controllers, typeof params.controller === 'string' ? params.controller : String(params.controller));
   const action = typeof params.action === 'string' ? params.action : String(params.action ?? 'index');
   const klass = run.app.controllers.get(controllerPath);
   if (!klass) {

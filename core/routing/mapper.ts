@@ -52,7 +52,7 @@ export class Mapper {
     const { names, options, block } = splitArgs('resource', args);
     warnIgnoredOptions('resource', names, options);
     checkOptionTypes('resource', options);
-    if ('singular' in options) throw new ArgumentError('resource: use :plural to name a singleton\'s plural; :singular is for collections');
+    if (options.singular !== undefined && options.singular !== null) throw new ArgumentError('resource: use :plural to name a singleton\'s plural; :singular is for collections');
     for (const name of names) {
       const resource = mapSingletonResource(this.#target, name, { ...this.#scope, ...options } as ResourceOptions);
       this.#nest(resource, block);
@@ -142,12 +142,16 @@ const RESOURCE_OPTIONS: ReadonlySet<string> = new Set([
   'path_names', 'path_prefix', 'name_prefix', 'shallow', 'only', 'except', 'namespace', 'actions',
 ]);
 
+/** The options a warning may point to: `actions` is read, but only ever passed down to nested resources. */
+const SUGGESTED_OPTIONS: ReadonlySet<string> = new Set([...RESOURCE_OPTIONS].filter((o) => o !== 'actions'));
+
 // What each option given by hand must be; a wrong type would otherwise end up, stringified, in paths and helper names.
+// A nil one is the default, as in Rails' `options[:controller] || plural` and `options[:singular] || plural.singularize`.
 const WORD = /^\w+$/;
 const OPTION_TYPES: Readonly<Record<string, { readonly shape: string; readonly ok: (v: unknown) => boolean }>> = {
-  controller: { shape: 'a controller name', ok: (v) => typeof v === 'string' && /^\w+(\/\w+)*$/.test(v) },
-  singular: { shape: 'a word', ok: (v) => typeof v === 'string' && WORD.test(v) },
-  plural: { shape: 'a word', ok: (v) => typeof v === 'string' && WORD.test(v) },
+  controller: { shape: 'a controller name', ok: (v) => v === null || (typeof v === 'string' && /^\w+(\/\w+)*$/.test(v)) },
+  singular: { shape: 'a word', ok: (v) => v === null || (typeof v === 'string' && WORD.test(v)) },
+  plural: { shape: 'a word', ok: (v) => v === null || (typeof v === 'string' && WORD.test(v)) },
   path_prefix: { shape: 'a path or nil', ok: (v) => v === null || typeof v === 'string' },
   name_prefix: { shape: 'a string or nil', ok: (v) => v === null || typeof v === 'string' },
   requirements: { shape: 'a hash', ok: (v) => v === null || isPlainObject(v) },
@@ -176,7 +180,7 @@ function checkOptionTypes(method: string, options: Options): void {
 function warnIgnoredOptions(method: string, names: readonly string[], options: Options): void {
   for (const key of Object.keys(options)) {
     if (RESOURCE_OPTIONS.has(key)) continue;
-    const meant = meantName(key, RESOURCE_OPTIONS);
+    const meant = meantName(key, SUGGESTED_OPTIONS);
     developmentWarning('SIGNALBOX_ROUTE_OPTION_IGNORED', `${method}\u0000${key}`,
       `${method}(${names.map((n) => JSON.stringify(n)).join(', ')}) ignores the option ${JSON.stringify(key)}${meant === null ? '' : ` (did you mean ${meant}?)`}, as Rails 2.1 did`);
   }

@@ -301,7 +301,15 @@ function addDefaultAction(groups: MethodGroups, action: string): void {
 }
 
 function allowedActions(method: string, entity: string, options: ResourceOptions): readonly string[] | null {
-  const { only, except } = options;
+  // A nil :only or :except is no list at all: Rails 2.2 asked `if only` and `elsif except`, so `:only => nil` (a
+  // routes file's variable left unset, say) drew every action, or the ones the enclosing resource allowed.
+  const only = options.only ?? undefined;
+  const except = options.except ?? undefined;
+  for (const [option, value] of [['only', only], ['except', except]] as const) {
+    if (value !== undefined && typeof value !== 'string' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+      throw new ArgumentError(`${method}(${JSON.stringify(entity)}): :${option} takes :all, :none, an action name or a list of action names, got ${JSON.stringify(value) ?? String(value)}`);
+    }
+  }
   if (only !== undefined && except !== undefined) {
     // Rails 2.2 read both and let :only decide (after :all and :none of either), so a routes file that
     // gives both draws as it did there; development says which one was ignored.
@@ -402,8 +410,8 @@ function mapNewActions(ctx: ResourceContext, r: Resource): void {
  * be named like a property every object inherits (`constructor`, `valueOf`), and its word is then its name,
  * not the text of a built-in function.
  */
-function ownWord(names: Readonly<Record<string, string>> | undefined, action: string): string | undefined {
-  return names !== undefined && Object.hasOwn(names, action) ? names[action] : undefined;
+function ownWord(names: Readonly<Record<string, string>> | null | undefined, action: string): string | undefined {
+  return names !== undefined && names !== null && Object.hasOwn(names, action) ? names[action] : undefined;
 }
 
 function mapMemberActions(ctx: ResourceContext, r: Resource): void {

@@ -215,6 +215,35 @@ const CASES: Case[] = [
     draw: [['namespace', 'admin', { $block: [['resources', 'users']] }], ['connect', 'x', { controller: 'x' }], ['connect', 'feed', { controller: 'feeds' }]],
   },
   {
+    name: 'an empty hash as :only or :except is the empty list Ruby\'s Array() makes of it, and nil passes through as written',
+    ruby: "map.resources :notifications, :collection => { :register => :put }, :only => {}\nmap.resource :account, :except => {}, :only => nil\n",
+    draw: [
+      ['resources', 'notifications', { collection: { register: 'put' }, only: [] }],
+      ['resource', 'account', { except: [], only: null }],
+    ],
+  },
+  {
+    name: 'a ternary and an if used for its value, on a condition the file decides, give the branch it picks',
+    ruby: "[:tiers, :groups].each do |kind|\n  map.resources kind, :as => kind == :tiers ? 'communities' : \"#{kind}\", :path_prefix => (kind == :tiers ? nil : 'g')\nend\nprefix = if false then 'x' elsif 1 == 1 then 'y' end\nsuffix = unless true then 'z' end\nmap.connect \"#{prefix}/#{suffix}\", :controller => 'y'\n",
+    draw: [
+      ['resources', 'tiers', { as: 'communities', path_prefix: null }],
+      ['resources', 'groups', { as: 'groups', path_prefix: 'g' }],
+      ['connect', 'y/', { controller: 'y' }],
+    ],
+  },
+  {
+    name: 'lists built with <<, counted loops, integer ranges, select and reject, and sub, gsub, length and empty? on what the file wrote',
+    ruby: "pages = []\npages << 'about' << 'faq'\npages.select { |p| p != 'faq' }.each { |p| map.connect p, :controller => 'pages' }\npages.reject { |p| p.length > 3 }.each { |p| map.connect p, :controller => 'faq'.sub('f', 'F').gsub('a', '_') }\n2.times { |i| map.connect \"v#{i}\", :controller => 'v' }\n(1...3).each { |i| map.connect \"r#{i}\", :controller => 'r' } unless pages.empty?\n",
+    draw: [
+      ['connect', 'about', { controller: 'pages' }],
+      ['connect', 'faq', { controller: 'F_q' }],
+      ['connect', 'v0', { controller: 'v' }],
+      ['connect', 'v1', { controller: 'v' }],
+      ['connect', 'r1', { controller: 'r' }],
+      ['connect', 'r2', { controller: 'r' }],
+    ],
+  },
+  {
     name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
     ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :controller => 'files', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
     draw: [
@@ -339,6 +368,16 @@ const OMITTED: Omitted[] = [
     ruby: "map.devise_for :users\nmap.resources :posts do |posts|\n  posts.resources :comments, :member => { :mark => :head }\n  posts.resources :tags\nend\nmap.root :new_user_session\nmap.connect ':controller/:action/:id'\n",
     reports: ['config/routes.rb:1: not ported: map.devise_for :users', "config/routes.rb:3: not ported: posts.resources :comments, :member => { :mark => :head }", 'config/routes.rb:6: not ported: map.root :new_user_session'],
     draw: [['resources', 'posts', { $block: [['resources', 'tags']] }], ['connect', ':controller/:action/:id']],
+  },
+  {
+    name: 'a range of anything but integers, a regexp given to gsub, and a replacement that names groups',
+    ruby: "('a'..'c').each { |l| map.connect l, :controller => l }\nmap.connect 'x', :controller => 'a_b'.gsub(/_/, '/')\nmap.connect 'y', :controller => 'a_b'.sub('_', '\\\\0')\nmap.connect ':controller'\n",
+    reports: [
+      "config/routes.rb:1: not ported: ('a'..'c').each { |l| map.connect l, :controller => l }",
+      "config/routes.rb:2: not ported: map.connect 'x', :controller => 'a_b'.gsub(/_/, '/')",
+      "config/routes.rb:3: not ported: map.connect 'y', :controller => 'a_b'.sub('_', '\\\\0')",
+    ],
+    draw: [['connect', ':controller']],
   },
   {
     name: 'require, and a method defined elsewhere',

@@ -363,6 +363,35 @@ test('a nested resource can override inherited only/except', () => {
   assert.equal(plainNames(set), ['post_comments', 'new_post_comment', 'edit_post_comment', 'post_comment']);
 });
 
+test('a nil :only or :except is no list, as Rails 2.2 read them: every action, or those the enclosing resource allowed', async () => {
+  const { drawn: [onlyNil, exceptNil, both, nested], ignored } = await drawnInDevelopment(() => [
+    draw((map) => map.resources('posts', { only: null as never })),
+    draw((map) => map.resource('account', { except: null as never })),
+    draw((map) => map.resources('memos', { only: null as never, except: 'destroy' })),
+    draw((map) => map.resources('topics', { only: 'show' }, (topics) => topics.resources('replies', { only: null as never }))),
+  ]);
+  assert.is(onlyNil.routes.length, draw((map) => map.resources('posts')).routes.length);
+  assert.is(exceptNil.routes.length, draw((map) => map.resource('account')).routes.length);
+  assertNotRouted(both, 'DELETE /memos/1');
+  assertRecognizes(both, 'PUT /memos/1', { controller: 'memos', action: 'update', id: '1' });
+  assert.equal(plainNames(nested), ['topic', 'topic_reply']);
+  assert.equal(ignored, [], 'nothing to warn of');
+});
+
+test('a nil :controller, :singular, :plural or :path_names is the default, as Rails read options[:controller] || plural', () => {
+  const given = { member: { publish: 'put' } };
+  const withNils = { ...given, controller: null, singular: null, plural: null, path_names: null } as never;
+  assert.equal(lines((map) => map.resources('posts', withNils, (p) => p.resources('comments'))), lines((map) => map.resources('posts', given, (p) => p.resources('comments'))));
+  assert.equal(lines((map) => map.resource('account', withNils)), lines((map) => map.resource('account', given)));
+});
+
+test(':only and :except take a name or a list of names: any other value is refused when the routes are drawn', () => {
+  for (const value of [{}, [1], 5, { index: true }]) {
+    throwsA(() => draw((map) => map.resources('posts', { only: value as never })), ArgumentError, /resources\("posts"\): :only takes :all, :none, an action name or a list of action names/);
+    throwsA(() => draw((map) => map.resource('account', { except: value as never })), ArgumentError, /resource\("account"\): :except takes/);
+  }
+});
+
 /** What `make` draws in development, and the messages of the SIGNALBOX_ROUTE_OPTION_IGNORED warnings it raised. */
 async function drawnInDevelopment<T>(make: () => T): Promise<{ drawn: T; ignored: string[] }> {
   const warnings: Error[] = [];
@@ -518,6 +547,7 @@ test('an option resources does not read is ignored, as in Rails 2.1, and named o
     typo = draw((map) => map.resources('stories', { onli: ['index'] }));
     draw((map) => map.resources('stories', { onli: ['show'] }));
     draw((map) => map.resource('profile', { bogus_option: true }));
+    draw((map) => map.resources('stories', { action: 'show' }));
     process.env.NODE_ENV = 'test';
     draw((map) => map.resource('profile', { other_bogus: true }));
     await new Promise((resolve) => setImmediate(resolve));
@@ -531,7 +561,8 @@ test('an option resources does not read is ignored, as in Rails 2.1, and named o
   assert.equal(ours, [
     'resources("stories") ignores the option "onli" (did you mean only?), as Rails 2.1 did',
     'resource("profile") ignores the option "bogus_option", as Rails 2.1 did',
-  ], 'once per option, and not in test');
+    'resources("stories") ignores the option "action", as Rails 2.1 did',
+  ], 'once per option, never pointing to the option only nested resources are given, and not in test');
   assert.is(typo.routes.length, draw((map) => map.resources('stories')).routes.length, 'all seven actions, as Rails 2.1 routed them');
 });
 
