@@ -21,17 +21,33 @@ import type { ViewResolver } from '../views/resolver.ts';
 import type { ControllerClass, RequestRun } from './run.ts';
 import { isThenable } from '../util.ts';
 import { logLateRender } from './log-lines.ts';
+import { underscore } from '../routing/inflector.ts';
 
 /**
- * The controller path a recognised route names. A route may name it from the top (`controller:
- * '/helpdesk/tickets'`, as a routes file does inside a namespace to leave it): Rails kept the slash in
- * `params[:controller]` but constantized `::Helpdesk::TicketsController`, whose `controller_path` has none.
+ * The controller path a recognised route names. Rails found the controller as
+ * `"#{params[:controller].camelize}Controller".constantize`, so a route could name it in any spelling that
+ * camelizes to the class: from the top (`'/helpdesk/tickets'`, as a routes file does inside a namespace to
+ * leave it, camelized to `::Helpdesk::Tickets`), as a constant (`'Admin::Dashboards'`), or with a camel-cased
+ * part (`'EpisodeImages'` in an `admin/` namespace). `params[:controller]` kept the spelling; the class's
+ * `controller_path` is its name underscored, which is the path the application registers it under.
  */
-function controllerPathOf(controllers: ReadonlyMap<string, unknown>, named: string): string {
-  return named.charCodeAt(0) === SLASH && !controllers.has(named) ? named.slice(1) : named;
+export function controllerPathOf(controllers: ReadonlyMap<string, unknown>, named: string): string {
+  if (controllers.has(named)) return named;
+  const constant = camelize(named).replace(/^::/, '');
+  // A spelling that camelizes to no constant name (`'admin/'`, `'episode-images'`) made constantize raise.
+  return CONSTANT_PATH.test(constant) ? underscore(constant) : named;
 }
 
-const SLASH = 0x2f;
+const CONSTANT_PATH = /^[A-Z]\w*(?:::[A-Z]\w*)*$/;
+
+/** ActiveSupport's `camelize`: `/x` becomes `::X`, and a letter at the start or after `_` is upcased (ASCII, as in Ruby 1.8). */
+function camelize(word: string): string {
+  return word.replace(/\/(.?)/g, (_, c: string) => `::${asciiUpcase(c)}`).replace(/(?:^|_)(.)/g, (_, c: string) => asciiUpcase(c));
+}
+
+function asciiUpcase(c: string): string {
+  return c >= 'a' && c <= 'z' ? c.toUpperCase() : c;
+}
 
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {

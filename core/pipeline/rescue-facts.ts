@@ -11,11 +11,12 @@ import { UnknownAction } from '../errors.ts';
 import { routeRows } from '../routing/print.ts';
 import { rescueTemplate, type RescueFacts } from './rescue-pages.ts';
 import type { RequestRun } from './run.ts';
+import { controllerPathOf } from './dispatch.ts';
 
 export function rescueFacts(run: RequestRun, error: unknown): RescueFacts {
   const request = run.request;
   const route = run.match?.params;
-  const klass = route === undefined ? undefined : run.app.controllers.get(String(route.controller));
+  const klass = route === undefined ? undefined : run.app.controllers.get(controllerPathOf(run.app.controllers, String(route.controller)));
   const template = rescueTemplate(error);
   return {
     method: request === null ? run.message.method : attempt(() => request.method.toUpperCase(), run.message.method),
