@@ -3,34 +3,50 @@
  * requirement checks, whole-value patterns and the controller and action it
  * serves. Both the reference generator and the compiled ones start here.
  */
+import { toParam } from './params.ts';
 import { searchRegExp, wholeValueRegExp } from './requirement.ts';
-import type { Route, Segment } from './types.ts';
+import type { Requirement } from './requirement.ts';
+import type { Route, RouteRequirement, Segment } from './types.ts';
 
 /** A route prepared for generation (internal: built once per route set). */
 export interface GenRoute {
   readonly route: Route;
   readonly segments: readonly Segment[];
   /** Fixed-value and pattern requirements on non-path keys. */
-  readonly checks: readonly { readonly key: string; readonly value: string | null; readonly re: RegExp | null }[];
+  readonly checks: readonly { readonly key: string; readonly value: FixedValue; readonly re: RegExp | null }[];
   /** Whole-value patterns for segments that carry a requirement (by segment index). */
   readonly valueRes: readonly (RegExp | null)[];
   /** Rails' `parameter_shell`: the fixed values, nil options included. */
-  readonly shell: Readonly<Record<string, string | null>>;
+  readonly shell: Readonly<Record<string, FixedValue>>;
   readonly significant: readonly string[];
   readonly controllerReq: string | RegExp | null;
   readonly actionReq: string | RegExp | null;
 }
 
+/** A fixed value a route requires of a key: a value, a list of values, or nil. */
+export type FixedValue = string | readonly string[] | null;
+
+/** Rails' `hash[key] == value` for a fixed requirement: a list only equals a list of the same values. */
+/** A pattern requirement, as against a fixed value, a fixed list or nil. */
+export function isRequirement(req: RouteRequirement | undefined): req is Requirement {
+  return typeof req === 'object' && req !== null && !Array.isArray(req);
+}
+
+export function matchesFixed(given: unknown, fixed: FixedValue): boolean {
+  if (!Array.isArray(fixed)) return toParam(given) === fixed;
+  return Array.isArray(given) && given.length === fixed.length && given.every((v, i) => toParam(v) === fixed[i]);
+}
+
 export function prepareRoute(route: Route): GenRoute {
-  const checks: { key: string; value: string | null; re: RegExp | null }[] = [];
-  const shell: Record<string, string | null> = {};
+  const checks: { key: string; value: FixedValue; re: RegExp | null }[] = [];
+  const shell: Record<string, FixedValue> = {};
   for (const key in route.requirements) {
     const req = route.requirements[key];
-    if (typeof req === 'string' || req === null) {
+    if (isRequirement(req)) {
+      checks.push({ key, value: null, re: wholeValueRegExp(req) });
+    } else {
       checks.push({ key, value: req, re: null });
       shell[key] = req;
-    } else {
-      checks.push({ key, value: null, re: wholeValueRegExp(req) });
     }
   }
   const valueRes: (RegExp | null)[] = [];
@@ -55,7 +71,7 @@ export function prepareRoute(route: Route): GenRoute {
 function requirementFor(route: Route, key: string): string | RegExp | null {
   const req = route.requirements[key];
   if (typeof req === 'string') return req;
-  if (req) return searchRegExp(req);
+  if (isRequirement(req)) return searchRegExp(req);
   const segments = route.segments;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];

@@ -9,7 +9,7 @@
  * become the query string.
  */
 import { UrlGenerationError } from '../errors.ts';
-import type { GenRoute } from './gen-route.ts';
+import { isRequirement, matchesFixed, type GenRoute } from './gen-route.ts';
 import { HashGenerator, NO_RECALL } from './hash-generate.ts';
 import { buildQueryString, escapePath, escapePathComponent, isPlainObject, toParam } from './params.ts';
 import type { GenerateOptions, RouteRequirement, Segment } from './types.ts';
@@ -23,7 +23,7 @@ export function generateRaw(g: GenRoute, options: GenerateOptions, merged: Gener
       if (!truthy(merged[c.key])) return { path: null, hash: merged };
       const v = toParam(options[c.key]);
       if (v === null || !c.re.test(v)) return { path: null, hash: merged };
-    } else if (toParam(merged[c.key]) !== c.value) {
+    } else if (!matchesFixed(merged[c.key], c.value)) {
       return { path: null, hash: merged };
     }
   }
@@ -54,7 +54,7 @@ export function generateFromValues(g: GenRoute, byKey: Readonly<Record<string, u
     if (c.re !== null) {
       const v = toParam(byKey[c.key]);
       if (v === null || !c.re.test(v)) return null;
-    } else if (c.key in byKey && toParam(byKey[c.key]) !== c.value) {
+    } else if (c.key in byKey && !matchesFixed(byKey[c.key], c.value)) {
       return null;
     }
   }
@@ -313,7 +313,7 @@ function optionsAsParams(options: GenerateOptions): GenerateOptions {
 }
 
 function namedRouteError(g: GenRoute, name: string, options: GenerateOptions, merged: GenerateOptions): UrlGenerationError {
-  const diff = Object.entries(g.shell).filter(([k, v]) => toParam(options[k]) !== v);
+  const diff = Object.entries(g.shell).filter(([k, v]) => !matchesFixed(options[k], v));
   if (diff.length > 0) {
     return new UrlGenerationError(`${name}_url failed to generate from ${inspect(options)}, expected: ${inspect(g.shell)}, diff: ${inspect(Object.fromEntries(diff))}`);
   }
@@ -351,7 +351,7 @@ function unmetParameters(g: GenRoute, merged: GenerateOptions): string[] {
 }
 
 function requirementText(req: RouteRequirement | undefined): string {
-  return req !== null && typeof req === 'object' ? `/${req.source}/${req.flags}` : inspect(req);
+  return isRequirement(req) ? `/${req.source}/${req.flags}` : inspect(req);
 }
 
 /** Compact, stable rendering of options for error messages. */

@@ -208,7 +208,10 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   const g = table.named.get(name);
   if (!g) return null;
   const kind = kindText as 'url' | 'path';
-  const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...g.route.defaults, use_route: name, only_path: kind === 'path', ...(options ?? {}) });
+  const lists = Object.entries(g.route.requirements).filter(([, v]) => Array.isArray(v)) as [string, readonly string[]][];
+  // Rails' Route#defaults holds every fixed requirement, a list (`path: ['home']`) too; each call gets its own copy of one.
+  const defaults = (): UrlOptions => (lists.length === 0 ? g.route.defaults : { ...g.route.defaults, ...Object.fromEntries(lists.map(([k, v]) => [k, [...v]])) });
+  const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...defaults(), use_route: name, only_path: kind === 'path', ...(options ?? {}) });
   if (hash) {
     return (...args) => {
       // Rails' hash_for_ helpers merge one options hash; positional values would be dropped without a word.

@@ -98,6 +98,8 @@ export function parameterShell(route: Route): Params {
   for (const key in route.requirements) {
     const req = route.requirements[key];
     if (typeof req === 'string' || req === null) shell[key] = req;
+    // A list is the route's own: each recognition gets a copy of it.
+    else if (Array.isArray(req)) shell[key] = [...req];
   }
   return shell;
 }

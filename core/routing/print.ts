@@ -2,6 +2,7 @@
  * The route table as text, like Rails' `rake routes`: name, method, path and
  * the fixed `{controller, action}`, in aligned columns.
  */
+import { isRequirement } from './gen-route.ts';
 import type { Route } from './types.ts';
 
 export interface RouteRow {
@@ -11,7 +12,7 @@ export interface RouteRow {
   readonly controller: string | null;
   readonly action: string | null;
   /** Every requirement on a key outside the path, patterns as `/source/flags`, nil options as null. */
-  readonly requirements: Readonly<Record<string, string | null>>;
+  readonly requirements: Readonly<Record<string, string | readonly string[] | null>>;
 }
 
 /** One row per route, as plain data (what `--json` prints). */
@@ -22,7 +23,7 @@ export function routeRows(routes: readonly Route[]): RouteRow[] {
     path: r.path,
     controller: typeof r.requirements.controller === 'string' ? r.requirements.controller : null,
     action: typeof r.requirements.action === 'string' ? r.requirements.action : null,
-    requirements: Object.fromEntries(Object.entries(r.requirements).map(([k, v]) => [k, typeof v === 'string' || v === null ? v : `/${v.source}/${v.flags}`])),
+    requirements: Object.fromEntries(Object.entries(r.requirements).map(([k, v]) => [k, isRequirement(v) ? `/${v.source}/${v.flags}` : v])),
   }));
 }
 

@@ -294,6 +294,10 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       // Rails keeps a nil option as a requirement: recognition returns the key as nil, and
       // generation takes the route only when the key is absent or nil.
       routeRequirements[key] = null;
+    } else if (Array.isArray(value) && key !== 'controller' && key !== 'action') {
+      // Rails kept a list as it was given (`map.root :controller => 'pages', :path => ['home']`): params held the
+      // list, as a glob's parts are, and generation compared the value with ==.
+      routeRequirements[key] = Object.freeze(value.map((v: unknown) => toParam(v) ?? ''));
     } else if (value !== undefined) {
       routeRequirements[key] = toParam(value) ?? '';
     }

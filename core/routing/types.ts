@@ -32,10 +32,11 @@ export type Segment =
 export type KeySegment = Extract<Segment, { key: string }>;
 
 /**
- * A route-level requirement: a fixed value (`action: 'show'`), a pattern on a non-path key,
- * or null for an option declared nil (`id: null`: recognition gives `id: null`, generation wants no id).
+ * A route-level requirement: a fixed value (`action: 'show'`), a fixed list (`path: ['home']`: recognition
+ * gives the list, generation wants an equal one), a pattern on a non-path key, or null for an option
+ * declared nil (`id: null`: recognition gives `id: null`, generation wants no id).
  */
-export type RouteRequirement = string | Requirement | null;
+export type RouteRequirement = string | readonly string[] | Requirement | null;
 
 export interface Route {
   /** Declaration order; the first matching route wins recognition. */

@@ -241,4 +241,28 @@ test('a nil option is a requirement: recognition returns it as null and generati
   assert.equal(set.extra_keys({ controller: 'posts', action: 'feed', id: null }), []);
 });
 
+test('an option given as a list stays a list: recognition returns it as a glob returns its parts, and generation wants an equal list', () => {
+  for (const recognizer of ['tree', 'linear'] as const) {
+    const set = draw((map) => {
+      map.root({ controller: 'pages', action: 'show', path: ['home'] });
+      map.named('about', 'about', { controller: 'pages', action: 'show', path: ['help', 'about'] });
+      map.connect('*path', { controller: 'pages', action: 'show' });
+    }, { recognizer });
+    assertRecognizes(set, 'GET /about', { controller: 'pages', action: 'show', path: ['help', 'about'] });
+    assertRecognizes(set, 'GET /help/about', { controller: 'pages', action: 'show', path: ['help', 'about'] });
+    // Each request gets its own list: what one action does to it, the next request does not see.
+    (set.recognize('GET', '/') .path as string[]).push('changed');
+    assertRecognizes(set, 'GET /', { controller: 'pages', action: 'show', path: ['home'] });
+    assert.is(set.generate({ controller: 'pages', action: 'show', path: ['help', 'about'] }), '/about');
+    assert.is(set.generate({ controller: 'pages', action: 'show', path: ['home'] }), '/');
+    // Rails compared the value with ==, and a string is no list: it goes on to the glob.
+    assert.is(set.generate({ controller: 'pages', action: 'show', path: 'help/about' }), '/help/about');
+    assert.is(set.generate({ controller: 'pages', action: 'show', path: ['help'] }), '/help');
+    const h = helpersOf(set);
+    assert.equal(h.hash_for_about_path(), { controller: 'pages', action: 'show', path: ['help', 'about'], use_route: 'about', only_path: true });
+    assert.is(h.about_path(), '/about');
+    assert.match(set.print(), /about\s+\/about\s+\{controller: "pages", action: "show", path: \["help","about"\]\}/);
+  }
+});
+
 test.run();
