@@ -30,6 +30,12 @@ export interface Block extends Span {
   readonly endLine: number;
 }
 
+/** One `when a, b then ...` of a case: the values it compares the subject with, and its statements. */
+export interface When {
+  readonly patterns: readonly Node[];
+  readonly body: Node[];
+}
+
 export interface HashPair {
   readonly key: Node | null;
   /** `**other` when `key` is null. */
@@ -63,7 +69,7 @@ export type Node = Span & (
   | { readonly type: 'range'; readonly from: Node | null; readonly to: Node | null; readonly exclusive: boolean }
   | { readonly type: 'if'; readonly keyword: 'if' | 'unless' | 'ternary'; readonly cond: Node; readonly then: Node[]; readonly else: Node[] | null; readonly modifier: boolean }
   | { readonly type: 'loop'; readonly keyword: 'while' | 'until' | 'for'; readonly cond: Node; readonly body: Node[]; readonly modifier: boolean }
-  | { readonly type: 'case'; readonly subject: Node | null; readonly body: Node[] }
+  | { readonly type: 'case'; readonly subject: Node | null; readonly whens: readonly When[]; readonly else: Node[] | null }
   | { readonly type: 'def'; readonly name: string; readonly singleton: Node | null; readonly params: readonly Param[]; readonly body: Node[] }
   | { readonly type: 'class' | 'module'; readonly name: string; readonly body: Node[] }
   | { readonly type: 'begin'; readonly body: Node[]; readonly rescues: boolean }

@@ -284,6 +284,9 @@ class Evaluator {
         this.#statements(holds ? node.then : node.else ?? [], scope, out);
         return;
       }
+      case 'case':
+        this.#statements(this.#caseBranch(node, scope), scope, out);
+        return;
       case 'def':
         // A method of the file's own (some applications keep their per-context routes in such helpers): defined now,
         // its body run at each call. A method defined on an object (`def map.page`) is not run.
@@ -299,7 +302,7 @@ class Evaluator {
         throw new NotPorted(`the port evaluates assignments and routing calls, not ${describeNode(node)}`);
       case 'class': case 'module':
         throw new NotPorted(`it defines a ${node.type}`);
-      case 'loop': case 'case': case 'begin': case 'rescue_mod': case 'directive': case 'and': case 'or': case 'masgn':
+      case 'loop': case 'begin': case 'rescue_mod': case 'directive': case 'and': case 'or': case 'masgn':
         throw new NotPorted(`the port evaluates assignments and routing calls, not ${describeNode(node)}`);
       default:
         // An assignment, or an expression whose value is dropped: evaluate it for its effects on variables.
@@ -652,6 +655,12 @@ class Evaluator {
         for (const n of holds ? node.then : node.else ?? []) last = this.#value(n, scope);
         return last;
       }
+      case 'case': {
+        // A case used for its value (`style = case RAILS_ENV when ... end`): the last expression of the branch taken.
+        let last: Value = null;
+        for (const n of this.#caseBranch(node, scope)) last = this.#value(n, scope);
+        return last;
+      }
       case 'not': return !truthy(this.#value(node.value, scope));
       case 'and': {
         const left = this.#value(node.left, scope);
@@ -749,6 +758,23 @@ class Evaluator {
       throw new NotPorted('it assigns to something other than a variable or a hash element');
     }
     return value;
+  }
+
+  /**
+   * The statements of the `when` a case takes: its values are compared with the subject in order (`===`, which for
+   * the strings, numbers and symbols routes files compare is ==), and without a subject the first true one wins.
+   */
+  #caseBranch(node: NodeOf<'case'>, scope: Scope): readonly Node[] {
+    const subject = node.subject === null ? undefined : this.#value(node.subject, scope);
+    for (const when of node.whens) {
+      // One value at a time, as Ruby does: a later value is not evaluated once an earlier one matched.
+      for (const pattern of when.patterns) {
+        for (const value of this.#arguments([pattern], scope)) {
+          if (subject === undefined ? truthy(value) : caseEquals(value, subject)) return when.body;
+        }
+      }
+    }
+    return node.else ?? [];
   }
 
   #index(receiver: Value, args: Value[]): Value {
@@ -1085,6 +1111,12 @@ function truthy(v: Value): boolean {
 }
 
 /** A value Ruby compares by its contents the way JavaScript's === does (symbols are interned). */
+/** Ruby's `pattern === subject` for a `when`, on the values whose === is ==; a class, regexp or range is not compared. */
+function caseEquals(pattern: Value, subject: Value): boolean {
+  if (!isPlain(pattern)) throw new NotPorted('the port compares a case\'s subject with strings, numbers, symbols, true, false and nil only');
+  return pattern === subject;
+}
+
 function isPlain(v: Value): v is null | boolean | number | string | Sym {
   return v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' || v instanceof Sym;
 }

@@ -9,7 +9,7 @@
  * routes file may contain but that are only ever reported, never evaluated. Nothing backtracks, so
  * parsing is linear in the tokens; nesting is capped; the only error is `RubySyntaxError`.
  */
-import type { Block, HashPair, Node, NodeFields, Param, Part, Program } from './ast.ts';
+import type { Block, HashPair, Node, NodeFields, Param, Part, Program, When } from './ast.ts';
 import { RubySyntaxError } from './errors.ts';
 import { lex, type StrPart, type Token } from './lexer.ts';
 
@@ -792,19 +792,20 @@ class Parser {
       case 'case': {
         const subject = this.#peek().type === 'nl' ? null : this.#expressionStatement();
         this.#skipNl();
-        const body: Node[] = [];
+        const whens: When[] = [];
         if (!isKw(this.#peek(), 'when')) this.#unexpected(this.#peek(), "'when'");
         while (this.#accept('kw', 'when')) {
+          const patterns: Node[] = [];
           do {
             this.#skipNl();
-            body.push(this.#argument());
+            patterns.push(this.#argument());
           } while (this.#accept('op', ','));
           if (!this.#accept('kw', 'then')) this.#terminator();
-          body.push(...this.#statements((x) => isKw(x, 'when', 'else', 'end', 'in')));
+          whens.push({ patterns, body: this.#statements((x) => isKw(x, 'when', 'else', 'end', 'in')) });
         }
-        if (this.#accept('kw', 'else')) body.push(...this.#statements((x) => isKw(x, 'end')));
+        const otherwise = this.#accept('kw', 'else') ? this.#statements((x) => isKw(x, 'end')) : null;
         this.#expect('kw', 'end', "'end'");
-        return this.#node(t, { type: 'case', subject, body });
+        return this.#node(t, { type: 'case', subject, whens, else: otherwise });
       }
       case 'def': return this.#def(t);
       case 'class': case 'module': {

@@ -244,6 +244,16 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'a case on what the file decides takes the first when that matches, a case without a subject the first true when, and a case gives its value',
+    ruby: "STYLE = :nested\ncase STYLE\nwhen :flat, :plain then map.resources :posts\nwhen :nested\n  map.resources :posts do |posts|\n    posts.resources :comments\n  end\nelse\n  map.connect 'other', :controller => 'other'\nend\nlayout = case 'b' when 'a' then 'one' when *%w(b c) then 'two' end\nmap.connect layout, :controller => 'l'\ncase\nwhen false then map.connect 'never', :controller => 'n'\nwhen 1 == 1 then map.connect 'first', :controller => 'f'\nend\ncase 3\nwhen 1 then map.connect 'one', :controller => 'n'\nelse map.connect 'else', :controller => 'e'\nend\ncase nil when 1 then map.connect 'none', :controller => 'n' end\n",
+    draw: [
+      ['resources', 'posts', { $block: [['resources', 'comments']] }],
+      ['connect', 'two', { controller: 'l' }],
+      ['connect', 'first', { controller: 'f' }],
+      ['connect', 'else', { controller: 'e' }],
+    ],
+  },
+  {
     name: 'methods the file defines run at each call: arguments, defaults, a trailing if on an option, and a block they yield to',
     ruby: "def add_files(context, options = {})\n  context.resources :files do |file|\n    file.download 'download', :controller => 'files', :action => 'show'\n  end\n  context.images 'images', :controller => 'files' if options[:images]\nend\ndef add_users(context)\n  context.users 'users', :controller => 'context'\n  yield if block_given?\nend\nmap.resources :courses do |course|\n  add_users(course) do\n    course.prior_users 'users/prior', :controller => 'context'\n  end\n  add_files(course, :images => true)\nend\nmap.resources :groups do |group|\n  add_users group\n  add_files(group)\nend\n",
     draw: [
@@ -440,6 +450,12 @@ const OMITTED: Omitted[] = [
     ruby: "case RAILS_ENV\nwhen 'test' then map.connect 't'\nend\nbegin\n  map.connect 'b'\nrescue NameError\nend\nwhile false do end\n@opts = {}\n",
     reports: ['config/routes.rb:1: not ported: case RAILS_ENV … end', 'config/routes.rb:4: not ported: begin … end', 'config/routes.rb:8: not ported: while false do end', 'config/routes.rb:9: not ported: @opts = {}'],
     draw: [],
+  },
+  {
+    name: 'a case whose when is a regexp or a range is left out whole, and what follows it is ported',
+    ruby: "case 'dev'\nwhen /^d/ then map.connect 'd', :controller => 'd'\nend\ncase 2\nwhen 1..3 then map.connect 'r', :controller => 'r'\nend\nmap.connect 'kept', :controller => 'k'\n",
+    reports: ["config/routes.rb:1: not ported: case 'dev' … end", 'config/routes.rb:4: not ported: case 2 … end'],
+    draw: [['connect', 'kept', { controller: 'k' }]],
   },
   {
     name: 'a routes file of a later Rails (routes.draw without a map)',

@@ -242,6 +242,39 @@ test('--env decides the conditions on the Rails environment; the rest of the rep
   }
 });
 
+test('--env decides a case on the Rails environment; without it the case is reported whole, with how to decide it', () => {
+  const dir = scratchDir('port-routes-env-case');
+  const file = join(dir, 'routes.rb');
+  writeFileSync(file, [
+    'ActionController::Routing::Routes.draw do |map|',
+    '  case Rails.env',
+    "  when 'production', 'staging' then map.connect 'live', :controller => 'live'",
+    "  when 'development'",
+    "    map.connect 'debug', :controller => 'debug'",
+    '  else',
+    "    map.connect 'other', :controller => 'other'",
+    '  end',
+    "  map.connect 'always', :controller => 'always'",
+    'end',
+    '',
+  ].join('\n'));
+  const ported = (env: string) => {
+    const r = command('--json', '--env', env, file);
+    assert.is(r.code, 0);
+    assert.equal(r.stderr.split('\n').filter((l) => l.startsWith(file)), [], env);
+    return (JSON.parse(r.stdout) as [string, string][]).map((c) => c[1]);
+  };
+  assert.equal(ported('production'), ['live', 'always']);
+  assert.equal(ported('staging'), ['live', 'always']);
+  assert.equal(ported('development'), ['debug', 'always']);
+  assert.equal(ported('test'), ['other', 'always']);
+  const r = command('--json', file);
+  const lines = r.stderr.split('\n');
+  assert.equal(lines.filter((l) => l.startsWith(file)), [`${file}:2: not ported: case Rails.env … end`]);
+  assert.ok(lines.some((l) => /depends on the Rails environment \(Rails\.env\); port with --env NAME/.test(l)));
+  assert.equal((JSON.parse(r.stdout) as [string, string][]).map((c) => c[1]), ['always']);
+});
+
 test('Rails.env, its predicates, ENV and lists of environments decide if, unless, elsif and else', () => {
   const dir = scratchDir('port-routes-env');
   const file = join(dir, 'routes.rb');
