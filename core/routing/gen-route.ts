@@ -26,12 +26,12 @@ export interface GenRoute {
 /** A fixed value a route requires of a key: a value, a list of values, or nil. */
 export type FixedValue = string | readonly string[] | null;
 
-/** Rails' `hash[key] == value` for a fixed requirement: a list only equals a list of the same values. */
 /** A pattern requirement, as against a fixed value, a fixed list or nil. */
 export function isRequirement(req: RouteRequirement | undefined): req is Requirement {
   return typeof req === 'object' && req !== null && !Array.isArray(req);
 }
 
+/** Rails' `hash[key] == value` for a fixed requirement: a list only equals a list of the same values. */
 export function matchesFixed(given: unknown, fixed: FixedValue): boolean {
   if (!Array.isArray(fixed)) return toParam(given) === fixed;
   return Array.isArray(given) && given.length === fixed.length && given.every((v, i) => toParam(v) === fixed[i]);
