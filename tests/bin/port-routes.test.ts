@@ -242,6 +242,18 @@ test('--env decides the conditions on the Rails environment; the rest of the rep
   }
 });
 
+/** What port-routes makes of `file` with `--env env`: the paths of the statements it drew, and the lines it reported. */
+function portedUnder(file: string, env: string): { paths: string[]; reported: number[] } {
+  const r = command('--json', '--env', env, file);
+  assert.is(r.code, 0, env);
+  return { paths: (JSON.parse(r.stdout) as [string, string][]).map((c) => c[1]), reported: reportedLines(r.stderr, file) };
+}
+
+/** The line numbers of `file` that port-routes reported on stderr. */
+function reportedLines(stderr: string, file: string): number[] {
+  return stderr.split('\n').filter((l) => l.startsWith(file)).map((l) => Number(l.slice(file.length + 1).split(':')[0]));
+}
+
 test('--env decides a case on the Rails environment; without it the case is reported whole, with how to decide it', () => {
   const dir = scratchDir('port-routes-env-case');
   const file = join(dir, 'routes.rb');
@@ -259,10 +271,9 @@ test('--env decides a case on the Rails environment; without it the case is repo
     '',
   ].join('\n'));
   const ported = (env: string) => {
-    const r = command('--json', '--env', env, file);
-    assert.is(r.code, 0);
-    assert.equal(r.stderr.split('\n').filter((l) => l.startsWith(file)), [], env);
-    return (JSON.parse(r.stdout) as [string, string][]).map((c) => c[1]);
+    const { paths, reported } = portedUnder(file, env);
+    assert.equal(reported, [], env);
+    return paths;
   };
   assert.equal(ported('production'), ['live', 'always']);
   assert.equal(ported('staging'), ['live', 'always']);
@@ -294,11 +305,10 @@ test('Rails.env, its predicates, ENV and lists of environments decide if, unless
     '',
   ].join('\n'));
   const ported = (env: string) => {
-    const r = command('--json', '--env', env, file);
-    assert.is(r.code, 0);
+    const { paths, reported } = portedUnder(file, env);
     // defined?(Rails) asks about code outside the file: undecided whatever the environment.
-    assert.equal(r.stderr.split('\n').filter((l) => l.startsWith(file)).map((l) => Number(l.slice(file.length + 1).split(':')[0])), [10]);
-    return (JSON.parse(r.stdout) as [string, string][]).map((c) => c[1]);
+    assert.equal(reported, [10], env);
+    return paths;
   };
   assert.equal(ported('production'), ['live', 'stats']);
   assert.equal(ported('staging'), ['preview']);
@@ -307,7 +317,7 @@ test('Rails.env, its predicates, ENV and lists of environments decide if, unless
   // Without --env, each condition on the environment is reported with its line, and says how to decide it.
   const r = command('--json', file);
   const lines = r.stderr.split('\n');
-  assert.equal(lines.filter((l) => l.startsWith(file)).map((l) => Number(l.slice(file.length + 1).split(':')[0])), [2, 9, 10, 11]);
+  assert.equal(reportedLines(r.stderr, file), [2, 9, 10, 11]);
   assert.ok(lines.some((l) => /depends on the Rails environment \(Rails\.env\.production\?\); port with --env NAME/.test(l)));
 });
 
