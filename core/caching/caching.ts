@@ -274,10 +274,16 @@ function eachAction(target: CacheTarget): CacheTarget[] | null {
   return target.action.map((action: unknown) => ({ ...target, action }));
 }
 
-/** The sum of counts some of which may be promises; a plain number when none is. */
-function sumOf(counts: readonly MaybePromise<number>[]): MaybePromise<number> {
+/**
+ * The sum of counts some of which may be promises; a plain number when none is. Each expiry's failure is
+ * logged where it was started (#track), so an action may drop the sum as it may drop one expiry: the sum
+ * is marked handled, and still rejects for a caller that waits for it.
+ */
+export function sumOf(counts: readonly MaybePromise<number>[]): MaybePromise<number> {
   if (!counts.some(isThenable)) return (counts as number[]).reduce((a, b) => a + b, 0);
-  return Promise.all(counts).then((all) => all.reduce((a, b) => a + b, 0));
+  const sum = Promise.all(counts).then((all) => all.reduce((a, b) => a + b, 0));
+  sum.catch(() => {});
+  return sum;
 }
 
 /** The store key of a fragment name (Rails' `fragment_cache_key`): `views/` and the name. */

@@ -38,7 +38,7 @@ import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
-import type { CacheTarget } from '../caching/caching.ts';
+import { sumOf, type CacheTarget } from '../caching/caching.ts';
 import { cacheDeclaration } from '../caching/declarations.ts';
 import type { CacheWriteOptions, MaybePromise } from '../caching/store.ts';
 
@@ -385,9 +385,7 @@ export class Controller<Shape extends ControllerShape = {}> {
   expire_action(target: CacheTarget): MaybePromise<number> {
     const caching = runOf(this).wiring.caching;
     if (caching === undefined) return 0;
-    const removed = cachePaths(this, target).map((path) => caching.expire_action(path));
-    if (removed.length === 1) return removed[0];
-    return removed.some(isThenable) ? Promise.all(removed).then((counts) => counts.reduce((a, b) => a + b, 0)) : (removed as number[]).reduce((a, b) => a + b, 0);
+    return sumOf(cachePaths(this, target).map((path) => caching.expire_action(path)));
   }
 
   /**

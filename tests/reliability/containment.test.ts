@@ -66,6 +66,7 @@ class ThingsController extends Controller {
   /** Expires the show action's cached entries without waiting for the store, then answers. */
   expire(): void {
     void this.expire_action({ action: 'show', id: '1' });
+    void this.expire_action({ action: ['index', 'show'], id: '1' });
     this.render({ text: 'expired' });
   }
 }
