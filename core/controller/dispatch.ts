@@ -7,7 +7,7 @@
  * and `rescue_from` handlers for whatever any of them throws.
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
-import type { Controller } from './base.ts';
+import type { Controller, ControllerClass } from './base.ts';
 import { beginRun, runOf, type ActionRun, type ControllerWiring } from './action-state.ts';
 import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
 import { givenTokens, isSessionToken } from '../session/token.ts';
@@ -22,7 +22,6 @@ export interface DispatchOptions {
   readonly allow_forgery_protection: boolean;
 }
 
-type ControllerClass = typeof Controller<{}>;
 const ACTIONS = new WeakMap<ControllerClass, Set<string>>();
 // Requests in a row often go to one controller: the last class's actions are kept at hand. An entry
 // never changes once made.
@@ -36,15 +35,6 @@ function actionsOf(klass: ControllerClass): Set<string> {
   lastClass = klass;
   lastActions = actions;
   return actions;
-}
-
-/**
- * Whether a controller class answers `action` with a method (an action method, or a `method_missing`
- * catch-all). An action with neither may still be a template-only one: that is known only once the
- * request reaches it, past the before filters (see `actionBody`).
- */
-export function hasAction(klass: ControllerClass, action: string): boolean {
-  return actionsOf(klass).has(action) || typeof (klass.prototype as unknown as Record<string, unknown>).method_missing === 'function';
 }
 
 /**
