@@ -54,9 +54,13 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   const request = run.request!;
   const params = run.match!.params;
   // Recognition gives strings; anything else a custom recognizer gives is spelt out.
-  const controllerPath = controllerPathOf(run.app.controllers, typeof params.controller === 'string' ? params.controller : String(params.controller));
+  const controllers = run.app.controllers;
+  const named = typeof params.controller === 'string' ? params.controller : String(params.controller);
   const action = typeof params.action === 'string' ? params.action : String(params.action ?? 'index');
-  const klass = run.app.controllers.get(controllerPath);
+  // Nearly every route names its controller as registered: one lookup; another spelling is read as Rails read it.
+  let controllerPath = named;
+  let klass = controllers.get(named);
+  if (klass === undefined) klass = controllers.get((controllerPath = controllerPathOf(controllers, named)));
   if (!klass) {
     // A route matched but no controller answers it (the default route, say): as good as unrouted, so a
     // forged request learns no more here than from a path no route takes.
