@@ -125,7 +125,7 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
 }
 
 function textInLayout(c: Renderer, options: RenderOptions, layout: string | true, text: string): void | Promise<void> {
-  const format = options.format ?? runOf(c).format ?? c.request.template_format;
+  const format = options.format ?? templateFormat(c);
   let rendered: string | null | Promise<string | null>;
   try {
     rendered = renderInLayout(c.views!, viewClass(c.constructor), c, text, format, layout, options.locals ?? null);
@@ -138,7 +138,7 @@ function textInLayout(c: Renderer, options: RenderOptions, layout: string | true
 }
 
 function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<void> {
-  const format = options.format ?? runOf(c).format ?? c.request.template_format;
+  const format = options.format ?? templateFormat(c);
   const views = c.views;
   const wanted = options.template !== undefined ? `${options.template}.${format}` : templateName(c.controller_path, options.action ?? c.action_name, format);
   if (views === null) return Promise.reject(new MissingTemplate([`(no views directory)/${wanted}`]));
@@ -168,11 +168,16 @@ export function publicTemplateExists(c: Renderer): boolean | Promise<boolean> {
   const views = c.views;
   const action = c.action_name;
   if (views === null || action.charCodeAt(action.lastIndexOf('/') + 1) === UNDERSCORE) return false;
-  const format = runOf(c).format ?? c.request.template_format;
+  const format = templateFormat(c);
   return thenOrNow(views.find([`${c.controller_path}/${action}.${format}`]), (template) => template !== null);
 }
 
 const UNDERSCORE = 0x5f;
+
+/** The format a template is rendered in unless `render` names one: what `respond_to` chose, else the request's. */
+function templateFormat(c: Renderer): string {
+  return runOf(c).format ?? c.request.template_format;
+}
 
 /**
  * `<controller path>/<action>.<format>` by its three parts, each name spelt once: a name built for each
