@@ -70,3 +70,6 @@ export function untraced<E extends Error>(make: () => E): E {
     Error.stackTraceLimit = limit;
   }
 }
+
+/** Node's longest timer, in ms (about 24.8 days): a timer set for longer fires after 1 ms instead. */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;

@@ -32,6 +32,7 @@ import { encryptedSocket, routeUpgrades, type UpgradeHandler } from './upgrade.t
 import { WriteBatch } from './write-batch.ts';
 import { answerWithoutUpgrade } from './plain-upgrade.ts';
 import { checkOptionNames, givenOptions, shownValue } from '../core/options.ts';
+import { LONGEST_TIMER_MS } from '../core/util.ts';
 import { Connections } from './connections.ts';
 import { FastLane } from './fast-lane.ts';
 import { MULTIPART } from './request-head.ts';
@@ -129,9 +130,6 @@ const SERVE_OPTIONS: ReadonlySet<string> = new Set<keyof ClusterOptions>([
 ]);
 
 /** `SIGNALBOX_SHUTDOWN_TIMEOUT` is in seconds, as process managers state theirs. */
-/** Node's longest timer: a longer one fires after 1 ms instead. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
 function shutdownTimeout(options: ServeOptions): number {
   const env = process.env.SIGNALBOX_SHUTDOWN_TIMEOUT;
   const ms = options.shutdownTimeoutMs ?? (env === undefined || env === '' ? 10_000 : Number(env) * 1000);

@@ -35,6 +35,7 @@
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { ArgumentError } from '../errors.ts';
+import { LONGEST_TIMER_MS } from '../util.ts';
 
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port/db` (or `rediss://` for TLS). Default `redis://127.0.0.1:6379/0`. */
@@ -335,8 +336,7 @@ function loadClient(): RedisConstructor {
   return (loaded = Redis);
 }
 
-/** Node's longest timer, in seconds (about 24.8 days): a longer one fires after 1 ms instead. */
-const LONGEST_TIMER_S = (2 ** 31 - 1) / 1000;
+const LONGEST_TIMER_S = LONGEST_TIMER_MS / 1000;
 
 function seconds(name: string, given: number | undefined, fallback: number): number {
   if (given === undefined) return fallback;
