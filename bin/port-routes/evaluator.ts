@@ -465,7 +465,18 @@ class Evaluator {
       name = typeof target === 'string' ? target : target.name;
       args = args.slice(1);
     }
-    if (this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
+    // Mapper#method_missing is public in Rails 2.x, and an OptionMerger sends a call of its private one on to the
+    // mapper with the options merged: `map.method_missing(:name, path, options)`, which helper methods use to name a
+    // route from a variable, is the named route `name` whatever the name (even `connect`).
+    let missing = false;
+    if (name === 'method_missing') {
+      const target = args[0];
+      if (typeof target !== 'string' && !(target instanceof Sym)) throw new NotPorted('method_missing is given no route name');
+      name = typeof target === 'string' ? target : target.name;
+      args = args.slice(1);
+      missing = true;
+    }
+    if (!missing && this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
     // A block is written here, or handed on (`&settings`) from a lambda or proc the file keeps in a variable.
     let block: Block | null = node.block;
     let blockScope = scope;
@@ -479,14 +490,14 @@ class Evaluator {
     }
     let method: MapperMethod;
     let callArgs: Value[] = args;
-    if (BLOCK_METHODS.has(name)) {
+    if (!missing && BLOCK_METHODS.has(name)) {
       method = name as MapperMethod;
       // A block's map is Rails' OptionMerger, which supplies its own options as a missing last argument:
       // `merger.with_options do |m|` is `with_options(options)`. Signalbox's map already carries them.
       if (name === 'with_options' && map.parent !== null && !args.some((a) => a instanceof RubyHash)) callArgs = [...args, new RubyHash()];
-    } else if (name === 'connect' || name === 'root') {
+    } else if (!missing && (name === 'connect' || name === 'root')) {
       method = name;
-    } else if (name === 'named_route') {
+    } else if (!missing && name === 'named_route') {
       method = 'named';
       const routeName = args[0];
       if (typeof routeName !== 'string' && !(routeName instanceof Sym)) throw new NotPorted('named_route is given no route name');

@@ -69,6 +69,11 @@ const CASES: Case[] = [
     draw: [['resources', 'posts'], ['about', 'about', { controller: 'pages' }], ['login', 'login', { controller: 'sessions' }]],
   },
   {
+    name: 'map.method_missing names a route by its first argument, on a map or a block\'s map',
+    ruby: "map.method_missing :about, 'about', :controller => 'pages'\ndef day_route(m, name)\n  m.method_missing name.to_sym, \"days/:day\", :action => name\nend\nmap.with_options(:controller => 'days') do |d|\n  day_route d, 'show'\nend\n",
+    draw: [['about', 'about', { controller: 'pages' }], ['with_options', { controller: 'days' }, { $block: [['show', 'days/:day', { action: 'show' }]] }]],
+  },
+  {
     name: 'any other method with a path is a named route (Rails\' method_missing)',
     ruby: "map.home '', :controller => 'welcome'\nmap.feed('feed.:format', :controller => 'posts', :action => 'feed')\n",
     draw: [['home', '', { controller: 'welcome' }], ['feed', 'feed.:format', { controller: 'posts', action: 'feed' }]],
