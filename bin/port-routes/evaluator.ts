@@ -107,15 +107,75 @@ const MAX_EXPRESSION_DEPTH = 200;
 const MAX_CALL_DEPTH = 32;
 
 /** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
+/** Ruby methods that change the list, hash or string they are called on. */
+const MUTATORS: ReadonlySet<string> = new Set([
+  'push', 'append', 'prepend', 'unshift', 'insert', 'concat', 'replace', 'clear', 'store', 'update', 'delete', 'delete_if',
+  'keep_if', 'shift', 'pop', 'fill', 'merge!', 'reject!', 'select!', 'map!', 'collect!', 'uniq!', 'compact!', 'flatten!',
+  'sort!', 'sort_by!', 'reverse!', 'gsub!', 'sub!', 'strip!', 'chomp!', 'squeeze!', 'downcase!', 'upcase!', 'capitalize!',
+]);
+
+/** What {@link changedVariables} found for a statement: a statement left out in a loop is looked into once. */
+const changedCache = new WeakMap<Node, Map<string, boolean>>();
+
+/**
+ * The variables (locals and constants) a statement assigns or changes in place, with whether the statement itself
+ * assigns the name (so Ruby creates it there). A method defined inside has a scope of its own and is not looked into.
+ * The walk keeps its own stack, so a deeply nested statement costs time linear in its size and no call depth.
+ */
+function changedVariables(statement: Node): Map<string, boolean> {
+  const cached = changedCache.get(statement);
+  if (cached !== undefined) return cached;
+  const found = new Map<string, boolean>();
+  const named = (n: Node): string | null => (n.type === 'ident' || (n.type === 'const' && n.scope === null && !n.top) ? n.name : null);
+  const note = (n: Node, assigned: boolean): void => {
+    const name = named(n);
+    if (name !== null) found.set(name, (found.get(name) ?? false) || assigned);
+  };
+  // Only the statement itself creates a name it assigns: blocks and branches inside run in scopes of their own.
+  const stack: { value: unknown; top: boolean }[] = [{ value: statement, top: true }];
+  while (stack.length > 0) {
+    const { value, top } = stack.pop() as { value: unknown; top: boolean };
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push({ value: v, top: false });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const n = value as Node;
+    if (typeof n.type === 'string') {
+      if (n.type === 'def' || n.type === 'class' || n.type === 'module') continue;
+      if (n.type === 'assign') {
+        if (n.target.type === 'index') note(n.target.receiver, false);
+        else note(n.target, top);
+      } else if (n.type === 'masgn') {
+        for (const t of n.targets) note(t, top);
+      } else if (n.type === 'binary' && n.op === '<<') {
+        note(n.left, false);
+      } else if (n.type === 'call' && n.receiver !== null && MUTATORS.has(n.name)) {
+        note(n.receiver, false);
+      }
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== 'line' && key !== 'start' && key !== 'end' && child !== null && typeof child === 'object') stack.push({ value: child, top: false });
+    }
+  }
+  changedCache.set(statement, found);
+  return found;
+}
+
 class Scope {
   readonly #vars = new Map<string, Value>();
+  /** Locals (and constants) a statement left out of the port assigned or changed: why their value is unknown. */
+  readonly #leftOut = new Map<string, string>();
 
   /** `gate`: a method body's scope, which sees the file's constants but none of the locals around its `def`. */
   constructor(readonly parent: Scope | null, readonly gate = false) {}
 
-  lookup(name: string): { value: Value } | null {
+  lookup(name: string): { value: Value; leftOut?: string } | null {
     for (let s: Scope | null = this; s !== null; s = s.parent) {
-      if (s.#vars.has(name)) return { value: s.#vars.get(name) as Value };
+      if (s.#vars.has(name)) {
+        const leftOut = s.#leftOut.get(name);
+        return leftOut === undefined ? { value: s.#vars.get(name) as Value } : { value: null, leftOut };
+      }
       if (s.gate && !isConstantName(name)) return null;
     }
     return null;
@@ -125,6 +185,7 @@ class Scope {
     for (let s: Scope | null = this; s !== null; s = s.parent) {
       if (s.#vars.has(name)) {
         s.#vars.set(name, value);
+        s.#leftOut.delete(name);
         return;
       }
       if (s.gate && !isConstantName(name)) break;
@@ -134,13 +195,36 @@ class Scope {
 
   define(name: string, value: Value): void {
     this.#vars.set(name, value);
+    this.#leftOut.delete(name);
   }
 
   /** A constant belongs to the file (its module), not to the block that assigns it. */
   defineConstant(name: string, value: Value): void {
+    this.#root().define(name, value);
+  }
+
+  /**
+   * Marks a variable whose value a statement left out gave or changed, where Ruby keeps it: the scope that already
+   * has it, or (a name the statement itself assigns first) this one; a constant at the file's level.
+   */
+  markLeftOut(name: string, reason: string, assigned: boolean): void {
+    for (let s: Scope | null = isConstantName(name) ? this.#root() : this; s !== null; s = s.parent) {
+      if (s.#vars.has(name)) {
+        s.#leftOut.set(name, reason);
+        return;
+      }
+      if (s.gate && !isConstantName(name)) break;
+    }
+    if (!assigned) return;
+    const home = isConstantName(name) ? this.#root() : this;
+    home.#vars.set(name, null);
+    home.#leftOut.set(name, reason);
+  }
+
+  #root(): Scope {
     let s: Scope = this;
     while (s.parent !== null) s = s.parent;
-    s.#vars.set(name, value);
+    return s;
   }
 }
 
@@ -255,6 +339,10 @@ class Evaluator {
       out.length = mark;
       const reason = error instanceof NotPorted ? error.message : `it could not be evaluated (${error instanceof Error ? error.message : String(error)})`;
       this.#omit(node, reason, out);
+      // What the statement would have assigned or changed is unknown now: a later use of it is left out with this
+      // reason, rather than taken for a method defined elsewhere or read as the value it had before.
+      const because = `which the statement on line ${node.line} (not ported) ${node.type === 'assign' || node.type === 'masgn' ? 'assigns' : 'assigns or changes'}`;
+      for (const [name, assigned] of changedVariables(node)) scope.markLeftOut(name, because, assigned);
     }
   }
 
@@ -619,6 +707,7 @@ class Evaluator {
       }
       case 'ident': {
         const found = scope.lookup(node.name);
+        if (found?.leftOut !== undefined) throw new NotPorted(`it uses ${node.name}, ${found.leftOut}`);
         if (found !== null) return found.value;
         if (this.#methods.has(node.name) || node.name === 'block_given?') {
           const out: Declaration[] = [];
@@ -635,6 +724,7 @@ class Evaluator {
         const found = scope.lookup(node.name);
         if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
         if (found === null) throw new NotPorted(`it uses ${node.name}, a constant defined elsewhere`);
+        if (found.leftOut !== undefined) throw new NotPorted(`it uses ${node.name}, ${found.leftOut}`);
         return found.value;
       }
       case 'paren': {
@@ -739,7 +829,11 @@ class Evaluator {
   #assign(node: NodeOf<'assign'>, scope: Scope): Value {
     const target = node.target;
     const current = (): Value => {
-      if (target.type === 'ident' || target.type === 'const') return scope.lookup(target.name)?.value ?? null;
+      if (target.type === 'ident' || target.type === 'const') {
+        const found = scope.lookup(target.name);
+        if (found?.leftOut !== undefined) throw new NotPorted(`it uses ${target.name}, ${found.leftOut}`);
+        return found?.value ?? null;
+      }
       if (target.type === 'index') return this.#index(this.#value(target.receiver, scope), this.#arguments(target.args, scope));
       throw new NotPorted('it assigns to something other than a variable or a hash element');
     };

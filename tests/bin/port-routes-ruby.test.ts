@@ -545,6 +545,23 @@ for (const c of OMITTED) {
   });
 }
 
+left('a variable a left-out statement assigned or filled is left out where it is used, saying which statement gave it', () => {
+  const ruby = "count = Settings.count\n(1..count).each { |i| map.connect \"p#{i}\", :controller => 'p' }\nnames = []\nPLUGINS.each { |p| names << p }\nnames.each { |n| map.connect n, :controller => n }\nmap.connect 'kept', :controller => 'k'\n";
+  const { reports, output } = portText(ruby, 'json');
+  assert.equal(reports.filter((l) => !l.startsWith('  ')), [
+    'config/routes.rb:1: not ported: count = Settings.count',
+    'config/routes.rb:2: not ported: (1..count).each { |i| map.connect "p#{i}", :controller => \'p\' }',
+    'config/routes.rb:4: not ported: PLUGINS.each { |p| names << p }',
+    'config/routes.rb:5: not ported: names.each { |n| map.connect n, :controller => n }',
+  ]);
+  // Not "a method defined elsewhere", and not the empty list it was before the loop that was left out.
+  assert.is(reports[reports.indexOf('config/routes.rb:2: not ported: (1..count).each { |i| map.connect "p#{i}", :controller => \'p\' }') + 1], '  it uses count, which the statement on line 1 (not ported) assigns');
+  assert.is(reports[reports.length - 1], '  it uses names, which the statement on line 4 (not ported) assigns or changes');
+  assert.equal(JSON.parse(output), [['connect', 'kept', { controller: 'k' }]]);
+  // Assigned again by a statement that is ported, the variable is known again.
+  assert.equal(drawOf("x = Settings.x\nx = 'y'\nmap.connect x, :controller => x\n"), [['connect', 'y', { controller: 'y' }]]);
+});
+
 left('the module says where each statement was left out, and why', () => {
   const { output } = portText("map.resources :pages\nmap.from_plugin :cms\nmap.connect ':controller'\n", 'ts');
   const lines = output.split('\n').map((l) => l.trim());
