@@ -612,6 +612,25 @@ class Evaluator {
       if (passed === undefined) unrun = block;
       block = null;
     }
+    // Rails 2.x's resources and resource take their options from a last hash only (extract_options!): a hash among
+    // the names is one more name to Rails, which (under Ruby 1.8) drew a resource named by the hash's to_s, while the
+    // names around it got none of its options. The port draws the names as Rails did and reports each such hash.
+    const strays: Node[] = [];
+    if (method === 'resources' || method === 'resource') {
+      const last = callArgs.length - 1;
+      const kept = callArgs.filter((a, i) => !(a instanceof RubyHash && i !== last));
+      if (kept.length !== callArgs.length) {
+        const written = node.args.filter((a) => a.type !== 'blockpass');
+        const exact = written.length === node.args.length - (passed === undefined ? 0 : 1) && !written.some((a) => a.type === 'splat' || a.type === 'dsplat');
+        const offset = written.length - args.length;
+        callArgs.forEach((a, i) => {
+          if (!(a instanceof RubyHash) || i === last) return;
+          const at = exact ? written[i + offset] : undefined;
+          strays.push(at !== undefined && at.type === 'hash' ? at : node);
+        });
+        callArgs = kept;
+      }
+    }
     const data = callArgs.map((a) => this.#data(emptyListOptions(a), 0));
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
@@ -637,6 +656,9 @@ class Evaluator {
     const statement = summarize(this.#file.text, unrun === null ? node : { start: node.start, end: unrun.start });
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
     if (unrun !== null) this.#omit(unrun, `${method === 'named' ? 'named_route' : method} takes no block: Rails 2.x draws the route and never runs the block`, out);
+    for (const stray of strays) {
+      this.#omit(stray, `${method} takes its options from a last hash only: Rails 2.x took this hash for one more resource name (a path made of the hash's text) and gave the names around it none of these options`, out);
+    }
   }
 
   #arguments(nodes: readonly Node[], scope: Scope): Value[] {

@@ -497,6 +497,12 @@ const OMITTED: Omitted[] = [
     ],
   },
   {
+    name: 'a hash among resources\' names, which Rails took for one more name: the names are drawn without its options, the hash reported',
+    ruby: "map.resources :tags, { :only => :index }, :notes\nmap.namespace :admin do |admin|\n  admin.resources :users,\n    { :only => [:show] }, :roles\nend\n",
+    reports: ['config/routes.rb:1: not ported: { :only => :index }', 'config/routes.rb:4: not ported: { :only => [:show] }'],
+    draw: [['resources', 'tags', 'notes'], ['namespace', 'admin', { $block: [['resources', 'users', 'roles']] }]],
+  },
+  {
     name: 'a named route written with a block, which Rails 2.x\'s mapper refuses (NoMethodError)',
     ruby: "map.about 'about', :controller => 'pages' do end\nmap.connect ':controller/kept'\n",
     reports: ["config/routes.rb:1: not ported: map.about 'about', :controller => 'pages' do end"],
