@@ -251,6 +251,13 @@ class Evaluator {
   #exhausted = false;
   readonly #root = new MapperRef('map', null);
   #rootNamed = false;
+  /**
+   * Whether the file being read runs with the mapper as self: a plugin's routes file, which the engines plugin,
+   * Desert and their like `eval` inside a method of the mapper (`from_plugin`, `routes_from_plugin`), so that a call
+   * without a receiver (`resources :posts`, `profile 'profile', ...`) is the mapper's. A file that draws with
+   * `ActionController::Routing::Routes.draw` runs at the top level, where such a call is no routing call.
+   */
+  #selfIsMapper = false;
   readonly #omissions: Omission[] = [];
   readonly #omitted = new Set<string>();
   #file: ParsedFile = { name: '', text: '', program: { body: [], comments: [] } };
@@ -292,6 +299,7 @@ class Evaluator {
       this.#methods = new Map();
       this.#lineStarts = lineStarts(file.text);
       collectDefinitions(file.program.body, this.#defined);
+      this.#selfIsMapper = !drawsRoutes(file.program.body);
       comments.set(file.name, file.program.comments);
       declarations.push({ kind: 'file', file: file.name });
       const scope = new Scope(null);
@@ -431,6 +439,10 @@ class Evaluator {
       if (method !== undefined) return this.#invoke(method, node, scope, out, forValue);
       if (node.name === 'block_given?' && node.args.length === 0 && node.block === null && this.#frames.length > 0) return this.#frames[this.#frames.length - 1] !== null;
       if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
+      if (this.#selfIsMapper && !forValue && scope.lookup(node.name) === null) {
+        this.#mapperCall(this.#root, node, scope, out);
+        return null;
+      }
       throw new NotPorted(this.#unknownMethod(node.name));
     }
     if (node.name === 'draw' && isRoutesConstant(node.receiver)) return this.#draw(node, scope, out);
@@ -1325,6 +1337,25 @@ function collectDefinitions(nodes: readonly Node[], into: Set<string>): void {
     if (n.type === 'if') stack.push(...n.then, ...(n.else ?? []));
     if (n.type === 'call' && n.block) stack.push(...n.block.body);
   }
+}
+
+/** Whether a file draws its routes with `ActionController::Routing::Routes.draw`, anywhere in it. */
+function drawsRoutes(nodes: readonly Node[]): boolean {
+  const stack: unknown[] = [...nodes];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const n = value as Node;
+    if (n.type === 'call' && n.name === 'draw' && n.receiver !== null && isRoutesConstant(n.receiver)) return true;
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== 'line' && key !== 'start' && key !== 'end' && child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return false;
 }
 
 function describeNode(node: Node): string {

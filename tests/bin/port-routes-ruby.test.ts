@@ -28,6 +28,16 @@ const CASES: Case[] = [
     draw: [['connect', ...DEFAULT]],
   },
   {
+    name: 'a plugin\'s routes file run with the mapper as self (engines\' from_plugin, Desert): a call without a receiver is the mapper\'s',
+    ruby: "resources :posts\nnamespace(:admin) do |admin|\n  admin.resources :users\nend\nabout 'about', :controller => 'pages'\nwith_options :controller => 'feeds' do |feeds|\n  feeds.connect 'feed'\nend\n",
+    draw: [
+      ['resources', 'posts'],
+      ['namespace', 'admin', { $block: [['resources', 'users']] }],
+      ['about', 'about', { controller: 'pages' }],
+      ['with_options', { controller: 'feeds' }, { $block: [['connect', 'feed']] }],
+    ],
+  },
+  {
     name: 'a byte-order mark and Windows line endings',
     ruby: "\uFEFFActionController::Routing::Routes.draw do |map|\r\n  map.connect ':controller/:action/:id' # default\r\nend\r\n",
     draw: [['connect', ...DEFAULT]],
@@ -461,6 +471,12 @@ const OMITTED: Omitted[] = [
     ruby: "case 'dev'\nwhen /^d/ then map.connect 'd', :controller => 'd'\nend\ncase 2\nwhen 1..3 then map.connect 'r', :controller => 'r'\nend\nmap.connect 'kept', :controller => 'k'\n",
     reports: ["config/routes.rb:1: not ported: case 'dev' … end", 'config/routes.rb:4: not ported: case 2 … end'],
     draw: [['connect', 'kept', { controller: 'k' }]],
+  },
+  {
+    name: 'a call without a receiver in a file that draws with Routes.draw, where self is no mapper',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  resources :posts\n  map.resources :tags\nend\n",
+    reports: ['config/routes.rb:2: not ported: resources :posts'],
+    draw: [['resources', 'tags']],
   },
   {
     name: 'a routes file of a later Rails (routes.draw without a map)',
