@@ -69,6 +69,11 @@ const CASES: Case[] = [
     draw: [['connect', 'a/:id', { controller: 'a', action: 'show', format: 'xml' }], ['connect', 'b', { controller: 'b' }]],
   },
   {
+    name: 'Ruby 1.8\'s hash of a list of keys and values ({ key, value, ... }), which Rails 2.x ran on',
+    ruby: "map.resources :posts, :has_many => { :comments, :votes }\nmap.connect 'a', {\n  :controller, 'a',\n  :action, 'b',\n}\n",
+    draw: [['resources', 'posts', { has_many: { comments: 'votes' } }], ['connect', 'a', { controller: 'a', action: 'b' }]],
+  },
+  {
     name: 'semicolons separate statements on one line',
     ruby: "map.connect 'a', :controller => 'a'; map.connect 'b', :controller => 'b'\n",
     draw: [['connect', 'a', { controller: 'a' }], ['connect', 'b', { controller: 'b' }]],
@@ -582,6 +587,11 @@ left('a variable a left-out statement assigned or filled is left out where it is
   assert.equal(JSON.parse(output), [['connect', 'kept', { controller: 'k' }]]);
   // Assigned again by a statement that is ported, the variable is known again.
   assert.equal(drawOf("x = Settings.x\nx = 'y'\nmap.connect x, :controller => x\n"), [['connect', 'y', { controller: 'y' }]]);
+});
+
+left('a Ruby 1.8 list hash of an odd length is the syntax error Ruby 1.8 made it, and mixing it with pairs is one too', () => {
+  assert.equal(portText("map.connect 'a', { :controller, 'a', :action }\n").reports, ['config/routes.rb:1: syntax error: odd number list for Hash']);
+  assert.match(portText("map.connect 'a', { :controller, 'a', :action => 'b' }\n").reports[0], /^config\/routes\.rb:1: syntax error: unexpected/);
 });
 
 left('the module says where each statement was left out, and why', () => {
