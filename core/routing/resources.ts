@@ -476,13 +476,22 @@ export function mapResource(ctx: ResourceContext, entity: string, options: Resou
   return r;
 }
 
-/** Declares one singleton resource; returns its calculator so a block can nest under it. */
+/**
+ * Declares one singleton resource; returns its calculator so a block can nest under it.
+ *
+ * Rails 2.1.2 draws a singleton's create route (and its twin) right after the collection actions, before
+ * the new, edit and show routes, and leaves it unnamed. Rails 2.2 moved it after the member routes so that
+ * show, not create, would claim the shared name; the order here is 2.1.2's, and the name is what 2.2
+ * gives: create is `<name>` only when `:only`/`:except` leave it none of show, update and destroy to name.
+ */
 export function mapSingletonResource(ctx: ResourceContext, entity: string, options: ResourceOptions): Resource {
   const r = new SingletonResource(entity, options, ctx);
+  const name = `${r.shallowNamePrefix}${r.singular}`;
+  const memberNamed = r.hasAction('show') || r.hasAction('update') || r.hasAction('destroy');
   mapCollectionActions(ctx, r);
+  mapResourceRoutes(ctx, r, 'create', r.path, memberNamed ? null : name);
   mapNewActions(ctx, r);
   mapMemberActions(ctx, r);
-  mapResourceRoutes(ctx, r, 'create', r.path, `${r.shallowNamePrefix}${r.singular}`);
   mapAssociations(ctx, r);
   return r;
 }

@@ -69,19 +69,91 @@ test('the routes recognise and generate as spec 4.1 says', () => {
 
 test('resource declares a singleton: no index, no id, controller named in the plural (spec 4.2)', () => {
   assert.equal(lines((map) => map.resource('account')), [
+    'POST /account -> accounts#create',
     'GET /account/new -> accounts#new',
     'GET /account/edit -> accounts#edit',
     'GET /account -> accounts#show',
     'PUT /account -> accounts#update',
     'DELETE /account -> accounts#destroy',
-    'POST /account -> accounts#create',
   ]);
   assert.equal(plainNames(draw((map) => map.resource('account'))), ['new_account', 'edit_account', 'account']);
 });
 
+test('a singleton draws its collection actions, then create, then its new actions, then edit and its other member actions, then show, update and destroy, as Rails 2.1.2 did', () => {
+  const set = draw((map) => map.resource('account', { collection: { logs: 'get' }, new: { preview: 'post' }, member: { settings: 'put' } }));
+  assert.equal(routeLines(set), [
+    'GET /account/logs -> accounts#logs',
+    'POST /account -> accounts#create',
+    'POST /account/new/preview -> accounts#preview',
+    'GET /account/new -> accounts#new',
+    'PUT /account/settings -> accounts#settings',
+    'GET /account/edit -> accounts#edit',
+    'GET /account -> accounts#show',
+    'PUT /account -> accounts#update',
+    'DELETE /account -> accounts#destroy',
+  ]);
+  // Each route is followed by its .:format twin, and the table and print() list them in that order.
+  assert.equal(set.routes.map((r) => r.path).slice(0, 4), ['/account/logs', '/account/logs.:format', '/account', '/account.:format']);
+  assert.equal(set.routes.map((r) => r.index), set.routes.map((_, i) => i));
+  const printed = set.print().split('\n').filter((l) => l.includes('accounts'));
+  assert.match(printed[2], /POST\s+\/account\s/);
+  assert.match(printed[4], /POST\s+\/account\/new\/preview\s/);
+});
+
+test("a singleton's create route is unnamed: the shared name is show's, and a route set's named routes point at show", () => {
+  const set = draw((map) => map.resource('account'));
+  assert.is(set.routes[0].defaults.action, 'create');
+  assert.is(set.routes[0].name, null);
+  assert.is(set.routes[1].name, null);
+  const named = set.routes.find((r) => r.name === 'account');
+  assert.is(named?.defaults.action, 'show');
+  assert.is(set.routes.find((r) => r.name === 'formatted_account')?.defaults.action, 'show');
+  assert.is(helpersOf(set).account_path(), '/account');
+});
+
+test('a singleton left only create by :only or :except names it, though it is drawn first, as Rails 2.2 named it', () => {
+  for (const options of [{ only: 'create' }, { except: ['show', 'update', 'destroy'] }]) {
+    const set = draw((map) => map.resource('account', options));
+    assert.is(set.routes.find((r) => r.name === 'account')?.defaults.action, 'create');
+    assert.is(set.routes.find((r) => r.name === 'formatted_account')?.defaults.action, 'create');
+  }
+  const withShow = draw((map) => map.resource('account', { only: ['create', 'show'] }));
+  assert.equal(routeLines(withShow), ['POST /account -> accounts#create', 'GET /account -> accounts#show']);
+  assert.is(withShow.routes.find((r) => r.name === 'account')?.defaults.action, 'show');
+});
+
+test("a nested singleton's create comes first among its routes, after all of its parent's own", () => {
+  const set = draw((map) => map.resources('users', { has_one: 'avatar' }));
+  const lines = routeLines(set);
+  assert.equal(lines.slice(7), [
+    'POST /users/:user_id/avatar -> avatars#create',
+    'GET /users/:user_id/avatar/new -> avatars#new',
+    'GET /users/:user_id/avatar/edit -> avatars#edit',
+    'GET /users/:user_id/avatar -> avatars#show',
+    'PUT /users/:user_id/avatar -> avatars#update',
+    'DELETE /users/:user_id/avatar -> avatars#destroy',
+  ]);
+});
+
+test('a resource draws its own routes before its has_many, then its has_one, then its block; the first to match a path wins', () => {
+  const set = draw((map) => map.resources('posts', { member: { comments: 'get' }, has_many: 'comments', has_one: 'author' }, (posts) => posts.resources('tags')));
+  const controllers = routeLines(set).map((l) => l.split(' -> ')[1].split('#')[0]);
+  const firstOf = (c: string) => controllers.indexOf(c);
+  const lastOf = (c: string) => controllers.lastIndexOf(c);
+  assert.ok(lastOf('posts') < firstOf('comments'));
+  assert.ok(lastOf('comments') < firstOf('authors'));
+  assert.ok(lastOf('authors') < firstOf('tags'));
+  // GET /posts/1/comments is the member action, drawn before the nested index that has the same shape.
+  assertRecognizes(set, 'GET /posts/1/comments', { controller: 'posts', action: 'comments', id: '1' });
+  assertRecognizes(set, 'GET /posts/1/comments.xml', { controller: 'posts', action: 'comments', id: '1', format: 'xml' });
+  assertRecognizes(set, 'POST /posts/1/comments', { controller: 'comments', action: 'create', post_id: '1' });
+  const inBlock = draw((map) => map.resources('posts', { member: { tags: 'get' } }, (posts) => posts.resources('tags')));
+  assertRecognizes(inBlock, 'GET /posts/1/tags', { controller: 'posts', action: 'tags', id: '1' });
+});
+
 test('a singleton can name its plural for the controller', () => {
-  assert.equal(lines((map) => map.resource('person', { plural: 'folks' }))[2], 'GET /person -> folks#show');
-  assert.equal(lines((map) => map.resource('person'))[2], 'GET /person -> people#show');
+  assert.equal(lines((map) => map.resource('person', { plural: 'folks' }))[3], 'GET /person -> folks#show');
+  assert.equal(lines((map) => map.resource('person'))[3], 'GET /person -> people#show');
 });
 
 test('several names share one options hash', () => {
