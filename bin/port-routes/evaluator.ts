@@ -754,6 +754,11 @@ class Evaluator {
       }
       case 'const': {
         if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
+        if (node.scope !== null && isCoreDate(node.scope, scope) && Object.hasOwn(DATE_NAMES, node.name)) {
+          const names = DATE_NAMES[node.name];
+          this.#charge(names.length);
+          return [...names];
+        }
         if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
         const found = scope.lookup(node.name);
         if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
@@ -931,6 +936,12 @@ class Evaluator {
       this.#charge(1);
       left.push(right);
       return left;
+    }
+    // Array#- keeps the elements of the left list that the right one does not hold: `Date::MONTHNAMES - [nil]`.
+    if (op === '-' && Array.isArray(left) && Array.isArray(right) && left.every(isPlain) && right.every(isPlain)) {
+      this.#charge(left.length + right.length);
+      const removed = new Set(right);
+      return left.filter((v) => !removed.has(v));
     }
     if (op === '+') {
       if (typeof left === 'string' && typeof right === 'string') {
@@ -1267,6 +1278,22 @@ function isRailsEnv(node: Node, scope: Scope): boolean {
 }
 
 const REGEXP_OPTIONS: Readonly<Record<string, number>> = { IGNORECASE: 1, EXTENDED: 2, MULTILINE: 4 };
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** Ruby's `Date` (and so `DateTime`) name lists, which routes files use for date segments; a month list starts with nil. */
+const DATE_NAMES: Readonly<Record<string, readonly (string | null)[]>> = {
+  MONTHNAMES: [null, ...MONTHS],
+  ABBR_MONTHNAMES: [null, ...MONTHS.map((m) => m.slice(0, 3))],
+  DAYNAMES: DAYS,
+  ABBR_DAYNAMES: DAYS.map((d) => d.slice(0, 3)),
+};
+
+/** `Date` or `DateTime` (or `::Date`, `::DateTime`) when the file has not given the name a meaning of its own. */
+function isCoreDate(node: Node, scope: Scope): boolean {
+  return node.type === 'const' && node.scope === null && (node.name === 'Date' || node.name === 'DateTime') && (node.top || scope.lookup(node.name) === null);
+}
 
 /** `Regexp` (or `::Regexp`) when the file has not given the name a meaning of its own. */
 function isCoreRegexp(node: Node, scope: Scope): boolean {

@@ -186,6 +186,14 @@ const CASES: Case[] = [
     ruby: "SEP = 'a.b'\nmap.connect 'x/:id', :controller => 'x', :id => Regexp.new(\"#{Regexp.escape(SEP)}-\\\\d+\", Regexp::IGNORECASE | Regexp::EXTENDED)\nmap.connect 'y/:id', :controller => 'y', :id => Regexp.new('[a-z]+', true)\n",
     draw: [['connect', 'x/:id', { controller: 'x', id: { $regexp: 'a\\.b-\\d+', flags: 'xi' } }], ['connect', 'y/:id', { controller: 'y', id: { $regexp: '[a-z]+', flags: 'i' } }]],
   },
+  {
+    name: "Ruby's Date and DateTime name lists, and Array#- on them, as routes files build date segments",
+    ruby: "map.connect '/:month', :controller => 'posts', :month => /#{(DateTime::MONTHNAMES - [nil]).join('|')}/\nmap.connect 'd/:day', :controller => 'days', :day => Regexp.new(::Date::ABBR_DAYNAMES.join('|'))\n",
+    draw: [
+      ['connect', '/:month', { controller: 'posts', month: { $regexp: 'January|February|March|April|May|June|July|August|September|October|November|December', flags: '' } }],
+      ['connect', 'd/:day', { controller: 'days', day: { $regexp: 'Sun|Mon|Tue|Wed|Thu|Fri|Sat', flags: '' } }],
+    ],
+  },
   // ---- loops ----
   {
     name: '.each over a literal list, with map.send',
