@@ -54,7 +54,9 @@ export function translateRegexp(source: string, rubyFlags: string): JsRegexp {
   } catch (error) {
     throw new NotPorted(`the regexp /${source}/${rubyFlags} has no JavaScript equivalent (${(error as Error).message})`);
   }
-  return { source: options.x ? result.extended : result.plain, flags: `${options.x ? 'x' : ''}${globalI ? 'i' : ''}` };
+  // Ruby's `m` is already spelled out (`.` as `[\s\S]`); it is kept as JavaScript's `s`, the same option, so that a
+  // segment's requirement given it is refused as Rails refused it ("Regexp multiline option not allowed").
+  return { source: options.x ? result.extended : result.plain, flags: `${options.x ? 'x' : ''}${globalI ? 'i' : ''}${options.m ? 's' : ''}` };
 }
 
 const POSIX: Readonly<Record<string, readonly (readonly [number, number])[]>> = {

@@ -67,7 +67,7 @@ export class RubyProc {
 
 export type Value = null | boolean | number | string | Sym | RubyRegexp | RubyHash | MapperRef | RubyProc | Value[];
 
-/** A regexp translated to JavaScript: `flags` holds `i` and/or `x` (kept for Signalbox to read, with its comments). */
+/** A regexp translated to JavaScript: `flags` holds `i`, `x` (kept for Signalbox to read, with its comments) and `s` (Ruby's `m`). */
 export interface DataRegexp {
   readonly kind: 'regexp';
   readonly source: string;

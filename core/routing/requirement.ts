@@ -55,9 +55,13 @@ export function toRequirement(input: RequirementInput): Requirement {
 const requirements = new Map<string, Requirement>();
 const requirementByInput = new WeakMap<object, Requirement>();
 
-/** True when the source is anchored (`^`, `\A`, `$`, `\Z`, `\z`), which a path segment cannot be. */
+/**
+ * True when the source is anchored (`^`, `\A`, `$`, `\Z`, `\z`), which a path segment cannot be. Ruby's line
+ * anchors `^` and `$` and its `\Z`, written for JavaScript as `(?<![^\n])`, `(?![^\n])` and `(?=\n?$)`, are
+ * anchors too: Rails refused a routes file's `/^\d+$/` whichever way it is spelled here.
+ */
 export function isAnchored(req: Requirement): boolean {
-  return /^(\\A|\^)|(\\Z|\\z|\$)$/.test(req.source);
+  return /^(\\A|\^|\(\?<!\[\^\\n\]\))|(\\Z|\\z|\$|\(\?!\[\^\\n\]\)|\(\?=\\n\?\$\))$/.test(req.source);
 }
 
 // Route tables repeat the same few requirements (every member route's `:id`); compile each once.

@@ -282,6 +282,8 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       }
       const req = toRequirement(value);
       if (isAnchored(req)) throw new ArgumentError(`Regexp anchor characters are not allowed in routing requirements: /${req.source}/`);
+      // JavaScript's `s` is Ruby's `m` (`.` matches a newline), which Rails refused here as it refused `m` itself.
+      if (req.flags.includes('s')) throw new ArgumentError(`Regexp multiline option not allowed in routing requirements: /${req.source}/${req.flags}`);
       // A segment's requirement is embedded in the route's one pattern, compiled without the u flag and matched
       // against the percent-encoded path, where such an escape would match nothing, silently.
       if (req.flags.includes('u') && /\\[pP]\{|\\u\{/.test(req.source)) {

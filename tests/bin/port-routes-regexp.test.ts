@@ -18,7 +18,7 @@ const SPELLINGS: [string, string, string, string][] = [
   ['[a-z]+\\Z', '', '[a-z]+(?=\\n?$)', ''],
   ['^post$', '', '(?<![^\\n])post(?![^\\n])', ''],
   ['a.c', '', 'a[^\\n]c', ''],
-  ['a.c', 'm', 'a[\\s\\S]c', ''],
+  ['a.c', 'm', 'a[\\s\\S]c', 's'],
   ['(?i)post', '', 'post', 'i'],
   ['post', 'i', 'post', 'i'],
   ['foo(?i:bar)', '', 'foo(?:[bB][aA][rR])', ''],

@@ -194,6 +194,11 @@ const CASES: Case[] = [
       ['connect', 'd/:day', { controller: 'days', day: { $regexp: 'Sun|Mon|Tue|Wed|Thu|Fri|Sat', flags: '' } }],
     ],
   },
+  {
+    name: "Ruby's multiline option is kept as JavaScript's s flag, beside the spelled-out dot",
+    ruby: "map.connect 'notes', :controller => 'notes', :requirements => { :body => /a.b/m, :name => /x/mi }\n",
+    draw: [['connect', 'notes', { controller: 'notes', requirements: { body: { $regexp: 'a[\\s\\S]b', flags: 's' }, name: { $regexp: 'x', flags: 'is' } } }]],
+  },
   // ---- loops ----
   {
     name: '.each over a literal list, with map.send',
@@ -363,6 +368,19 @@ for (const c of CASES) {
     assert.is(got, expected);
   });
 }
+
+cases("a segment's requirement Rails refused (anchored with ^, $ or \\Z, or given the m option) fails to draw once ported, as the routes file failed to load", async () => {
+  for (const [requirement, message] of [
+    ['/^\\d+$/', /^ArgumentError: Regexp anchor characters are not allowed in routing requirements/],
+    ['/\\d+\\Z/', /^ArgumentError: Regexp anchor characters are not allowed in routing requirements/],
+    ['/\\d+/m', /^ArgumentError: Regexp multiline option not allowed in routing requirements/],
+  ] as const) {
+    const ruby = `map.connect 'pages/:title/revisions/:number', :controller => 'revisions', :requirements => { :number => ${requirement} }\n`;
+    assert.equal(reportsOf(ruby), [], 'printed as written: the file\'s own mistake');
+    assert.match(outcomeOf(() => drawJson(portText(ruby, 'json').output)), message);
+    await importPorted(portText(ruby, 'ts').output).then(() => assert.unreachable('drew'), (error: Error) => assert.match(`${error.name}: ${error.message}`, message));
+  }
+});
 
 cases.run();
 

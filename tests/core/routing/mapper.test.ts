@@ -187,6 +187,25 @@ test('a multiline requirement is refused', () => {
   throwsA(() => draw((map) => map.connect('posts/:id', { controller: 'posts', requirements: { id: { source: '\\d+', flags: 'mx' } } })), ArgumentError);
 });
 
+test("an anchor spelled as Ruby's line anchors or \\Z are written for JavaScript is refused as the anchor itself is", () => {
+  for (const source of ['(?<![^\\n])\\d+', '\\d+(?![^\\n])', '\\d+(?=\\n?$)', '(?<![^\\n])\\d+(?![^\\n])']) {
+    throwsA(() => draw((map) => map.connect('posts/:id', { controller: 'posts', requirements: { id: { source } } })), ArgumentError, `Regexp anchor characters are not allowed in routing requirements: /${source}/`);
+  }
+  throwsA(() => draw((map) => map.resources('posts', { requirements: { id: /(?<![^\n])\d+/ } })), ArgumentError);
+  // Only at the very start or end, as Rails looked: inside an alternation the pattern is drawn (and, as the line
+  // anchor it is, matches no segment after a slash).
+  const set = draw((map) => map.connect('posts/:id', { controller: 'posts', id: /x|(?<![^\n])\d+/ }));
+  assertRecognizes(set, 'GET /posts/x', { controller: 'posts', action: 'index', id: 'x' });
+  // A requirement on a key the path does not hold is no segment's, and may be anchored, as in Rails.
+  draw((map) => map.connect('posts', { controller: 'posts', requirements: { name: { source: '(?<![^\\n])a' } } }));
+});
+
+test("a segment's requirement with JavaScript's s flag, Ruby's multiline option, is refused; another key's is kept", () => {
+  throwsA(() => draw((map) => map.connect('posts/:id', { controller: 'posts', requirements: { id: /a.b/s } })), ArgumentError, 'Regexp multiline option not allowed in routing requirements: /a.b/s');
+  throwsA(() => draw((map) => map.resources('posts', { requirements: { id: { source: '\\d+', flags: 'is' } } })), ArgumentError);
+  draw((map) => map.connect('posts', { controller: 'posts', requirements: { name: /a.b/s } }));
+});
+
 test('head or an unknown method in conditions is refused', () => {
   throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: 'head' } })), ArgumentError, 'HTTP method HEAD is invalid in route conditions. HEAD requests are answered by GET routes, returning just the response headers');
   throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: ['get', 'HEAD'] } })), ArgumentError);
