@@ -5,7 +5,7 @@
  * suite (CI runs it on each supported line). Without a reachable registry the suite is Unavailable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -182,6 +182,52 @@ async function nthStart(server: Started, count: number): Promise<string> {
   }
   throw new Error(`npm run dev did not start a server ${count} times:\n${server.output()}`);
 }
+
+/** Saves `file` as vim and many editors' "safe write" do: the new text to a file beside it, renamed over it. */
+function saveByRename(file: string, text: string): void {
+  const temporary = `${file}.tmp-save`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+test('npm run dev restarts for every save of a controller or the routes, files saved by rename included, says why, and stops on Ctrl-C', async () => {
+  const server = await start({}, 'dev');
+  const controller = join(app, 'app/controllers/notes_controller.js');
+  const routesFile = join(app, 'config/routes.js');
+  const [controllerBefore, routesBefore] = [readFileSync(controller, 'utf8'), readFileSync(routesFile, 'utf8')];
+  const edited = (n: number): string => controllerBefore.replace('  new() {}', `  new() {\n    this.response.set_header('X-Edited', '${n}');\n  }`);
+  let starts = 1;
+  try {
+    // A watcher that follows the file it first saw loses it after a rename or a few: save by rename again and again.
+    for (let n = 1; n <= 5; n += 1) {
+      saveByRename(controller, edited(n));
+      const res = await fetch(`${await nthStart(server, ++starts)}/notes/new`);
+      assert.is(res.status, 200);
+      assert.is(res.headers.get('x-edited'), String(n), `rename-save ${n} served`);
+    }
+    // A plain save after them is seen too.
+    writeFileSync(controller, edited(6));
+    assert.is((await fetch(`${await nthStart(server, ++starts)}/notes/new`)).headers.get('x-edited'), '6');
+    saveByRename(routesFile, routesBefore.replace("map.resources('notes');", "map.resources('notes', { path_prefix: '/journal' });"));
+    assert.is((await fetch(`${await nthStart(server, ++starts)}/journal/notes/new`)).status, 200, 'the routes saved by rename are the routes served');
+    assert.match(server.output(), 'signalbox dev: app/controllers/notes_controller.js changed: restarting server.js');
+    assert.match(server.output(), 'signalbox dev: config/routes.js changed: restarting server.js');
+    assert.not.match(server.output(), '.tmp-save', 'the temporary file is no module: it restarts nothing by itself');
+    // Ctrl-C reaches the whole foreground group: the server drains once and nothing is left listening.
+    const last = await nthStart(server, starts);
+    const exited = new Promise<void>((done) => server.child.on('exit', () => done()));
+    process.kill(-server.child.pid!, 'SIGINT');
+    await exited;
+    // Drained, once: a second signal would have cut the drain short (exiting 130, with no "server closed").
+    assert.match(server.output(), /"signal":"SIGINT","msg":"shutting down"\}\n.*"msg":"server closed"\}\n/);
+    assert.not.match(server.output(), 'second signal');
+    await fetch(`${last}/`).then(() => assert.unreachable('still listening'), (error: unknown) => assert.instance(error, TypeError));
+  } finally {
+    writeFileSync(controller, controllerBefore);
+    writeFileSync(routesFile, routesBefore);
+    await server.stop();
+  }
+});
 
 test('in development, code that does not load answers every page with its error, naming the file and line of a syntax error, and npm run dev restarts once the fix is saved', async () => {
   const server = await start({}, 'dev');
