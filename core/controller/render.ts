@@ -9,11 +9,8 @@
 import { BadRequest, MissingTemplate } from '../errors.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
-import type { Helpers } from '../routing/index.ts';
-import type { Flash } from '../session/flash.ts';
-import type { Params } from '../request/param-values.ts';
 import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
-import type { ViewClass } from '../views/host.ts';
+import type { ViewClass, ViewHost } from '../views/host.ts';
 import { renderInLayout, renderView } from '../views/render.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import { runOf } from './action-state.ts';
@@ -21,20 +18,12 @@ import { declarationsOf } from './declarations.ts';
 import { toXml } from './xml.ts';
 import { thenOrNow } from '../util.ts';
 
-/** What rendering reads of the controller (a `Controller` is one). */
-export interface Renderer {
+/** What rendering reads of the controller (a `Controller` is one): what a template's view reads, and the request and response around it. */
+export interface Renderer extends ViewHost {
   readonly request: Request;
   readonly response: Response;
   readonly views: ViewResolver | null;
-  readonly controller_path: string;
-  readonly controller_name: string;
   readonly action_name: string;
-  readonly params: Readonly<Params>;
-  readonly flash: Flash;
-  readonly routes: Helpers;
-  form_authenticity_token(): string;
-  read_fragment?(name: string | Readonly<Record<string, unknown>>): unknown;
-  write_fragment?(name: string | Readonly<Record<string, unknown>>, content: string, options?: { readonly expires_in?: number }): unknown;
 }
 
 export interface RenderOptions {
