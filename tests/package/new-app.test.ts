@@ -229,7 +229,7 @@ test('npm run dev restarts for every save of a controller or the routes, files s
   }
 });
 
-test('in development, code that does not load answers every page with its error, naming the file and line of a syntax error, and npm run dev restarts once the fix is saved', async () => {
+test('in development, code that does not load answers every page with its error, naming the file and line of a syntax error or of an import of a name not exported, and npm run dev restarts once the fix is saved', async () => {
   const server = await start({}, 'dev');
   const controller = join(app, 'app/controllers/notes_controller.js');
   const routesFile = join(app, 'config/routes.js');
@@ -253,6 +253,16 @@ test('in development, code that does not load answers every page with its error,
     assert.match(refused, 'config/routes.js:');
     writeFileSync(routesFile, routesBefore);
     assert.is((await fetch(`${await nthStart(server, 5)}/`)).status, 200);
+    // An import of a name the module does not export: Node's message names the module imported, not the file importing it.
+    const importLine = controllerBefore.split('\n').findIndex((line) => line.includes("import { Note } from '../models/note.js';")) + 1;
+    assert.ok(importLine > 0);
+    writeFileSync(controller, controllerBefore.replace("import { Note } from '../models/note.js';", "import { Nte as Note } from '../models/note.js';"));
+    const unexported = await (await fetch(`${await nthStart(server, 6)}/`)).text();
+    assert.match(unexported, "does not provide an export named 'Nte' (in app/controllers/notes_controller.js:" + importLine + ')');
+    assert.match(unexported, `app/controllers/notes_controller.js:${importLine}:`, 'the importing line is the trace');
+    assert.match(server.output(), `demo cannot load its code: The requested module '../models/note.js' does not provide an export named 'Nte' (in app/controllers/notes_controller.js:${importLine})`);
+    writeFileSync(controller, controllerBefore);
+    assert.is((await fetch(`${await nthStart(server, 7)}/`)).status, 200);
   } finally {
     writeFileSync(controller, controllerBefore);
     writeFileSync(routesFile, routesBefore);

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // Node's compile cache keeps V8's compiled code of every module on disk (checked against each file's
 // contents), so a restart reads it instead of compiling the framework and the app again. It applies to
@@ -64,28 +65,48 @@ try {
 console.log(`{{app_name}} (${app.config.environment}) listening on ${server.url}/ - press Ctrl-C to stop`);
 
 /**
- * The error, with the file and line of a syntax error: V8's message for one names neither, so each of
- * the application's own modules is checked with `node --check` (only after a failed start, in development).
+ * The error, with the file and line of a syntax error: V8's message for one names neither. An import of a
+ * name the module does not export has them at the head of its stack, where Node puts the line that
+ * imports it (`file:///…/notes_controller.js:3`, the line, a `^^^` under the name), which an error page,
+ * reading only the stack's frames, would not show. For any other, each of the application's own modules
+ * is checked with `node --check` (only after a failed start, in development).
  * @param {unknown} error
  * @returns {Error}
  */
 function explainLoadError(error) {
   if (!(error instanceof SyntaxError)) return error instanceof Error ? error : new Error(String(error));
   const root = import.meta.dirname;
+  const importing = /^(file:\/\/\S+):(\d+)\n[^\n]*\n( *)\^/.exec(error.stack ?? '');
+  if (importing) {
+    const file = fileURLToPath(importing[1]);
+    return located(error, file, relative(root, file), Number(importing[2]), importing[3].length + 1);
+  }
   for (const file of ownModules(root, ['config', 'app/controllers', 'app/models', 'app/helpers'])) {
     try {
       execFileSync(process.execPath, ['--check', file], { stdio: ['ignore', 'ignore', 'pipe'] });
     } catch (failed) {
       const report = String(/** @type {{ stderr?: unknown }} */ (failed).stderr ?? '');
       const line = /:(\d+)\n/.exec(report)?.[1];
-      const at = `${relative(root, file)}${line === undefined ? '' : `:${line}`}`;
-      const explained = new SyntaxError(`${error.message} (in ${at})`, { cause: error });
-      // The trace is the broken file's line, not the frames of this function that found it.
-      explained.stack = `SyntaxError: ${explained.message}\n    at ${file}:${line ?? 1}:1`;
-      return explained;
+      return located(error, file, relative(root, file), line === undefined ? undefined : Number(line), 1);
     }
   }
   return error;
+}
+
+/**
+ * `error` said again with where it is: `(in app/…/file.js:LINE)` after its message, and that line as its trace.
+ * @param {SyntaxError} error
+ * @param {string} file the absolute path
+ * @param {string} shown the path from the application's directory
+ * @param {number | undefined} line
+ * @param {number} column
+ * @returns {SyntaxError}
+ */
+function located(error, file, shown, line, column) {
+  const explained = new SyntaxError(`${error.message} (in ${shown}${line === undefined ? '' : `:${line}`})`, { cause: error });
+  // The trace is the broken file's line, not the frames of Node's loader or of the function that found it.
+  explained.stack = `SyntaxError: ${explained.message}\n    at ${file}:${line ?? 1}:${column}`;
+  return explained;
 }
 
 /**
