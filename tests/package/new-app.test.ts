@@ -339,4 +339,13 @@ test('its JSDoc types check with a strict tsc against the installed declarations
   }
 });
 
+test('its types check as its README says, with TypeScript 7 and the current @types/node installed in it', async () => {
+  // What `npm install --save-dev typescript @types/node && npx tsc -p jsconfig.json` installs now: TypeScript 7
+  // reads a JSDoc type more strictly than 5 (a module used as a type is an error there).
+  await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', 'typescript@7', '@types/node'], app);
+  const ran = await run('npx', ['tsc', '-p', 'jsconfig.json'], app);
+  assert.is(`${ran.stdout}${ran.stderr}`, '');
+  assert.is(ran.code, 0);
+});
+
 test.run();

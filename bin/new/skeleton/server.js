@@ -27,7 +27,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const mode = process.env.NODE_ENV || 'development';
 console.log(`{{app_name}} starting in ${mode} mode (Node ${process.version}, pid ${process.pid})`);
 
-/** @type {import('./config/application.js')['createApplication']} */
+/** @type {typeof import('./config/application.js').createApplication} */
 let createApplication;
 try {
   ({ createApplication } = await import('./config/application.js'));
