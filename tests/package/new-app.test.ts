@@ -106,6 +106,29 @@ test('in development a template with a syntax error answers a page naming its fi
   }
 });
 
+test('in development a template importing a name its module does not export answers a page naming the line that imports it', async () => {
+  const server = await start({});
+  const partial = join(app, 'app/views/notes/_form.html.js');
+  const before = readFileSync(partial, 'utf8');
+  const importing = "import { errorMessagesFor } from '../../helpers/application_helper.js';";
+  const line = before.split('\n').indexOf(importing) + 1;
+  assert.ok(line > 0);
+  try {
+    writeFileSync(partial, before.replace(importing, importing.replace('{ errorMessagesFor }', '{ errorMessagesFr as errorMessagesFor }')));
+    const broken = await fetch(`${server.url}/notes/new`);
+    assert.is(broken.status, 500);
+    const page = await broken.text();
+    assert.match(page, `does not provide an export named 'errorMessagesFr', at line ${line} (in template ${partial})`);
+    assert.not.match(page, 'node --check', 'which finds nothing wrong with the file');
+    assert.match(page, new RegExp(`<h2>Application Trace</h2>\\n<pre class="trace">at app/views/notes/_form\\.html\\.js:${line}:10</pre>`));
+    writeFileSync(partial, before);
+    assert.is((await fetch(`${server.url}/notes/new`)).status, 200);
+  } finally {
+    writeFileSync(partial, before);
+    await server.stop();
+  }
+});
+
 test('npm start on a port another server holds says so in a line and exits 1', async () => {
   const holder = createServer();
   await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', () => listening()));
