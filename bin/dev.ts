@@ -14,7 +14,7 @@
  * this process (as a second signal would cut its drain short); this process then exits as it did.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { constants } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -58,6 +58,11 @@ export function devCommand(args: string[], cwd: string = process.cwd()): Promise
   const missing = dirs.filter((dir) => !isDirectory(dir));
   if (missing.length === dirs.length) {
     console.error(`signalbox dev: nothing to watch: ${missing.map((dir) => relative(cwd, dir) || '.').join(', ')} ${missing.length === 1 ? 'is not a directory' : 'are not directories'} here (run it in the application's directory, or name them with --watch)`);
+    return Promise.resolve(1);
+  }
+  if (!existsSync(resolve(cwd, script))) {
+    // Started, it would fail at once and wait for ever for a change that cannot help.
+    console.error(`signalbox dev: ${script}: no such file (run it in the application's directory, or name the server's script)`);
     return Promise.resolve(1);
   }
   return new DevLoop(cwd, script, scriptArgs, dirs).run();
