@@ -3,9 +3,9 @@
  * restarts it when a module under the watched directories changes (default: config, app/controllers,
  * app/models and app/helpers; templates need no restart, development reads them again).
  *
- * Why not `node --watch-path`: on Linux its recursive watcher follows each file it first saw, so a
- * file saved by rename (vim, and the "safe write" of many editors: a temporary file renamed over the
- * original) is noticed a few times at most and then never again, not even a plain save after it. Here
+ * Why not `node --watch-path`: on Linux its recursive watcher follows the files it first saw, so a file
+ * saved by renaming a new one over it (the "safe write" of many editors, `sed -i`) is missed now and
+ * then, and after two or three such saves often for good, plain saves included. Here
  * only directories are watched, each with a watcher of its own: a directory's watcher reports every
  * name created, written or renamed into it, whatever the file's inode, and a directory created later
  * is watched as soon as it appears.

@@ -124,7 +124,7 @@ function packageJson(name: string, signalbox: Manifest): Record<string, unknown>
     scripts: {
       start: 'node server.js',
       // Restarts on code changes under config/ and app/ (views aside: development reads a changed template
-      // again), files saved by rename included, which `node --watch-path` stops seeing.
+      // again), files saved by renaming a new file over them included, which `node --watch-path` misses.
       dev: 'signalbox dev',
       test: 'node --test',
       routes: 'signalbox routes',

@@ -206,7 +206,7 @@ async function nthStart(server: Started, count: number): Promise<string> {
   throw new Error(`npm run dev did not start a server ${count} times:\n${server.output()}`);
 }
 
-/** Saves `file` as vim and many editors' "safe write" do: the new text to a file beside it, renamed over it. */
+/** Saves `file` as many editors' "safe write" and `sed -i` do: the new text to a file beside it, renamed over it. */
 function saveByRename(file: string, text: string): void {
   const temporary = `${file}.tmp-save`;
   writeFileSync(temporary, text);
