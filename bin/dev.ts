@@ -16,7 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { constants } from 'node:os';
-import { extname, join, relative, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const DEV_USAGE = `usage: signalbox dev [--watch DIR]... [SCRIPT [ARGS...]]
@@ -171,7 +171,8 @@ class DevLoop {
       }
       return;
     }
-    if (name !== null && !MODULE.has(extname(name))) return;
+    // Hidden names are an editor's (emacs' `.#notes_controller.js` lock, made when a buffer is first changed), not the app's.
+    if (name !== null && (!MODULE.has(extname(name)) || basename(name).startsWith('.'))) return;
     this.#changed.add(path);
     this.#schedule();
   }

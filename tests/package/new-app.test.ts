@@ -5,7 +5,7 @@
  * suite (CI runs it on each supported line). Without a reachable registry the suite is Unavailable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -236,6 +236,14 @@ test('npm run dev restarts for every save of a controller or the routes, files s
     assert.match(server.output(), 'signalbox dev: app/controllers/notes_controller.js changed: restarting server.js');
     assert.match(server.output(), 'signalbox dev: config/routes.js changed: restarting server.js');
     assert.not.match(server.output(), '.tmp-save', 'the temporary file is no module: it restarts nothing by itself');
+    // An editor's files beside the code (emacs' lock, a backup) are not the app's: no restart for them.
+    const restarts = server.output().split('restarting server.js').length;
+    writeFileSync(join(app, 'app/controllers/.#notes_controller.js'), 'user@host.1234');
+    writeFileSync(`${controller}~`, controllerBefore);
+    await new Promise((wait) => setTimeout(wait, 1_000));
+    rmSync(join(app, 'app/controllers/.#notes_controller.js'));
+    rmSync(`${controller}~`);
+    assert.is(server.output().split('restarting server.js').length, restarts, server.output());
     // Ctrl-C reaches the whole foreground group: the server drains once and nothing is left listening.
     const last = await nthStart(server, starts);
     const exited = new Promise<void>((done) => server.child.on('exit', () => done()));
