@@ -8,10 +8,14 @@
  * (`const { post_path } = helpers`) works and unused helpers cost nothing.
  *
  * Everything a request does here avoids V8's slow roads around a Proxy
- * prototype: the object is made with its slots as a literal (an assignment
- * would reach the Proxy's `set` trap), and a bound helper becomes its own
- * property by a class field definition (no descriptor object to read, no
- * trap), so that later reads of it are ordinary property reads.
+ * prototype: the object is an instance of a class made once per route set,
+ * whose prototype is an ordinary object with the Proxy above it (V8 makes an
+ * object whose own prototype is a Proxy on a slow road, about 100 ns, and
+ * one of a class in some 20 ns); its slots are class fields (an assignment
+ * to a property it lacks would reach the Proxy's `set` trap), and a bound
+ * helper becomes its own property by a class field definition too (no
+ * descriptor object to read, no trap), so that later reads of it are
+ * ordinary property reads.
  */
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
 import { generateFromValues, inspect, type Generator } from './generate.ts';
@@ -109,8 +113,10 @@ const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
 const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
 /** The route set's helper by name (or null), on every helpers object: `helperOf` binds with it, bypassing the Proxy. */
 const RESOLVE = Symbol('signalbox.helpers.resolve');
+/** The helpers `helperOf` has bound for this object, by name (made on its first). */
+const BOUND = Symbol('signalbox.helpers.bound');
 // Helpers are looked up by name here (the polymorphic helpers and a format twin call others), so this side sees them as a table.
-type Bound = Helpers & Readonly<Record<string, HelperFn>> & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string };
+type Bound = Helpers & Readonly<Record<string, HelperFn>> & { [CONTEXT]: HelperContext; [PLAIN_DEFAULTS]: boolean; [PATH_PREFIX]: string; [BOUND]: Map<string, HelperFn> | null };
 
 // Options that shape the URL around the path; they never reach generation or the query string.
 // `user` and `password` count only as a pair (credentials); alone, `user` is an ordinary parameter.
@@ -120,10 +126,11 @@ const URL_OPTION_KEYS = ['anchor', 'params', 'only_path', 'host', 'protocol', 'p
 type Impl = (this: Bound, ...args: unknown[]) => unknown;
 type Resolve = (name: string) => Impl | null;
 
-/** A route set's helper prototype, and how it finds a helper by name. */
+/** A route set's helper prototype, how it finds a helper by name, and the class of its helpers objects. */
 export interface HelperPrototype {
   readonly proto: object;
   readonly resolve: Resolve;
+  readonly HelpersObject: new (context: HelperContext, plain: boolean, prefix: string) => Helpers;
 }
 
 /**
@@ -154,7 +161,25 @@ export function createHelperPrototype(table: HelperTable): HelperPrototype {
     deleteProperty: () => false,
     setPrototypeOf: () => false,
   });
-  return { proto, resolve };
+  // Fields, not assignments: the instance has its slots before the constructor writes them, so no write looks up the chain to the Proxy.
+  class HelpersObject {
+    [CONTEXT]: HelperContext;
+    [PLAIN_DEFAULTS]: boolean;
+    [PATH_PREFIX]: string;
+    [RESOLVE]: Resolve;
+    [BOUND]: Map<string, HelperFn> | null = null;
+    constructor(context: HelperContext, plain: boolean, prefix: string) {
+      this[CONTEXT] = context;
+      this[PLAIN_DEFAULTS] = plain;
+      this[PATH_PREFIX] = prefix;
+      this[RESOLVE] = resolve;
+    }
+  }
+  // Shared by every request: nothing may be written to it, and it names nothing of its own (not even `constructor`).
+  Reflect.deleteProperty(HelpersObject.prototype, 'constructor');
+  Object.setPrototypeOf(HelpersObject.prototype, proto);
+  Object.freeze(HelpersObject.prototype);
+  return { proto, resolve, HelpersObject: HelpersObject as unknown as HelperPrototype['HelpersObject'] };
 }
 
 /**
@@ -165,8 +190,19 @@ export function createHelperPrototype(table: HelperTable): HelperPrototype {
  */
 export function helperOf(helpers: object, name: string): unknown {
   const resolve = (helpers as { [RESOLVE]?: Resolve })[RESOLVE];
-  if (resolve === undefined || Object.hasOwn(helpers, name)) return (helpers as Record<string, unknown>)[name];
-  return bindOwn(helpers as Bound, name, resolve);
+  if (resolve === undefined) return (helpers as Record<string, unknown>)[name];
+  const bound = helpers as Bound;
+  // Kept in the object's own Map, not as its own property: a template reads a handful of helpers per
+  // request, and a Map entry costs a fraction of defining a property on a fresh object.
+  const kept = (bound[BOUND] ??= new Map());
+  let fn = kept.get(name);
+  if (fn !== undefined) return fn;
+  if (Object.hasOwn(helpers, name)) return bound[name];
+  const impl = resolve(name);
+  if (impl === null) return undefined;
+  fn = impl.bind(bound);
+  kept.set(name, fn);
+  return fn;
 }
 
 /** The helper `name` bound to `helpers`, kept as its own property for the next read; undefined when no helper has that name. */
@@ -269,14 +305,13 @@ function keepOwn(target: object, name: string, value: unknown): void {
 }
 
 /** A helpers object over a prototype, bound to one request's context. */
-export function bindHelpers({ proto, resolve }: HelperPrototype, context: HelperContext, relativeUrlRoot: string): Helpers {
+export function bindHelpers({ HelpersObject }: HelperPrototype, context: HelperContext, relativeUrlRoot: string): Helpers {
   const d = context.default_url_options;
   // Defaults that only name where the app lives (host, port, root) leave the path alone, so positional helpers may take the fast path.
   const credentials = hasCredentials(d) ? ['user', 'password'] : [];
   const plain = Object.keys(d).every((k) => WHERE_KEYS.includes(k) || credentials.includes(k));
   const prefix = d.skip_relative_url_root ? '' : d.relative_url_root === undefined ? relativeUrlRoot : mountPoint(d.relative_url_root);
-  // A literal defines the slots, where assignments would each go through the Proxy's `set` trap.
-  return { __proto__: proto, [CONTEXT]: context, [PLAIN_DEFAULTS]: plain, [PATH_PREFIX]: prefix, [RESOLVE]: resolve } as unknown as Helpers;
+  return new HelpersObject(context, plain, prefix);
 }
 
 function namedHelper(self: Bound, table: HelperTable, name: string, g: GenRoute, kind: 'url' | 'path', hashFor: (o: UrlOptions | undefined) => UrlOptions, input: unknown[], fixesUrl: boolean): string {

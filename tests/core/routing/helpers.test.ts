@@ -192,20 +192,41 @@ test('helpers report which names exist, and unknown names are undefined', () => 
   assert.not.ok('nope_path' in h);
   assert.is((h as Record<string, unknown>).nope_path, undefined);
   assert.is((h as unknown as Record<symbol, unknown>)[Symbol.iterator], undefined);
-  const proto = Object.getPrototypeOf(helpersOf(routes)) as object;
-  assert.ok(Reflect.ownKeys(proto).includes('formatted_post_comment_url'));
-  assert.is(typeof Object.getOwnPropertyDescriptor(proto, 'post_path')?.value, 'function');
-  assert.is(Object.getOwnPropertyDescriptor(proto, 'nope_path'), undefined);
-  assert.is(Object.getOwnPropertyDescriptor(proto, Symbol.iterator), undefined);
+  assert.not.ok('constructor' in h);
+  const names: string[] = [];
+  for (const name in helpersOf(routes)) names.push(name);
+  assert.ok(names.includes('formatted_post_comment_url'));
+  assert.ok(names.includes('url_for'));
+  assert.not.ok(names.includes('nope_path'));
+  const table = prototypesOf(helpersOf(routes)).find((p) => Reflect.ownKeys(p).includes('post_path'));
+  assert.is(typeof (table && Object.getOwnPropertyDescriptor(table, 'post_path')?.value), 'function');
+  for (const proto of prototypesOf(helpersOf(routes))) {
+    assert.is(Object.getOwnPropertyDescriptor(proto, 'nope_path'), undefined);
+    assert.is(Object.getOwnPropertyDescriptor(proto, Symbol.iterator), undefined);
+  }
 });
 
-test('helpers objects cannot be modified through their prototype', () => {
-  const proto = Object.getPrototypeOf(helpersOf(routes)) as Record<string, unknown>;
-  assert.not.ok(Reflect.set(proto, 'post_path', () => 'hacked'));
-  assert.not.ok(Reflect.defineProperty(proto, 'x', { value: 1 }));
-  assert.not.ok(Reflect.deleteProperty(proto, 'post_path'));
-  assert.not.ok(Reflect.setPrototypeOf(proto, null));
+/** Every prototype above `object`, nearest first. */
+function prototypesOf(object: object): object[] {
+  const chain: object[] = [];
+  for (let p = Object.getPrototypeOf(object) as object | null; p !== null; p = Object.getPrototypeOf(p) as object | null) chain.push(p);
+  return chain;
+}
+
+test('helpers objects cannot be modified through their prototypes, which every request shares', () => {
+  const chain = prototypesOf(helpersOf(routes));
+  assert.ok(chain.length > 0);
+  for (const proto of chain) {
+    assert.not.ok(Reflect.set(proto, 'post_path', () => 'hacked'));
+    assert.not.ok(Reflect.set(proto, 'url_for', () => 'hacked'));
+    assert.not.ok(Reflect.defineProperty(proto, 'x', { value: 1 }));
+    assert.not.ok(Reflect.defineProperty(proto, 'post_path', { value: () => 'hacked' }));
+    assert.not.ok(Reflect.setPrototypeOf(proto, null));
+    Reflect.deleteProperty(proto, 'post_path');
+  }
   assert.is(helpersOf(routes).post_path(1), '/posts/1');
+  assert.is(helpersOf(routes).url_for({ controller: 'posts', action: 'index', only_path: true }), '/posts');
+  assert.is((helpersOf(routes) as unknown as Record<string, unknown>).x, undefined);
 });
 
 test('recall fills values the helper is not given', () => {
