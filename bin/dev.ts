@@ -16,7 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { constants } from 'node:os';
-import { basename, extname, join, relative, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const DEV_USAGE = `usage: signalbox dev [--watch DIR]... [SCRIPT [ARGS...]]
@@ -144,7 +144,7 @@ class DevLoop {
     } catch {
       return; // Gone already: its parent's watcher reports it if it comes back.
     }
-    // A watched directory removed or renamed away ends its watcher; it is watched again if it reappears.
+    // A watcher that fails ends; its directory is watched again if its parent reports it made anew.
     watcher.on('error', () => { watcher.close(); this.#watchers.delete(dir); });
     this.#watchers.set(dir, watcher);
     let entries;
@@ -159,6 +159,19 @@ class DevLoop {
   #saw(dir: string, name: string | null): void {
     if (this.#stopping) return;
     const path = name === null ? dir : join(dir, name);
+    if (name !== null && this.#watchers.has(path) && !isDirectory(path)) {
+      // A watched directory removed or renamed away: its watchers (and those under it) end, so that one
+      // made again under that name is watched afresh; the modules it held are gone, which is a change.
+      for (const [watched, watcher] of this.#watchers) {
+        if (watched === path || watched.startsWith(`${path}${sep}`)) {
+          watcher.close();
+          this.#watchers.delete(watched);
+        }
+      }
+      this.#changed.add(path);
+      this.#schedule();
+      return;
+    }
     if (name !== null && isDirectory(path)) {
       // A new directory is watched from now on; modules already in it (moved in, or written before its
       // watcher began) restart the server as a change would. An empty one is nothing to restart for.
@@ -183,7 +196,7 @@ class DevLoop {
   }
 
   async #restart(): Promise<void> {
-    // A change saved while the server stops is taken by the restart under way, or by one right after it.
+    // A change saved while the server stops is read by the start that ends this restart.
     if (this.#restarting || this.#stopping) return;
     const changed = [...this.#changed].map((path) => relative(this.cwd, path) || '.');
     this.#changed.clear();
@@ -209,7 +222,7 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 
 function holdsModules(dir: string): boolean {
   try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((name) => MODULE.has(extname(name)));
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((name) => MODULE.has(extname(name)) && !basename(name).startsWith('.'));
   } catch {
     return false;
   }

@@ -5,7 +5,7 @@
  * suite (CI runs it on each supported line). Without a reachable registry the suite is Unavailable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -244,6 +244,15 @@ test('npm run dev restarts for every save of a controller or the routes, files s
     rmSync(join(app, 'app/controllers/.#notes_controller.js'));
     rmSync(`${controller}~`);
     assert.is(server.output().split('restarting server.js').length, restarts, server.output());
+    // A directory made, removed and made again under the same name is watched each time.
+    const admin = join(app, 'app/controllers/admin');
+    for (const round of [1, 2, 3]) {
+      mkdirSync(admin);
+      saveByRename(join(admin, 'roles.js'), `export const round = ${round};\n`);
+      await nthStart(server, ++starts);
+      rmSync(admin, { recursive: true });
+      await nthStart(server, ++starts);
+    }
     // Ctrl-C reaches the whole foreground group: the server drains once and nothing is left listening.
     const last = await nthStart(server, starts);
     const exited = new Promise<void>((done) => server.child.on('exit', () => done()));
