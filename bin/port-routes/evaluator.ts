@@ -107,15 +107,75 @@ const MAX_EXPRESSION_DEPTH = 200;
 const MAX_CALL_DEPTH = 32;
 
 /** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
+/** Ruby methods that change the list, hash or string they are called on. */
+const MUTATORS: ReadonlySet<string> = new Set([
+  'push', 'append', 'prepend', 'unshift', 'insert', 'concat', 'replace', 'clear', 'store', 'update', 'delete', 'delete_if',
+  'keep_if', 'shift', 'pop', 'fill', 'merge!', 'reject!', 'select!', 'map!', 'collect!', 'uniq!', 'compact!', 'flatten!',
+  'sort!', 'sort_by!', 'reverse!', 'gsub!', 'sub!', 'strip!', 'chomp!', 'squeeze!', 'downcase!', 'upcase!', 'capitalize!',
+]);
+
+/** What {@link changedVariables} found for a statement: a statement left out in a loop is looked into once. */
+const changedCache = new WeakMap<Node, Map<string, boolean>>();
+
+/**
+ * The variables (locals and constants) a statement assigns or changes in place, with whether the statement itself
+ * assigns the name (so Ruby creates it there). A method defined inside has a scope of its own and is not looked into.
+ * The walk keeps its own stack, so a deeply nested statement costs time linear in its size and no call depth.
+ */
+function changedVariables(statement: Node): Map<string, boolean> {
+  const cached = changedCache.get(statement);
+  if (cached !== undefined) return cached;
+  const found = new Map<string, boolean>();
+  const named = (n: Node): string | null => (n.type === 'ident' || (n.type === 'const' && n.scope === null && !n.top) ? n.name : null);
+  const note = (n: Node, assigned: boolean): void => {
+    const name = named(n);
+    if (name !== null) found.set(name, (found.get(name) ?? false) || assigned);
+  };
+  // Only the statement itself creates a name it assigns: blocks and branches inside run in scopes of their own.
+  const stack: { value: unknown; top: boolean }[] = [{ value: statement, top: true }];
+  while (stack.length > 0) {
+    const { value, top } = stack.pop() as { value: unknown; top: boolean };
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push({ value: v, top: false });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const n = value as Node;
+    if (typeof n.type === 'string') {
+      if (n.type === 'def' || n.type === 'class' || n.type === 'module') continue;
+      if (n.type === 'assign') {
+        if (n.target.type === 'index') note(n.target.receiver, false);
+        else note(n.target, top);
+      } else if (n.type === 'masgn') {
+        for (const t of n.targets) note(t, top);
+      } else if (n.type === 'binary' && n.op === '<<') {
+        note(n.left, false);
+      } else if (n.type === 'call' && n.receiver !== null && MUTATORS.has(n.name)) {
+        note(n.receiver, false);
+      }
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== 'line' && key !== 'start' && key !== 'end' && child !== null && typeof child === 'object') stack.push({ value: child, top: false });
+    }
+  }
+  changedCache.set(statement, found);
+  return found;
+}
+
 class Scope {
   readonly #vars = new Map<string, Value>();
+  /** Locals (and constants) a statement left out of the port assigned or changed: why their value is unknown. */
+  readonly #leftOut = new Map<string, string>();
 
   /** `gate`: a method body's scope, which sees the file's constants but none of the locals around its `def`. */
   constructor(readonly parent: Scope | null, readonly gate = false) {}
 
-  lookup(name: string): { value: Value } | null {
+  lookup(name: string): { value: Value; leftOut?: string } | null {
     for (let s: Scope | null = this; s !== null; s = s.parent) {
-      if (s.#vars.has(name)) return { value: s.#vars.get(name) as Value };
+      if (s.#vars.has(name)) {
+        const leftOut = s.#leftOut.get(name);
+        return leftOut === undefined ? { value: s.#vars.get(name) as Value } : { value: null, leftOut };
+      }
       if (s.gate && !isConstantName(name)) return null;
     }
     return null;
@@ -125,6 +185,7 @@ class Scope {
     for (let s: Scope | null = this; s !== null; s = s.parent) {
       if (s.#vars.has(name)) {
         s.#vars.set(name, value);
+        s.#leftOut.delete(name);
         return;
       }
       if (s.gate && !isConstantName(name)) break;
@@ -134,13 +195,36 @@ class Scope {
 
   define(name: string, value: Value): void {
     this.#vars.set(name, value);
+    this.#leftOut.delete(name);
   }
 
   /** A constant belongs to the file (its module), not to the block that assigns it. */
   defineConstant(name: string, value: Value): void {
+    this.#root().define(name, value);
+  }
+
+  /**
+   * Marks a variable whose value a statement left out gave or changed, where Ruby keeps it: the scope that already
+   * has it, or (a name the statement itself assigns first) this one; a constant at the file's level.
+   */
+  markLeftOut(name: string, reason: string, assigned: boolean): void {
+    for (let s: Scope | null = isConstantName(name) ? this.#root() : this; s !== null; s = s.parent) {
+      if (s.#vars.has(name)) {
+        s.#leftOut.set(name, reason);
+        return;
+      }
+      if (s.gate && !isConstantName(name)) break;
+    }
+    if (!assigned) return;
+    const home = isConstantName(name) ? this.#root() : this;
+    home.#vars.set(name, null);
+    home.#leftOut.set(name, reason);
+  }
+
+  #root(): Scope {
     let s: Scope = this;
     while (s.parent !== null) s = s.parent;
-    s.#vars.set(name, value);
+    return s;
   }
 }
 
@@ -167,6 +251,13 @@ class Evaluator {
   #exhausted = false;
   readonly #root = new MapperRef('map', null);
   #rootNamed = false;
+  /**
+   * Whether the file being read runs with the mapper as self: a plugin's routes file, which the engines plugin,
+   * Desert and their like `eval` inside a method of the mapper (`from_plugin`, `routes_from_plugin`), so that a call
+   * without a receiver (`resources :posts`, `profile 'profile', ...`) is the mapper's. A file that draws with
+   * `ActionController::Routing::Routes.draw` runs at the top level, where such a call is no routing call.
+   */
+  #selfIsMapper = false;
   readonly #omissions: Omission[] = [];
   readonly #omitted = new Set<string>();
   #file: ParsedFile = { name: '', text: '', program: { body: [], comments: [] } };
@@ -208,6 +299,7 @@ class Evaluator {
       this.#methods = new Map();
       this.#lineStarts = lineStarts(file.text);
       collectDefinitions(file.program.body, this.#defined);
+      this.#selfIsMapper = !drawsRoutes(file.program.body);
       comments.set(file.name, file.program.comments);
       declarations.push({ kind: 'file', file: file.name });
       const scope = new Scope(null);
@@ -255,6 +347,10 @@ class Evaluator {
       out.length = mark;
       const reason = error instanceof NotPorted ? error.message : `it could not be evaluated (${error instanceof Error ? error.message : String(error)})`;
       this.#omit(node, reason, out);
+      // What the statement would have assigned or changed is unknown now: a later use of it is left out with this
+      // reason, rather than taken for a method defined elsewhere or read as the value it had before.
+      const because = `which the statement on line ${node.line} (not ported) ${node.type === 'assign' || node.type === 'masgn' ? 'assigns' : 'assigns or changes'}`;
+      for (const [name, assigned] of changedVariables(node)) scope.markLeftOut(name, because, assigned);
     }
   }
 
@@ -343,6 +439,10 @@ class Evaluator {
       if (method !== undefined) return this.#invoke(method, node, scope, out, forValue);
       if (node.name === 'block_given?' && node.args.length === 0 && node.block === null && this.#frames.length > 0) return this.#frames[this.#frames.length - 1] !== null;
       if (LOADING_METHODS.has(node.name)) throw new NotPorted(`it loads code (${node.name}) the port does not read`);
+      if (this.#selfIsMapper && !forValue && scope.lookup(node.name) === null) {
+        this.#mapperCall(this.#root, node, scope, out);
+        return null;
+      }
       throw new NotPorted(this.#unknownMethod(node.name));
     }
     if (node.name === 'draw' && isRoutesConstant(node.receiver)) return this.#draw(node, scope, out);
@@ -465,7 +565,18 @@ class Evaluator {
       name = typeof target === 'string' ? target : target.name;
       args = args.slice(1);
     }
-    if (this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
+    // Mapper#method_missing is public in Rails 2.x, and an OptionMerger sends a call of its private one on to the
+    // mapper with the options merged: `map.method_missing(:name, path, options)`, which helper methods use to name a
+    // route from a variable, is the named route `name` whatever the name (even `connect`).
+    let missing = false;
+    if (name === 'method_missing') {
+      const target = args[0];
+      if (typeof target !== 'string' && !(target instanceof Sym)) throw new NotPorted('method_missing is given no route name');
+      name = typeof target === 'string' ? target : target.name;
+      args = args.slice(1);
+      missing = true;
+    }
+    if (!missing && this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
     // A block is written here, or handed on (`&settings`) from a lambda or proc the file keeps in a variable.
     let block: Block | null = node.block;
     let blockScope = scope;
@@ -479,14 +590,14 @@ class Evaluator {
     }
     let method: MapperMethod;
     let callArgs: Value[] = args;
-    if (BLOCK_METHODS.has(name)) {
+    if (!missing && BLOCK_METHODS.has(name)) {
       method = name as MapperMethod;
       // A block's map is Rails' OptionMerger, which supplies its own options as a missing last argument:
       // `merger.with_options do |m|` is `with_options(options)`. Signalbox's map already carries them.
       if (name === 'with_options' && map.parent !== null && !args.some((a) => a instanceof RubyHash)) callArgs = [...args, new RubyHash()];
-    } else if (name === 'connect' || name === 'root') {
+    } else if (!missing && (name === 'connect' || name === 'root')) {
       method = name;
-    } else if (name === 'named_route') {
+    } else if (!missing && name === 'named_route') {
       method = 'named';
       const routeName = args[0];
       if (typeof routeName !== 'string' && !(routeName instanceof Sym)) throw new NotPorted('named_route is given no route name');
@@ -513,6 +624,25 @@ class Evaluator {
       if (passed === undefined) unrun = block;
       block = null;
     }
+    // Rails 2.x's resources and resource take their options from a last hash only (extract_options!): a hash among
+    // the names is one more name to Rails, which (under Ruby 1.8) drew a resource named by the hash's to_s, while the
+    // names around it got none of its options. The port draws the names as Rails did and reports each such hash.
+    const strays: Node[] = [];
+    if (method === 'resources' || method === 'resource') {
+      const last = callArgs.length - 1;
+      const kept = callArgs.filter((a, i) => !(a instanceof RubyHash && i !== last));
+      if (kept.length !== callArgs.length) {
+        const written = node.args.filter((a) => a.type !== 'blockpass');
+        const exact = written.length === node.args.length - (passed === undefined ? 0 : 1) && !written.some((a) => a.type === 'splat' || a.type === 'dsplat');
+        const offset = written.length - args.length;
+        callArgs.forEach((a, i) => {
+          if (!(a instanceof RubyHash) || i === last) return;
+          const at = exact ? written[i + offset] : undefined;
+          strays.push(at !== undefined && at.type === 'hash' ? at : node);
+        });
+        callArgs = kept;
+      }
+    }
     const data = callArgs.map((a) => this.#data(emptyListOptions(a), 0));
     let body: { param: MapperRef | null; body: Declaration[]; endLine: number } | null = null;
     if (block !== null) {
@@ -538,6 +668,9 @@ class Evaluator {
     const statement = summarize(this.#file.text, unrun === null ? node : { start: node.start, end: unrun.start });
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
     if (unrun !== null) this.#omit(unrun, `${method === 'named' ? 'named_route' : method} takes no block: Rails 2.x draws the route and never runs the block`, out);
+    for (const stray of strays) {
+      this.#omit(stray, `${method} takes its options from a last hash only: Rails 2.x took this hash for one more resource name (a path made of the hash's text) and gave the names around it none of these options`, out);
+    }
   }
 
   #arguments(nodes: readonly Node[], scope: Scope): Value[] {
@@ -608,6 +741,7 @@ class Evaluator {
       }
       case 'ident': {
         const found = scope.lookup(node.name);
+        if (found?.leftOut !== undefined) throw new NotPorted(`it uses ${node.name}, ${found.leftOut}`);
         if (found !== null) return found.value;
         if (this.#methods.has(node.name) || node.name === 'block_given?') {
           const out: Declaration[] = [];
@@ -624,6 +758,7 @@ class Evaluator {
         const found = scope.lookup(node.name);
         if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
         if (found === null) throw new NotPorted(`it uses ${node.name}, a constant defined elsewhere`);
+        if (found.leftOut !== undefined) throw new NotPorted(`it uses ${node.name}, ${found.leftOut}`);
         return found.value;
       }
       case 'paren': {
@@ -728,7 +863,11 @@ class Evaluator {
   #assign(node: NodeOf<'assign'>, scope: Scope): Value {
     const target = node.target;
     const current = (): Value => {
-      if (target.type === 'ident' || target.type === 'const') return scope.lookup(target.name)?.value ?? null;
+      if (target.type === 'ident' || target.type === 'const') {
+        const found = scope.lookup(target.name);
+        if (found?.leftOut !== undefined) throw new NotPorted(`it uses ${target.name}, ${found.leftOut}`);
+        return found?.value ?? null;
+      }
       if (target.type === 'index') return this.#index(this.#value(target.receiver, scope), this.#arguments(target.args, scope));
       throw new NotPorted('it assigns to something other than a variable or a hash element');
     };
@@ -1198,6 +1337,25 @@ function collectDefinitions(nodes: readonly Node[], into: Set<string>): void {
     if (n.type === 'if') stack.push(...n.then, ...(n.else ?? []));
     if (n.type === 'call' && n.block) stack.push(...n.block.body);
   }
+}
+
+/** Whether a file draws its routes with `ActionController::Routing::Routes.draw`, anywhere in it. */
+function drawsRoutes(nodes: readonly Node[]): boolean {
+  const stack: unknown[] = [...nodes];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const n = value as Node;
+    if (n.type === 'call' && n.name === 'draw' && n.receiver !== null && isRoutesConstant(n.receiver)) return true;
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== 'line' && key !== 'start' && key !== 'end' && child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return false;
 }
 
 function describeNode(node: Node): string {

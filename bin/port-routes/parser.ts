@@ -629,6 +629,9 @@ class Parser {
       } else {
         const key = this.#argument();
         this.#skipNl();
+        // Ruby 1.8, which Rails 2.x ran on, also read `{ key, value, key, value }`: a list of keys and values
+        // (`:has_many => { :features, :menus }`). It is all list or all pairs, of an even length.
+        if (pairs.length === 0 && isOp(this.#peek(), ',')) return this.#listHash(open, key);
         this.#expect('op', '=>', "'=>'");
         this.#skipNl();
         pairs.push({ key, value: this.#argument() });
@@ -639,6 +642,23 @@ class Parser {
     }
     this.#skipNl();
     this.#expect('op', '}', "'}'");
+    return this.#node(open, { type: 'hash', pairs, braces: true });
+  }
+
+  /** The rest of Ruby 1.8's `{ key, value, ... }`, its first element read. */
+  #listHash(open: Token, first: Node): Node {
+    const elements: Node[] = [first];
+    while (this.#accept('op', ',')) {
+      this.#skipNl();
+      if (isOp(this.#peek(), '}')) break;
+      elements.push(this.#argument());
+      this.#skipNl();
+    }
+    const close = this.#peek();
+    this.#expect('op', '}', "'}'");
+    if (elements.length % 2 !== 0) this.#fail('odd number list for Hash', close);
+    const pairs: HashPair[] = [];
+    for (let i = 0; i < elements.length; i += 2) pairs.push({ key: elements[i], value: elements[i + 1] });
     return this.#node(open, { type: 'hash', pairs, braces: true });
   }
 

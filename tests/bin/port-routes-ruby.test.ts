@@ -28,6 +28,16 @@ const CASES: Case[] = [
     draw: [['connect', ...DEFAULT]],
   },
   {
+    name: 'a plugin\'s routes file run with the mapper as self (engines\' from_plugin, Desert): a call without a receiver is the mapper\'s',
+    ruby: "resources :posts\nnamespace(:admin) do |admin|\n  admin.resources :users\nend\nabout 'about', :controller => 'pages'\nwith_options :controller => 'feeds' do |feeds|\n  feeds.connect 'feed'\nend\n",
+    draw: [
+      ['resources', 'posts'],
+      ['namespace', 'admin', { $block: [['resources', 'users']] }],
+      ['about', 'about', { controller: 'pages' }],
+      ['with_options', { controller: 'feeds' }, { $block: [['connect', 'feed']] }],
+    ],
+  },
+  {
     name: 'a byte-order mark and Windows line endings',
     ruby: "\uFEFFActionController::Routing::Routes.draw do |map|\r\n  map.connect ':controller/:action/:id' # default\r\nend\r\n",
     draw: [['connect', ...DEFAULT]],
@@ -59,6 +69,11 @@ const CASES: Case[] = [
     draw: [['connect', 'a/:id', { controller: 'a', action: 'show', format: 'xml' }], ['connect', 'b', { controller: 'b' }]],
   },
   {
+    name: 'Ruby 1.8\'s hash of a list of keys and values ({ key, value, ... }), which Rails 2.x ran on',
+    ruby: "map.resources :posts, :has_many => { :comments, :votes }\nmap.connect 'a', {\n  :controller, 'a',\n  :action, 'b',\n}\n",
+    draw: [['resources', 'posts', { has_many: { comments: 'votes' } }], ['connect', 'a', { controller: 'a', action: 'b' }]],
+  },
+  {
     name: 'semicolons separate statements on one line',
     ruby: "map.connect 'a', :controller => 'a'; map.connect 'b', :controller => 'b'\n",
     draw: [['connect', 'a', { controller: 'a' }], ['connect', 'b', { controller: 'b' }]],
@@ -67,6 +82,11 @@ const CASES: Case[] = [
     name: 'map.send and named_route name their method or route by a string or symbol',
     ruby: "map.send(:resources, :posts)\nmap.send 'about', 'about', :controller => 'pages'\nmap.named_route 'login', 'login', :controller => 'sessions'\n",
     draw: [['resources', 'posts'], ['about', 'about', { controller: 'pages' }], ['login', 'login', { controller: 'sessions' }]],
+  },
+  {
+    name: 'map.method_missing names a route by its first argument, on a map or a block\'s map',
+    ruby: "map.method_missing :about, 'about', :controller => 'pages'\ndef day_route(m, name)\n  m.method_missing name.to_sym, \"days/:day\", :action => name\nend\nmap.with_options(:controller => 'days') do |d|\n  day_route d, 'show'\nend\n",
+    draw: [['about', 'about', { controller: 'pages' }], ['with_options', { controller: 'days' }, { $block: [['show', 'days/:day', { action: 'show' }]] }]],
   },
   {
     name: 'any other method with a path is a named route (Rails\' method_missing)',
@@ -458,6 +478,12 @@ const OMITTED: Omitted[] = [
     draw: [['connect', 'kept', { controller: 'k' }]],
   },
   {
+    name: 'a call without a receiver in a file that draws with Routes.draw, where self is no mapper',
+    ruby: "ActionController::Routing::Routes.draw do |map|\n  resources :posts\n  map.resources :tags\nend\n",
+    reports: ['config/routes.rb:2: not ported: resources :posts'],
+    draw: [['resources', 'tags']],
+  },
+  {
     name: 'a routes file of a later Rails (routes.draw without a map)',
     ruby: "Blog::Application.routes.draw do\n  resources :posts\nend\n",
     reports: ['config/routes.rb:1: not ported: Blog::Application.routes.draw do … end'],
@@ -490,6 +516,12 @@ const OMITTED: Omitted[] = [
       ['about', 'about', { controller: 'pages' }],
       ['with_options', { controller: 'x' }, { $block: [['connect', 'x/:id']] }],
     ],
+  },
+  {
+    name: 'a hash among resources\' names, which Rails took for one more name: the names are drawn without its options, the hash reported',
+    ruby: "map.resources :tags, { :only => :index }, :notes\nmap.namespace :admin do |admin|\n  admin.resources :users,\n    { :only => [:show] }, :roles\nend\n",
+    reports: ['config/routes.rb:1: not ported: { :only => :index }', 'config/routes.rb:4: not ported: { :only => [:show] }'],
+    draw: [['resources', 'tags', 'notes'], ['namespace', 'admin', { $block: [['resources', 'users', 'roles']] }]],
   },
   {
     name: 'a named route written with a block, which Rails 2.x\'s mapper refuses (NoMethodError)',
@@ -539,6 +571,28 @@ for (const c of OMITTED) {
     assert.equal(JSON.parse(result.output), c.draw);
   });
 }
+
+left('a variable a left-out statement assigned or filled is left out where it is used, saying which statement gave it', () => {
+  const ruby = "count = Settings.count\n(1..count).each { |i| map.connect \"p#{i}\", :controller => 'p' }\nnames = []\nPLUGINS.each { |p| names << p }\nnames.each { |n| map.connect n, :controller => n }\nmap.connect 'kept', :controller => 'k'\n";
+  const { reports, output } = portText(ruby, 'json');
+  assert.equal(reports.filter((l) => !l.startsWith('  ')), [
+    'config/routes.rb:1: not ported: count = Settings.count',
+    'config/routes.rb:2: not ported: (1..count).each { |i| map.connect "p#{i}", :controller => \'p\' }',
+    'config/routes.rb:4: not ported: PLUGINS.each { |p| names << p }',
+    'config/routes.rb:5: not ported: names.each { |n| map.connect n, :controller => n }',
+  ]);
+  // Not "a method defined elsewhere", and not the empty list it was before the loop that was left out.
+  assert.is(reports[reports.indexOf('config/routes.rb:2: not ported: (1..count).each { |i| map.connect "p#{i}", :controller => \'p\' }') + 1], '  it uses count, which the statement on line 1 (not ported) assigns');
+  assert.is(reports[reports.length - 1], '  it uses names, which the statement on line 4 (not ported) assigns or changes');
+  assert.equal(JSON.parse(output), [['connect', 'kept', { controller: 'k' }]]);
+  // Assigned again by a statement that is ported, the variable is known again.
+  assert.equal(drawOf("x = Settings.x\nx = 'y'\nmap.connect x, :controller => x\n"), [['connect', 'y', { controller: 'y' }]]);
+});
+
+left('a Ruby 1.8 list hash of an odd length is the syntax error Ruby 1.8 made it, and mixing it with pairs is one too', () => {
+  assert.equal(portText("map.connect 'a', { :controller, 'a', :action }\n").reports, ['config/routes.rb:1: syntax error: odd number list for Hash']);
+  assert.match(portText("map.connect 'a', { :controller, 'a', :action => 'b' }\n").reports[0], /^config\/routes\.rb:1: syntax error: unexpected/);
+});
 
 left('the module says where each statement was left out, and why', () => {
   const { output } = portText("map.resources :pages\nmap.from_plugin :cms\nmap.connect ':controller'\n", 'ts');
