@@ -18,6 +18,7 @@ import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:f
 import { constants } from 'node:os';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
+import { APP_CODE_DIRS } from '../core/load-errors.ts';
 
 export const DEV_USAGE = `usage: signalbox dev [--watch DIR]... [SCRIPT [ARGS...]]
   runs node SCRIPT (default server.js) and restarts it when a module under a watched directory changes
@@ -25,7 +26,6 @@ export const DEV_USAGE = `usage: signalbox dev [--watch DIR]... [SCRIPT [ARGS...
 
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-const DEFAULT_DIRS = ['config', 'app/controllers', 'app/models', 'app/helpers'];
 
 /** Files whose change restarts the server: modules and the JSON they import. An editor's swap and backup files are none. */
 const MODULE = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.json']);
@@ -54,7 +54,7 @@ export function devCommand(args: string[], cwd: string = process.cwd()): Promise
     return Promise.resolve(0);
   }
   const [script = 'server.js', ...scriptArgs] = rest;
-  const dirs = (values.watch ?? DEFAULT_DIRS).map((dir) => resolve(cwd, dir));
+  const dirs = (values.watch ?? APP_CODE_DIRS).map((dir) => resolve(cwd, dir));
   const missing = dirs.filter((dir) => !isDirectory(dir));
   if (missing.length === dirs.length) {
     console.error(`signalbox dev: nothing to watch: ${missing.map((dir) => relative(cwd, dir) || '.').join(', ')} ${missing.length === 1 ? 'is not a directory' : 'are not directories'} here (run it in the application's directory, or name them with --watch)`);

@@ -17,8 +17,9 @@
  */
 import { copyFileSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { TemplateError } from '../errors.ts';
+import { importSiteOf } from '../load-errors.ts';
 import type { SafeString } from './html.ts';
 import type { View } from './view.ts';
 
@@ -189,12 +190,10 @@ async function load(file: string, stamp: string, before: Loaded | null, reimport
  */
 function loadFailure(file: string, error: unknown): TemplateError {
   if (!(error instanceof SyntaxError)) return new TemplateError(file, error);
-  const importing = /^(file:\/\/\S+):(\d+)\n[^\n]*\n( *)\^/.exec(error.stack ?? '');
-  if (importing === null) return new TemplateError(file, new SyntaxError(`${error.message}; \`node --check ${file}\` shows where`, { cause: error }));
-  const at = fileURLToPath(importing[1]!);
-  const line = importing[2]!;
-  const located = new SyntaxError(`${error.message}, at ${at === file ? 'line ' : `${at}:`}${line}`, { cause: error });
-  located.stack = `SyntaxError: ${located.message}\n    at ${at}:${line}:${importing[3]!.length + 1}`;
+  const site = importSiteOf(error);
+  if (site === null) return new TemplateError(file, new SyntaxError(`${error.message}; \`node --check ${file}\` shows where`, { cause: error }));
+  const located = new SyntaxError(`${error.message}, at ${site.file === file ? 'line ' : `${site.file}:`}${site.line}`, { cause: error });
+  located.stack = `SyntaxError: ${located.message}\n    at ${site.file}:${site.line}:${site.column}`;
   return new TemplateError(file, located);
 }
 
