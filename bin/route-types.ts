@@ -53,7 +53,7 @@ export async function loadRouteSet(file: string, fresh = false): Promise<RouteSe
 function loadFailure(file: string, error: unknown): Error {
   if (!(error instanceof Error)) return new Error(`${file} could not be loaded: ${String(error)}`, { cause: error });
   const site = importSiteOf(error);
-  const where = site !== null ? ` (at ${site.file}:${site.line})`
+  const where = site !== null ? ` (at ${relative(process.cwd(), site.file)}:${site.line})`
     : error instanceof SyntaxError && !error.message.includes(file) ? ` (\`node --check ${file}\` shows where)` : '';
   return new Error(`${file} could not be loaded: ${error.name}: ${error.message}${where}`, { cause: error });
 }
