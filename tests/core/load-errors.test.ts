@@ -3,24 +3,18 @@
  * messages name neither for a syntax error, and only the module imported for a missing export.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { APP_CODE_DIRS, explainLoadError, importSiteOf } from '../../index.ts';
-import { scratchDir } from '../support/temp.ts';
+import { scratchTree } from '../support/temp.ts';
 
 const test = suite('explainLoadError names the file and line of code that does not load');
 
 /** An application directory holding `files`, by path from its root. */
 function application(files: Record<string, string>): string {
-  const root = scratchDir('load-errors');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
+  return scratchTree('load-errors', files);
 }
 
 /**
