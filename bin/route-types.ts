@@ -14,7 +14,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { routeHelperTypes, type RouteSet } from '../core/index.ts';
+import { importSiteOf, routeHelperTypes, type RouteSet } from '../core/index.ts';
 
 let imports = 0;
 
@@ -52,7 +52,9 @@ export async function loadRouteSet(file: string, fresh = false): Promise<RouteSe
 /** Why the routes module did not load, naming it: Node's own message for a syntax error in a module says neither file nor line. */
 function loadFailure(file: string, error: unknown): Error {
   if (!(error instanceof Error)) return new Error(`${file} could not be loaded: ${String(error)}`, { cause: error });
-  const where = error instanceof SyntaxError && !error.message.includes(file) ? ` (\`node --check ${file}\` shows where)` : '';
+  const site = importSiteOf(error);
+  const where = site !== null ? ` (at ${relative(process.cwd(), site.file)}:${site.line})`
+    : error instanceof SyntaxError && !error.message.includes(file) ? ` (\`node --check ${file}\` shows where)` : '';
   return new Error(`${file} could not be loaded: ${error.name}: ${error.message}${where}`, { cause: error });
 }
 

@@ -9,6 +9,8 @@
  *   signalbox port-routes [--js | --json] [--env NAME] FILE...
  *                                      port Rails config/routes.rb files to a Signalbox routes module (or a draw)
  *   signalbox new DIR                  write a new application into DIR
+ *   signalbox dev [--watch DIR]... [SCRIPT]
+ *                                      run an application's server, restarted when its code changes
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -33,7 +35,10 @@ const USAGE = `usage: signalbox routes [--json] [file]
        signalbox port-routes [--js | --json] [--env NAME] FILE...
   ports Rails config/routes.rb files (read in order as one draw) to a Signalbox routes module
        signalbox new DIR
-  writes a new application into DIR (routes, controllers, views, public pages, a test, package.json)`;
+  writes a new application into DIR (routes, controllers, views, public pages, a test, package.json)
+       signalbox dev [--watch DIR]... [SCRIPT [ARGS...]]
+  runs node SCRIPT (default server.js) and restarts it when a module under a watched directory changes
+  (default: config, app/controllers, app/models, app/helpers)`;
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
@@ -155,6 +160,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(stderr);
     return code;
   }
+  if (command === 'dev') {
+    const { devCommand } = await import('./dev.ts');
+    return devCommand(rest);
+  }
   if (command === 'port-routes') {
     const { portRoutesCommand } = await import('./port-routes/index.ts');
     const { code, stdout, stderr } = portRoutesCommand(rest);
@@ -171,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 0;
   }
-  console.error(`signalbox: ${command.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(command)} (routes, machines, port-routes or new)\n${USAGE}`);
+  console.error(`signalbox: ${command.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(command)} (routes, machines, port-routes, new or dev)\n${USAGE}`);
   return 2;
 }
 

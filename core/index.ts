@@ -22,6 +22,7 @@ export { html, escape, raw, SafeString } from './views/html.ts';
 export { directoryViews, memoryViews, type DirectoryViewsOptions, type Markup, type Template, type ViewResolver } from './views/resolver.ts';
 export type { View, ViewHelpers, PartialOptions } from './views/helpers.ts';
 export type { AppConfig } from './pipeline/run.ts';
+export { explainLoadError, importSiteOf, APP_CODE_DIRS, type SourceSite } from './load-errors.ts';
 export { CookieJar, type CookieOptions, type CookieValue } from './http/cookie-jar.ts';
 export { RedisSessionStore, redisSessionStore, type RedisSessionStoreOptions } from './session/redis-store.ts';
 export { RedisUnavailable, type RedisConnectionOptions } from './redis/connection.ts';

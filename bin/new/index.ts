@@ -123,8 +123,9 @@ function packageJson(name: string, signalbox: Manifest): Record<string, unknown>
     engines: { node: signalbox.engines?.node ?? '>=22' },
     scripts: {
       start: 'node server.js',
-      // Restarts on code changes; templates need no restart (development reads them again when they change).
-      dev: 'node --watch-path=config --watch-path=app/controllers --watch-path=app/models --watch-path=app/helpers server.js',
+      // Restarts on code changes under config/ and app/ (views aside: development reads a changed template
+      // again), files saved by renaming a new file over them included, which `node --watch-path` misses.
+      dev: 'signalbox dev',
       test: 'node --test',
       routes: 'signalbox routes',
       // Declares the route helpers (notes_path...) for type checking; run it after changing config/routes.js.

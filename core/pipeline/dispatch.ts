@@ -19,7 +19,7 @@ import { unsafeHeader, type Response } from '../http/response.ts';
 import type { Helpers, RouteSet } from '../routing/index.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import type { ControllerClass, RequestRun } from './run.ts';
-import { isThenable } from '../util.ts';
+import { isThenable, untraced } from '../util.ts';
 import { logLateRender } from './log-lines.ts';
 import { underscore } from '../routing/inflector.ts';
 
@@ -49,6 +49,17 @@ function asciiUpcase(c: string): string {
   return c >= 'a' && c <= 'z' ? c.toUpperCase() : c;
 }
 
+/** How many registered names a missing controller's error lists. */
+const LISTED_CONTROLLERS = 12;
+
+/** What a missing controller's error says of the registered ones: where a route's controller must be registered, and which are. */
+function registeredControllers(controllers: ReadonlyMap<string, unknown>): string {
+  const names = [...controllers.keys()].slice(0, LISTED_CONTROLLERS).map((name) => JSON.stringify(name));
+  if (names.length === 0) return 'createApp({ controllers }) registers none';
+  const more = controllers.size - names.length;
+  return `createApp({ controllers }) registers ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 /** Runs the recognised action; a promise only when something in it is asynchronous. */
 export function dispatchAction(run: RequestRun): void | Promise<void> {
   const request = run.request!;
@@ -65,7 +76,7 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
     // A route matched but no controller answers it (the default route, say): as good as unrouted, so a
     // forged request learns no more here than from a path no route takes.
     if (isUnroutedForgery(run)) return Promise.reject(new InvalidAuthenticityToken());
-    return Promise.reject(new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}`));
+    return Promise.reject(untraced(() => new RoutingError(`No controller ${JSON.stringify(controllerPath)} for ${request.path}: ${registeredControllers(controllers)}`)));
   }
   // An action the controller lacks is its to decide, as in Rails: its before filters run first (its
   // forgery check among them), then a template of that name may answer, else UnknownAction is raised

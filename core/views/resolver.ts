@@ -19,6 +19,7 @@ import { copyFileSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TemplateError } from '../errors.ts';
+import { importSiteOf } from '../load-errors.ts';
 import type { SafeString } from './html.ts';
 import type { View } from './view.ts';
 
@@ -183,13 +184,17 @@ async function load(file: string, stamp: string, before: Loaded | null, reimport
 /**
  * Why a template file did not load, naming it: Node's own message for a syntax error in an imported
  * module ("Unexpected end of input") names neither the file nor the line, and its stack holds only
- * Node's loader.
+ * Node's loader. An import of a name a module does not export is a SyntaxError too, which `node --check`
+ * passes; Node puts its line at the head of the stack (`file:///…/_form.html.js:6`, the line, a `^^^`
+ * under the name), where a page reading the stack's frames would not show it: it becomes the trace.
  */
 function loadFailure(file: string, error: unknown): TemplateError {
-  const cause = error instanceof SyntaxError
-    ? new SyntaxError(`${error.message}; \`node --check ${file}\` shows where`, { cause: error })
-    : error;
-  return new TemplateError(file, cause);
+  if (!(error instanceof SyntaxError)) return new TemplateError(file, error);
+  const site = importSiteOf(error);
+  if (site === null) return new TemplateError(file, new SyntaxError(`${error.message}; \`node --check ${file}\` shows where`, { cause: error }));
+  const located = new SyntaxError(`${error.message}, at ${site.file === file ? 'line ' : `${site.file}:`}${site.line}`, { cause: error });
+  located.stack = `SyntaxError: ${located.message}\n    at ${site.file}:${site.line}:${site.column}`;
+  return new TemplateError(file, located);
 }
 
 type FreshImport = (file: string, previous: object | null) => Promise<unknown>;

@@ -6,19 +6,18 @@
  * The checker is tried on small fake trees first, so a broken checker
  * cannot pass the real tree by finding nothing.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { importCycles, importSpecifiers, layerViolations, readImportGraph, type Ladder } from '../support/import-graph.ts';
-import { scratchDir } from '../support/temp.ts';
+import { scratchTree } from '../support/temp.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * The layers, top first. Units on one layer (controller and public; caching and views; request and
- * routing; errors, util and generated code) may not import each other either.
+ * routing; errors, util, generated code and load errors) may not import each other either.
  */
 const LADDER: Ladder = [
   ['transport'],
@@ -31,18 +30,13 @@ const LADDER: Ladder = [
   ['core/http'],
   ['core/request', 'core/routing'],
   ['core/mime', 'core/redis', 'core/options.ts'],
-  ['core/errors.ts', 'core/util.ts', 'core/generated-code.ts'],
+  ['core/errors.ts', 'core/util.ts', 'core/generated-code.ts', 'core/load-errors.ts'],
 ];
 
 const checker = suite('the import checker');
 
 function tree(files: Record<string, string>): string {
-  const root = scratchDir('ladder');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
+  return scratchTree('ladder', files);
 }
 
 checker('reads every kind of import, type-only ones included, and only relative ones', () => {

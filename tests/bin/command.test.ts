@@ -18,7 +18,7 @@ const results = Promise.all([
 test('an unknown command or option is named, with the commands there are and the usage, and exits 2', async () => {
   const [command, option] = await results;
   assert.is(command!.code, 2);
-  assert.match(command!.stderr, /^signalbox: unknown command "rotues" \(routes, machines, port-routes or new\)\nusage: signalbox routes/);
+  assert.match(command!.stderr, /^signalbox: unknown command "rotues" \(routes, machines, port-routes, new or dev\)\nusage: signalbox routes/);
   assert.is(option!.code, 2);
   assert.match(option!.stderr, /^signalbox: unknown option "--version"/);
 });

@@ -19,6 +19,7 @@ const results = Promise.all([
   signalbox('routes', 'a.ts', 'b.ts'),
   signalbox('routes', 'tests/bin/fixtures/syntax-error.mjs'),
   signalbox('routes', 'tests/bin/fixtures/nowhere.ts'),
+  signalbox('routes', 'tests/bin/fixtures/missing-export.mjs'),
 ]);
 const found = Promise.all([
   signalbox('routes'),
@@ -77,6 +78,13 @@ test('a routes file that does not parse, or is not there, exits non-zero naming 
   assert.match(broken.stderr.trim(), /^tests\/bin\/fixtures\/syntax-error\.mjs could not be loaded: SyntaxError: .+ \(`node --check tests\/bin\/fixtures\/syntax-error\.mjs` shows where\)$/);
   assert.is(missing.code, 1);
   assert.is(missing.stderr.trim(), 'tests/bin/fixtures/nowhere.ts: no such file');
+});
+
+test('a routes file importing a name its module does not export exits non-zero naming the importing line', async () => {
+  const [, , , , , , , unexported] = await results;
+  assert.is(unexported.code, 1);
+  assert.is(unexported.stdout, '');
+  assert.is(unexported.stderr.trim(), "tests/bin/fixtures/missing-export.mjs could not be loaded: SyntaxError: The requested module './helper.mjs' does not provide an export named 'nothing_here' (at tests/bin/fixtures/missing-export.mjs:2)");
 });
 
 test('a module\'s default export is used when it is a RouteSet', async () => {

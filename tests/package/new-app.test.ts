@@ -5,7 +5,7 @@
  * suite (CI runs it on each supported line). Without a reachable registry the suite is Unavailable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -106,6 +106,29 @@ test('in development a template with a syntax error answers a page naming its fi
   }
 });
 
+test('in development a template importing a name its module does not export answers a page naming the line that imports it', async () => {
+  const server = await start({});
+  const partial = join(app, 'app/views/notes/_form.html.js');
+  const before = readFileSync(partial, 'utf8');
+  const importing = "import { errorMessagesFor } from '../../helpers/application_helper.js';";
+  const line = before.split('\n').indexOf(importing) + 1;
+  assert.ok(line > 0);
+  try {
+    writeFileSync(partial, before.replace(importing, importing.replace('{ errorMessagesFor }', '{ errorMessagesFr as errorMessagesFor }')));
+    const broken = await fetch(`${server.url}/notes/new`);
+    assert.is(broken.status, 500);
+    const page = await broken.text();
+    assert.match(page, `does not provide an export named 'errorMessagesFr', at line ${line} (in template ${partial})`);
+    assert.not.match(page, 'node --check', 'which finds nothing wrong with the file');
+    assert.match(page, new RegExp(`<h2>Application Trace</h2>\\n<pre class="trace">at app/views/notes/_form\\.html\\.js:${line}:10</pre>`));
+    writeFileSync(partial, before);
+    assert.is((await fetch(`${server.url}/notes/new`)).status, 200);
+  } finally {
+    writeFileSync(partial, before);
+    await server.stop();
+  }
+});
+
 test('npm start on a port another server holds says so in a line and exits 1', async () => {
   const holder = createServer();
   await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', () => listening()));
@@ -183,7 +206,70 @@ async function nthStart(server: Started, count: number): Promise<string> {
   throw new Error(`npm run dev did not start a server ${count} times:\n${server.output()}`);
 }
 
-test('in development, code that does not load answers every page with its error, naming the file and line of a syntax error, and npm run dev restarts once the fix is saved', async () => {
+/** Saves `file` as many editors' "safe write" and `sed -i` do: the new text to a file beside it, renamed over it. */
+function saveByRename(file: string, text: string): void {
+  const temporary = `${file}.tmp-save`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+test('npm run dev restarts for every save of a controller or the routes, files saved by rename included, says why, and stops on Ctrl-C', async () => {
+  const server = await start({}, 'dev');
+  const controller = join(app, 'app/controllers/notes_controller.js');
+  const routesFile = join(app, 'config/routes.js');
+  const [controllerBefore, routesBefore] = [readFileSync(controller, 'utf8'), readFileSync(routesFile, 'utf8')];
+  const edited = (n: number): string => controllerBefore.replace('  new() {}', `  new() {\n    this.response.set_header('X-Edited', '${n}');\n  }`);
+  let starts = 1;
+  try {
+    // A watcher that follows the file it first saw loses it after a rename or a few: save by rename again and again.
+    for (let n = 1; n <= 5; n += 1) {
+      saveByRename(controller, edited(n));
+      const res = await fetch(`${await nthStart(server, ++starts)}/notes/new`);
+      assert.is(res.status, 200);
+      assert.is(res.headers.get('x-edited'), String(n), `rename-save ${n} served`);
+    }
+    // A plain save after them is seen too.
+    writeFileSync(controller, edited(6));
+    assert.is((await fetch(`${await nthStart(server, ++starts)}/notes/new`)).headers.get('x-edited'), '6');
+    saveByRename(routesFile, routesBefore.replace("map.resources('notes');", "map.resources('notes', { path_prefix: '/journal' });"));
+    assert.is((await fetch(`${await nthStart(server, ++starts)}/journal/notes/new`)).status, 200, 'the routes saved by rename are the routes served');
+    assert.match(server.output(), 'signalbox dev: app/controllers/notes_controller.js changed: restarting server.js');
+    assert.match(server.output(), 'signalbox dev: config/routes.js changed: restarting server.js');
+    assert.not.match(server.output(), '.tmp-save', 'the temporary file is no module: it restarts nothing by itself');
+    // An editor's files beside the code (emacs' lock, a backup) are not the app's: no restart for them.
+    const restarts = server.output().split('restarting server.js').length;
+    writeFileSync(join(app, 'app/controllers/.#notes_controller.js'), 'user@host.1234');
+    writeFileSync(`${controller}~`, controllerBefore);
+    await new Promise((wait) => setTimeout(wait, 1_000));
+    rmSync(join(app, 'app/controllers/.#notes_controller.js'));
+    rmSync(`${controller}~`);
+    assert.is(server.output().split('restarting server.js').length, restarts, server.output());
+    // A directory made, removed and made again under the same name is watched each time.
+    const admin = join(app, 'app/controllers/admin');
+    for (const round of [1, 2, 3]) {
+      mkdirSync(admin);
+      saveByRename(join(admin, 'roles.js'), `export const round = ${round};\n`);
+      await nthStart(server, ++starts);
+      rmSync(admin, { recursive: true });
+      await nthStart(server, ++starts);
+    }
+    // Ctrl-C reaches the whole foreground group: the server drains once and nothing is left listening.
+    const last = await nthStart(server, starts);
+    const exited = new Promise<void>((done) => server.child.on('exit', () => done()));
+    process.kill(-server.child.pid!, 'SIGINT');
+    await exited;
+    // Drained, once: a second signal would have cut the drain short (exiting 130, with no "server closed").
+    assert.match(server.output(), /"signal":"SIGINT","msg":"shutting down"\}\n.*"msg":"server closed"\}\n/);
+    assert.not.match(server.output(), 'second signal');
+    await fetch(`${last}/`).then(() => assert.unreachable('still listening'), (error: unknown) => assert.instance(error, TypeError));
+  } finally {
+    writeFileSync(controller, controllerBefore);
+    writeFileSync(routesFile, routesBefore);
+    await server.stop();
+  }
+});
+
+test('in development, code that does not load answers every page with its error, naming the file and line of a syntax error or of an import of a name not exported, and npm run dev restarts once the fix is saved', async () => {
   const server = await start({}, 'dev');
   const controller = join(app, 'app/controllers/notes_controller.js');
   const routesFile = join(app, 'config/routes.js');
@@ -207,6 +293,16 @@ test('in development, code that does not load answers every page with its error,
     assert.match(refused, 'config/routes.js:');
     writeFileSync(routesFile, routesBefore);
     assert.is((await fetch(`${await nthStart(server, 5)}/`)).status, 200);
+    // An import of a name the module does not export: Node's message names the module imported, not the file importing it.
+    const importLine = controllerBefore.split('\n').findIndex((line) => line.includes("import { Note } from '../models/note.js';")) + 1;
+    assert.ok(importLine > 0);
+    writeFileSync(controller, controllerBefore.replace("import { Note } from '../models/note.js';", "import { Nte as Note } from '../models/note.js';"));
+    const unexported = await (await fetch(`${await nthStart(server, 6)}/`)).text();
+    assert.match(unexported, "does not provide an export named 'Nte' (in app/controllers/notes_controller.js:" + importLine + ')');
+    assert.match(unexported, `app/controllers/notes_controller.js:${importLine}:`, 'the importing line is the trace');
+    assert.match(server.output(), `demo cannot load its code: The requested module '../models/note.js' does not provide an export named 'Nte' (in app/controllers/notes_controller.js:${importLine})`);
+    writeFileSync(controller, controllerBefore);
+    assert.is((await fetch(`${await nthStart(server, 7)}/`)).status, 200);
   } finally {
     writeFileSync(controller, controllerBefore);
     writeFileSync(routesFile, routesBefore);
@@ -281,6 +377,15 @@ test('its JSDoc types check with a strict tsc against the installed declarations
   } finally {
     writeFileSync(template, before);
   }
+});
+
+test('its types check as its README says, with TypeScript 7 and the current @types/node installed in it', async () => {
+  // What `npm install --save-dev typescript @types/node && npx tsc -p jsconfig.json` installs now: TypeScript 7
+  // reads a JSDoc type more strictly than 5 (a module used as a type is an error there).
+  await npm(['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', 'typescript@7', '@types/node'], app);
+  const ran = await run('npx', ['tsc', '-p', 'jsconfig.json'], app);
+  assert.is(`${ran.stdout}${ran.stderr}`, '');
+  assert.is(ran.code, 0);
 });
 
 test.run();

@@ -5,16 +5,13 @@
  * production needs SIGNALBOX_SECRET (30+ characters, to sign session cookies) and SIGNALBOX_HOSTS
  * (the host names it answers to, comma-separated).
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
-import { join, relative } from 'node:path';
 
 // Node's compile cache keeps V8's compiled code of every module on disk (checked against each file's
 // contents), so a restart reads it instead of compiling the framework and the app again. It applies to
 // modules loaded after this line, hence the dynamic imports below (Node 22.0 has no such cache: then nothing is kept).
 nodeModule.enableCompileCache?.();
-const { Controller, createApp, draw, serve } = await import('signalbox');
+const { Controller, createApp, draw, explainLoadError, serve } = await import('signalbox');
 
 const port = Number(process.env.PORT || 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -26,7 +23,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const mode = process.env.NODE_ENV || 'development';
 console.log(`{{app_name}} starting in ${mode} mode (Node ${process.version}, pid ${process.pid})`);
 
-/** @type {import('./config/application.js')['createApplication']} */
+/** @type {typeof import('./config/application.js').createApplication} */
 let createApplication;
 try {
   ({ createApplication } = await import('./config/application.js'));
@@ -35,7 +32,8 @@ try {
   // a route draw() refuses. Production stops, as Node reports it; development says what is wrong in the
   // log and on every page, and `npm run dev` restarts once the file is saved again.
   if (mode !== 'development') throw error;
-  const explained = explainLoadError(error);
+  // The file and line where it can: Node's message for a syntax error names neither.
+  const explained = explainLoadError(error, import.meta.dirname);
   console.error(`{{app_name}} cannot load its code: ${explained.message}\nFix it and save: npm run dev restarts by itself (npm start needs starting again).`);
   createApplication = () => loadErrorApp(explained);
 }
@@ -62,49 +60,6 @@ try {
   process.exit(1);
 }
 console.log(`{{app_name}} (${app.config.environment}) listening on ${server.url}/ - press Ctrl-C to stop`);
-
-/**
- * The error, with the file and line of a syntax error: V8's message for one names neither, so each of
- * the application's own modules is checked with `node --check` (only after a failed start, in development).
- * @param {unknown} error
- * @returns {Error}
- */
-function explainLoadError(error) {
-  if (!(error instanceof SyntaxError)) return error instanceof Error ? error : new Error(String(error));
-  const root = import.meta.dirname;
-  for (const file of ownModules(root, ['config', 'app/controllers', 'app/models', 'app/helpers'])) {
-    try {
-      execFileSync(process.execPath, ['--check', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-    } catch (failed) {
-      const report = String(/** @type {{ stderr?: unknown }} */ (failed).stderr ?? '');
-      const line = /:(\d+)\n/.exec(report)?.[1];
-      const at = `${relative(root, file)}${line === undefined ? '' : `:${line}`}`;
-      const explained = new SyntaxError(`${error.message} (in ${at})`, { cause: error });
-      // The trace is the broken file's line, not the frames of this function that found it.
-      explained.stack = `SyntaxError: ${explained.message}\n    at ${file}:${line ?? 1}:1`;
-      return explained;
-    }
-  }
-  return error;
-}
-
-/**
- * The JavaScript modules under `dirs` of `root` (templates are left out: they are loaded, and explained, by each render).
- * @param {string} root
- * @param {string[]} dirs
- * @returns {string[]}
- */
-function ownModules(root, dirs) {
-  return dirs.flatMap((dir) => {
-    try {
-      return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-        .filter((name) => /\.m?js$/.test(name))
-        .map((name) => join(root, dir, name));
-    } catch {
-      return [];
-    }
-  });
-}
 
 /**
  * An application whose every page is the development error page of `error`, from this machine only

@@ -62,6 +62,20 @@ test('no route: Rails\' words, the routes, and one info line naming the path', a
   assert.match(refused[0].message, '/nowhere/at/all');
 });
 
+test('a route to a controller the app has not registered: the routing page says where controllers are registered and names those there are', async () => {
+  const { app, lines } = development({ draw: (map) => { map.resources('accounts', { only: ['show'] }); map.resources('notes'); } });
+  const res = await call(app, 'GET /notes', LOCAL);
+  assert.is(res.status, 404);
+  assert.match(res.body, '<h1>Routing Error</h1>');
+  assert.match(res.body, 'No controller "notes" for /notes: createApp({ controllers }) registers "accounts"');
+  const refused = lines.filter((l) => l.msg === 'request refused');
+  assert.is(refused.length, 1);
+  assert.match(refused[0].message, 'createApp({ controllers }) registers "accounts"');
+  const remote = await call(app, 'GET /notes', REMOTE);
+  assert.is(remote.status, 404);
+  assert.not.match(remote.body, 'createApp');
+});
+
 test('a method the path does not take: the routing page names the methods it does, with Allow', async () => {
   // Forgery protection refuses an unrouted POST first (no route is a way around it): off here to reach the route check.
   const { app } = development({ config: { allow_forgery_protection: false } });
