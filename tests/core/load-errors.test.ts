@@ -12,9 +12,9 @@ import { scratchTree } from '../support/temp.ts';
 
 const test = suite('explainLoadError names the file and line of code that does not load');
 
-/** An application directory holding `files`, by path from its root. */
+/** An application directory holding `files`, by path from its root: ES modules, as `signalbox new` makes it. */
 function application(files: Record<string, string>): string {
-  return scratchTree('load-errors', files);
+  return scratchTree('load-errors', { 'package.json': '{ "type": "module" }\n', ...files });
 }
 
 /**
