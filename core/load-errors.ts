@@ -36,13 +36,18 @@ export function importSiteOf(error: unknown): SourceSite | null {
 }
 
 /**
- * `error` said again with where it is, `(in app/controllers/notes_controller.js:6)` after its message
- * (the path from `root`), and that line as its whole trace: not the frames of Node's loader.
+ * A SyntaxError saying `message`, caused by `cause`, whose whole trace is `site`: the line to fix, not the
+ * frames of Node's loader, which is all a page reading the stack's frames would otherwise show.
  */
-export function locatedError(error: Error, site: SourceSite, root: string): SyntaxError {
-  const located = new SyntaxError(`${error.message} (in ${relative(root, site.file)}:${site.line})`, { cause: error });
-  located.stack = `SyntaxError: ${located.message}\n    at ${site.file}:${site.line}:${site.column}`;
+export function syntaxErrorAt(message: string, cause: Error, site: SourceSite): SyntaxError {
+  const located = new SyntaxError(message, { cause });
+  located.stack = `SyntaxError: ${message}\n    at ${site.file}:${site.line}:${site.column}`;
   return located;
+}
+
+/** `error` said again with where it is: `(in app/controllers/notes_controller.js:6)` after its message (the path from `root`, the line when known). */
+function locatedError(error: Error, site: SourceSite, root: string, lineKnown = true): SyntaxError {
+  return syntaxErrorAt(`${error.message} (in ${relative(root, site.file)}${lineKnown ? `:${site.line}` : ''})`, error, site);
 }
 
 /**
@@ -63,10 +68,7 @@ export function explainLoadError(error: unknown, root: string, dirs: readonly st
     } catch (failed) {
       const report = String((failed as { stderr?: unknown }).stderr ?? '');
       const line = /:(\d+)\n/.exec(report)?.[1];
-      if (line !== undefined) return locatedError(error, { file, line: Number(line), column: 1 }, root);
-      const named = new SyntaxError(`${error.message} (in ${relative(root, file)})`, { cause: error });
-      named.stack = `SyntaxError: ${named.message}\n    at ${file}:1:1`;
-      return named;
+      return locatedError(error, { file, line: line === undefined ? 1 : Number(line), column: 1 }, root, line !== undefined);
     }
   }
   return error;

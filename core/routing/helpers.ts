@@ -111,7 +111,7 @@ interface HelperTable {
 const CONTEXT = Symbol('signalbox.helpers.context');
 const PLAIN_DEFAULTS = Symbol('signalbox.helpers.plainDefaults');
 const PATH_PREFIX = Symbol('signalbox.helpers.pathPrefix');
-/** The route set's helper by name (or null), on every helpers object: `helperOf` binds with it, bypassing the Proxy. */
+/** The route set's helper by name (or null), on its helpers objects' shared prototype: `helperOf` binds with it, bypassing the Proxy. */
 const RESOLVE = Symbol('signalbox.helpers.resolve');
 /** The helpers `helperOf` has bound for this object, by name (made on its first). */
 const BOUND = Symbol('signalbox.helpers.bound');
@@ -126,10 +126,8 @@ const URL_OPTION_KEYS = ['anchor', 'params', 'only_path', 'host', 'protocol', 'p
 type Impl = (this: Bound, ...args: unknown[]) => unknown;
 type Resolve = (name: string) => Impl | null;
 
-/** A route set's helper prototype, how it finds a helper by name, and the class of its helpers objects. */
+/** A route set's helpers: the class of its helpers objects, over the shared prototype. */
 export interface HelperPrototype {
-  readonly proto: object;
-  readonly resolve: Resolve;
   readonly HelpersObject: new (context: HelperContext, plain: boolean, prefix: string) => Helpers;
 }
 
@@ -137,7 +135,8 @@ export interface HelperPrototype {
  * Builds the shared prototype for a route set's helpers. It is a Proxy that
  * makes a helper the first time any helpers object asks for its name, so a
  * table of hundreds of named routes costs nothing to draw; each helpers
- * object then keeps the bound function as its own property.
+ * object then keeps the bound function as its own property (or, read by
+ * `helperOf`, in its Map).
  */
 export function createHelperPrototype(table: HelperTable): HelperPrototype {
   const impls = new Map<string, Impl | null>();
@@ -166,20 +165,20 @@ export function createHelperPrototype(table: HelperTable): HelperPrototype {
     [CONTEXT]: HelperContext;
     [PLAIN_DEFAULTS]: boolean;
     [PATH_PREFIX]: string;
-    [RESOLVE]: Resolve;
     [BOUND]: Map<string, HelperFn> | null = null;
     constructor(context: HelperContext, plain: boolean, prefix: string) {
       this[CONTEXT] = context;
       this[PLAIN_DEFAULTS] = plain;
       this[PATH_PREFIX] = prefix;
-      this[RESOLVE] = resolve;
     }
   }
-  // Shared by every request: nothing may be written to it, and it names nothing of its own (not even `constructor`).
+  // Shared by every request: nothing may be written to it, and it names nothing of its own (not even
+  // `constructor`) but how `helperOf` finds a helper, the route set's, so no helpers object carries it.
   Reflect.deleteProperty(HelpersObject.prototype, 'constructor');
+  Object.defineProperty(HelpersObject.prototype, RESOLVE, { value: resolve });
   Object.setPrototypeOf(HelpersObject.prototype, proto);
   Object.freeze(HelpersObject.prototype);
-  return { proto, resolve, HelpersObject: HelpersObject as unknown as HelperPrototype['HelpersObject'] };
+  return { HelpersObject: HelpersObject as unknown as HelperPrototype['HelpersObject'] };
 }
 
 /**

@@ -19,7 +19,7 @@ import { copyFileSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TemplateError } from '../errors.ts';
-import { importSiteOf } from '../load-errors.ts';
+import { importSiteOf, syntaxErrorAt } from '../load-errors.ts';
 import type { SafeString } from './html.ts';
 import type { View } from './view.ts';
 
@@ -192,9 +192,7 @@ function loadFailure(file: string, error: unknown): TemplateError {
   if (!(error instanceof SyntaxError)) return new TemplateError(file, error);
   const site = importSiteOf(error);
   if (site === null) return new TemplateError(file, new SyntaxError(`${error.message}; \`node --check ${file}\` shows where`, { cause: error }));
-  const located = new SyntaxError(`${error.message}, at ${site.file === file ? 'line ' : `${site.file}:`}${site.line}`, { cause: error });
-  located.stack = `SyntaxError: ${located.message}\n    at ${site.file}:${site.line}:${site.column}`;
-  return new TemplateError(file, located);
+  return new TemplateError(file, syntaxErrorAt(`${error.message}, at ${site.file === file ? 'line ' : `${site.file}:`}${site.line}`, error, site));
 }
 
 type FreshImport = (file: string, previous: object | null) => Promise<unknown>;
