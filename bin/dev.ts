@@ -184,8 +184,7 @@ class DevLoop {
       }
       return;
     }
-    // Hidden names are an editor's (emacs' `.#notes_controller.js` lock, made when a buffer is first changed), not the app's.
-    if (name !== null && (!MODULE.has(extname(name)) || basename(name).startsWith('.'))) return;
+    if (name !== null && !isModuleName(name)) return;
     this.#changed.add(path);
     this.#schedule();
   }
@@ -220,9 +219,17 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
   return 128 + (signal === null ? 0 : constants.signals[signal] ?? 0);
 }
 
+/**
+ * Whether a name is one of the application's modules. Hidden names are an editor's (emacs'
+ * `.#notes_controller.js` lock, made when a buffer is first changed), not the app's.
+ */
+function isModuleName(name: string): boolean {
+  return MODULE.has(extname(name)) && !basename(name).startsWith('.');
+}
+
 function holdsModules(dir: string): boolean {
   try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((name) => MODULE.has(extname(name)) && !basename(name).startsWith('.'));
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).some(isModuleName);
   } catch {
     return false;
   }

@@ -106,7 +106,6 @@ const MAX_EXPRESSION_DEPTH = 200;
 /** How deeply methods of the file may call each other (a recursive one is refused, not run until the stack ends). */
 const MAX_CALL_DEPTH = 32;
 
-/** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
 /** Ruby methods that change the list, hash or string they are called on. */
 const MUTATORS: ReadonlySet<string> = new Set([
   'push', 'append', 'prepend', 'unshift', 'insert', 'concat', 'replace', 'clear', 'store', 'update', 'delete', 'delete_if',
@@ -162,6 +161,7 @@ function changedVariables(statement: Node): Map<string, boolean> {
   return found;
 }
 
+/** Local variables and constants, with Ruby's block scoping: a block sees and updates its parents'. */
 class Scope {
   readonly #vars = new Map<string, Value>();
   /** Locals (and constants) a statement left out of the port assigned or changed: why their value is unknown. */
@@ -568,15 +568,16 @@ class Evaluator {
     // Mapper#method_missing is public in Rails 2.x, and an OptionMerger sends a call of its private one on to the
     // mapper with the options merged: `map.method_missing(:name, path, options)`, which helper methods use to name a
     // route from a variable, is the named route `name` whatever the name (even `connect`).
-    let missing = false;
+    // The mapper method a call names; a route named through method_missing names none, whatever its name.
+    let called = name;
     if (name === 'method_missing') {
       const target = args[0];
       if (typeof target !== 'string' && !(target instanceof Sym)) throw new NotPorted('method_missing is given no route name');
       name = typeof target === 'string' ? target : target.name;
       args = args.slice(1);
-      missing = true;
+      called = '';
     }
-    if (!missing && this.#defined.has(name)) throw new NotPorted(this.#unknownMethod(name));
+    if (this.#defined.has(called)) throw new NotPorted(this.#unknownMethod(name));
     // A block is written here, or handed on (`&settings`) from a lambda or proc the file keeps in a variable.
     let block: Block | null = node.block;
     let blockScope = scope;
@@ -590,14 +591,14 @@ class Evaluator {
     }
     let method: MapperMethod;
     let callArgs: Value[] = args;
-    if (!missing && BLOCK_METHODS.has(name)) {
+    if (BLOCK_METHODS.has(called)) {
       method = name as MapperMethod;
       // A block's map is Rails' OptionMerger, which supplies its own options as a missing last argument:
       // `merger.with_options do |m|` is `with_options(options)`. Signalbox's map already carries them.
       if (name === 'with_options' && map.parent !== null && !args.some((a) => a instanceof RubyHash)) callArgs = [...args, new RubyHash()];
-    } else if (!missing && (name === 'connect' || name === 'root')) {
-      method = name;
-    } else if (!missing && name === 'named_route') {
+    } else if (called === 'connect' || called === 'root') {
+      method = called;
+    } else if (called === 'named_route') {
       method = 'named';
       const routeName = args[0];
       if (typeof routeName !== 'string' && !(routeName instanceof Sym)) throw new NotPorted('named_route is given no route name');
