@@ -76,6 +76,8 @@ class DevLoop {
   #settle: NodeJS.Timeout | null = null;
   #restarting = false;
   #stopping = false;
+  /** Whether the running server has been told to stop: a second signal would cut its drain short. */
+  #signalled = false;
 
   constructor(
     private readonly cwd: string,
@@ -106,6 +108,7 @@ class DevLoop {
   #start(): void {
     const child = spawn(process.execPath, [this.script, ...this.scriptArgs], { cwd: this.cwd, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
     this.#child = child;
+    this.#signalled = false;
     this.#exited = new Promise((exited) => {
       child.on('exit', (code, signal) => {
         exited(exitCodeOf(code, signal));
@@ -128,6 +131,9 @@ class DevLoop {
   /** Stops the server with `signal` (killed if it has not ended in STOP_GRACE_MS); its exit code, null if it was not running. */
   async #stopChild(signal: NodeJS.Signals): Promise<number | null> {
     if (!this.#running()) return this.#child === null ? null : this.#exited;
+    // Ctrl-C while a restart stops the server waits for that stop: a second signal would cut its drain short.
+    if (this.#signalled) return this.#exited;
+    this.#signalled = true;
     this.#child!.kill(signal);
     const timer = setTimeout(() => { if (this.#running()) this.#child!.kill('SIGKILL'); }, STOP_GRACE_MS);
     const code = await this.#exited;
