@@ -3,7 +3,8 @@
  * as a user's bundler would), served from the app's public directory, and loaded by a page the app
  * rendered. Headless Chromium (Debian's `chromium`, installed by `npm run setup:browser` and by .ci/run)
  * runs it on the browser's own WebSocket, so what is checked here is what a page gets: the upgrade
- * carrying the page's cookies (its session, hence its authenticity token), answers matched to their
+ * carrying the page's cookies (its session, hence its authenticity token) and the jar of cookies
+ * tunnelled answers set changing them rather than replacing them, answers matched to their
  * requests in the batching protocol's binary frames, bodies byte for byte, and the Origin check
  * refusing a page of another origin.
  *
@@ -48,6 +49,17 @@ class NotesController extends Controller {
   }
   show(): void {
     this.render({ json: { id: this.params['id'], count: Number(this.session['count'] ?? 0) } });
+  }
+  prefer(): void {
+    this.cookies.set('theme', String(this.params['theme']));
+    this.render({ text: 'kept' });
+  }
+  forget(): void {
+    this.cookies.delete('theme');
+    this.render({ text: 'forgotten' });
+  }
+  theme(): void {
+    this.render({ json: { theme: this.cookies.get('theme') ?? null, count: Number(this.session['count'] ?? 0) } });
   }
 }
 
@@ -137,6 +149,38 @@ test("a page's tunnel carries the page's session: a form POST with the page's to
     200, { title: 'again', count: 2 },
     422,
     200, { id: '7', count: 2 },
+  ]);
+});
+
+test('cookies tunnelled answers set or remove change the page\'s cookies: its session stays, and its token with it', async () => {
+  await openPage(server);
+  const answers = await page.evaluate(async () => {
+    const open = (window as unknown as { tunnel: (url: string) => Promise<{ request(init: object): Promise<{ status: number; text(): Promise<string> }>; close(): Promise<void> }> }).tunnel;
+    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`);
+    const token = document.querySelector<HTMLMetaElement>('meta[name=csrf-token]')!.content;
+    const form = { method: 'POST', path: '/notes/create', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+    const out: unknown[] = [];
+    for (const init of [
+      { method: 'POST', path: '/notes/prefer?theme=dark', headers: { 'X-CSRF-Token': token } },
+      { path: '/notes/theme' },
+      { ...form, body: `authenticity_token=${encodeURIComponent(token)}&note[title]=one` },
+      { ...form, body: `authenticity_token=${encodeURIComponent(token)}&note[title]=two` },
+      { method: 'POST', path: '/notes/forget', headers: { 'X-CSRF-Token': token } },
+      { path: '/notes/theme' },
+    ]) {
+      const r = await t.request(init);
+      out.push(`${r.status} ${await r.text()}`);
+    }
+    await t.close();
+    return out;
+  });
+  assert.equal(answers, [
+    '200 kept',
+    '200 {"theme":"dark","count":0}',
+    '200 {"title":"one","count":1}',
+    '200 {"title":"two","count":2}',
+    '200 forgotten',
+    '200 {"theme":null,"count":2}',
   ]);
 });
 
