@@ -63,6 +63,13 @@ class NotesController extends Controller {
   }
 }
 
+/** The app under test: forgery protection on, a cookie session, the bundled client in its public directory. */
+const notesApp = () => appWith({ notes: NotesController }, {
+  publicDir,
+  session: { key: '_notes', secret: 'n'.repeat(32) },
+  config: { allow_forgery_protection: true },
+});
+
 let server: RunningServer;
 let elsewhere: RunningServer;
 let context: BrowserContext;
@@ -91,10 +98,9 @@ test.before(async () => {
   writeFileSync(join(publicDir, 'tunnel-client.js'), bundle.outputFiles[0]!.contents);
   writeFileSync(join(publicDir, 'blob.bin'), file);
   writeFileSync(join(publicDir, 'favicon.ico'), ''); // asked for by every page: not a fault to report
-  const session = { key: '_notes', secret: 'n'.repeat(32) };
-  server = await serve(appWith({ notes: NotesController }, { publicDir, session, config: { allow_forgery_protection: true } }), { port: 0, host: '127.0.0.1' });
+  server = await serve(notesApp(), { port: 0, host: '127.0.0.1' });
   // A second app on another port: another origin, serving the same page and client.
-  elsewhere = await serve(appWith({ notes: NotesController }, { publicDir, session }), { port: 0, host: '127.0.0.1' });
+  elsewhere = await serve(notesApp(), { port: 0, host: '127.0.0.1' });
   profile = mkdtempSync(join(tmpdir(), 'signalbox-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -223,6 +229,28 @@ test("a page of another origin cannot open the app's tunnel: the client rejects 
     }
   }, `${server.url.replace('http', 'ws')}/_tunnel`);
   assert.is(outcome, 'tunnel_unavailable');
+});
+
+test('when the server restarts, the page\'s tunnel opens again on the next request', async () => {
+  await openPage(server);
+  const before = await page.evaluate(async () => {
+    const open = (window as unknown as { tunnel: (url: string, options: object) => Promise<{ request(init: object): Promise<{ status: number }> }> }).tunnel;
+    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`, { reconnect: { minMs: 50, maxMs: 200 } });
+    (window as unknown as { open_tunnel: unknown }).open_tunnel = t;
+    return (await t.request({ path: '/notes/show/1' })).status;
+  });
+  assert.is(before, 200);
+  const port = server.port;
+  await server.close();
+  server = await serve(notesApp(), { port, host: '127.0.0.1' });
+  const after = await page.evaluate(async () => {
+    const t = (window as unknown as { open_tunnel: { request(init: object): Promise<{ status: number; json(): Promise<unknown> }>; close(): Promise<void>; state: string } }).open_tunnel;
+    const r = await t.request({ path: '/notes/show/2' });
+    const out = [r.status, await r.json(), t.state];
+    await t.close();
+    return out;
+  });
+  assert.equal(after, [200, { id: '2', count: 0 }, 'open']);
 });
 
 test('nothing went wrong in the page', () => {
