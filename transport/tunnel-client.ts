@@ -429,7 +429,8 @@ class TunnelClient implements Tunnel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const message = `Cannot open ${this.#url}${why ? `: ${why}` : ''}`;
+        // A browser says nothing of a refused handshake: say where the reason is, and the usual one.
+        const message = `Cannot open ${this.#url}${why ? `: ${why}` : saysWhy ? '' : BROWSER_SILENT}`;
         const refusedOffer = offer && !timedOut && (saysWhy ? why === NO_SUBPROTOCOL : status === undefined);
         reject(refusedOffer ? new NoSubprotocol(message, saysWhy) : new TunnelError('tunnel_unavailable', message, status));
       };
@@ -797,6 +798,8 @@ class TunnelClient implements Tunnel {
     }
   }
 }
+
+const BROWSER_SILENT = ' (the WebSocket does not say why: the server may be down, or it refused the handshake, as it does a page of another origin than its own unless serve(app, { tunnel: { origins } }) lists that origin; the server\'s log names the reason)';
 
 /**
  * Most UTF-16 units of request frames batched into one frame (at most three times as many bytes of
