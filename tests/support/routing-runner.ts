@@ -185,8 +185,8 @@ function checkHelpers(c: RoutingCase, routes: RouteSet): void {
     if (got.error) return check(c.id, label, false, () => `${show(args)} raised ${String(got.error)}`);
     let ok = true;
     if (h.result !== undefined) ok &&= sameValue(got.value, h.result);
-    // A Ruby regexp, flags and all (`x` comments, `\A`), read as the routes read a requirement.
-    if (h.result_match) ok &&= searchRegExp(toRequirement({ source: h.result_match.$regexp, flags: h.result_match.flags })).test(String(got.value));
+    // A Ruby regexp, flags and all (`x` comments, `\A`), read as the routes read a requirement; Ruby's `m` is JavaScript's `s`.
+    if (h.result_match) ok &&= searchRegExp(toRequirement({ source: h.result_match.$regexp, flags: h.result_match.flags.replace('m', 's') })).test(String(got.value));
     if (h.query_parts) ok &&= sameValue(rubyQueryParts(String(got.value)), h.query_parts);
     check(c.id, label, ok, () => `${show(args)}: expected ${show(h.result ?? h.result_match ?? h.query_parts)}, got ${show(got.value)}`);
   });
