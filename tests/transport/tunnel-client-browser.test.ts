@@ -3,7 +3,8 @@
  * as a user's bundler would), served from the app's public directory, and loaded by a page the app
  * rendered. Headless Chromium (Debian's `chromium`, installed by `npm run setup:browser` and by .ci/run)
  * runs it on the browser's own WebSocket, so what is checked here is what a page gets: the upgrade
- * carrying the page's cookies (its session, hence its authenticity token), answers matched to their
+ * carrying the page's cookies (its session, hence its authenticity token) and the jar of cookies
+ * tunnelled answers set changing them rather than replacing them, answers matched to their
  * requests in the batching protocol's binary frames, bodies byte for byte, and the Origin check
  * refusing a page of another origin.
  *
@@ -49,7 +50,25 @@ class NotesController extends Controller {
   show(): void {
     this.render({ json: { id: this.params['id'], count: Number(this.session['count'] ?? 0) } });
   }
+  prefer(): void {
+    this.cookies.set('theme', String(this.params['theme']));
+    this.render({ text: 'kept' });
+  }
+  forget(): void {
+    this.cookies.delete('theme');
+    this.render({ text: 'forgotten' });
+  }
+  theme(): void {
+    this.render({ json: { theme: this.cookies.get('theme') ?? null, count: Number(this.session['count'] ?? 0) } });
+  }
 }
+
+/** The app under test: forgery protection on, a cookie session, the bundled client in its public directory. */
+const notesApp = () => appWith({ notes: NotesController }, {
+  publicDir,
+  session: { key: '_notes', secret: 'n'.repeat(32) },
+  config: { allow_forgery_protection: true },
+});
 
 let server: RunningServer;
 let elsewhere: RunningServer;
@@ -79,10 +98,9 @@ test.before(async () => {
   writeFileSync(join(publicDir, 'tunnel-client.js'), bundle.outputFiles[0]!.contents);
   writeFileSync(join(publicDir, 'blob.bin'), file);
   writeFileSync(join(publicDir, 'favicon.ico'), ''); // asked for by every page: not a fault to report
-  const session = { key: '_notes', secret: 'n'.repeat(32) };
-  server = await serve(appWith({ notes: NotesController }, { publicDir, session, config: { allow_forgery_protection: true } }), { port: 0, host: '127.0.0.1' });
+  server = await serve(notesApp(), { port: 0, host: '127.0.0.1' });
   // A second app on another port: another origin, serving the same page and client.
-  elsewhere = await serve(appWith({ notes: NotesController }, { publicDir, session }), { port: 0, host: '127.0.0.1' });
+  elsewhere = await serve(notesApp(), { port: 0, host: '127.0.0.1' });
   profile = mkdtempSync(join(tmpdir(), 'signalbox-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -140,6 +158,38 @@ test("a page's tunnel carries the page's session: a form POST with the page's to
   ]);
 });
 
+test('cookies tunnelled answers set or remove change the page\'s cookies: its session stays, and its token with it', async () => {
+  await openPage(server);
+  const answers = await page.evaluate(async () => {
+    const open = (window as unknown as { tunnel: (url: string) => Promise<{ request(init: object): Promise<{ status: number; text(): Promise<string> }>; close(): Promise<void> }> }).tunnel;
+    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`);
+    const token = document.querySelector<HTMLMetaElement>('meta[name=csrf-token]')!.content;
+    const form = { method: 'POST', path: '/notes/create', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+    const out: unknown[] = [];
+    for (const init of [
+      { method: 'POST', path: '/notes/prefer?theme=dark', headers: { 'X-CSRF-Token': token } },
+      { path: '/notes/theme' },
+      { ...form, body: `authenticity_token=${encodeURIComponent(token)}&note[title]=one` },
+      { ...form, body: `authenticity_token=${encodeURIComponent(token)}&note[title]=two` },
+      { method: 'POST', path: '/notes/forget', headers: { 'X-CSRF-Token': token } },
+      { path: '/notes/theme' },
+    ]) {
+      const r = await t.request(init);
+      out.push(`${r.status} ${await r.text()}`);
+    }
+    await t.close();
+    return out;
+  });
+  assert.equal(answers, [
+    '200 kept',
+    '200 {"theme":"dark","count":0}',
+    '200 {"title":"one","count":1}',
+    '200 {"title":"two","count":2}',
+    '200 forgotten',
+    '200 {"theme":null,"count":2}',
+  ]);
+});
+
 test('fifty requests in flight from a page each get their own answer', async () => {
   await openPage(server);
   const ids = await page.evaluate(async () => {
@@ -179,6 +229,28 @@ test("a page of another origin cannot open the app's tunnel: the client rejects 
     }
   }, `${server.url.replace('http', 'ws')}/_tunnel`);
   assert.is(outcome, 'tunnel_unavailable');
+});
+
+test('when the server restarts, the page\'s tunnel opens again on the next request', async () => {
+  await openPage(server);
+  const before = await page.evaluate(async () => {
+    const open = (window as unknown as { tunnel: (url: string, options: object) => Promise<{ request(init: object): Promise<{ status: number }> }> }).tunnel;
+    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`, { reconnect: { minMs: 50, maxMs: 200 } });
+    (window as unknown as { open_tunnel: unknown }).open_tunnel = t;
+    return (await t.request({ path: '/notes/show/1' })).status;
+  });
+  assert.is(before, 200);
+  const port = server.port;
+  await server.close();
+  server = await serve(notesApp(), { port, host: '127.0.0.1' });
+  const after = await page.evaluate(async () => {
+    const t = (window as unknown as { open_tunnel: { request(init: object): Promise<{ status: number; json(): Promise<unknown> }>; close(): Promise<void>; state: string } }).open_tunnel;
+    const r = await t.request({ path: '/notes/show/2' });
+    const out = [r.status, await r.json(), t.state];
+    await t.close();
+    return out;
+  });
+  assert.equal(after, [200, { id: '2', count: 0 }, 'open']);
 });
 
 test('nothing went wrong in the page', () => {
