@@ -23,7 +23,22 @@ import type { RunningServer } from '../../transport/index.ts';
 import { ROOT } from '../support/acceptance.ts';
 import { appWith } from '../support/harness.ts';
 import { serve } from '../../transport/index.ts';
+import type { Tunnel, TunnelClientOptions } from '../../transport/tunnel-client.ts';
 import { Unavailable } from '../harness/unavailable.ts';
+
+/** What the page's module script puts on `window` for the tests to drive. */
+declare global {
+  interface Window {
+    /** The bundled client's `tunnel()`. */
+    tunnel: typeof import('../../transport/tunnel-client.ts').tunnel;
+    /** `tunnel()` at the page's own origin. */
+    ownTunnel(options?: TunnelClientOptions): Promise<Tunnel>;
+    /** The authenticity token the page carries. */
+    pageToken: string;
+    /** A tunnel kept open between two evaluations. */
+    kept?: Tunnel;
+  }
+}
 
 const test = suite('the tunnel client in headless Chromium');
 
@@ -32,7 +47,12 @@ const CHROMIUM = process.env.SIGNALBOX_CHROMIUM || '/usr/bin/chromium';
 /** The page every test starts from: the app's own HTML, carrying its authenticity token as Rails' csrf_meta_tag did. */
 const pageHtml = (token: string) => `<!DOCTYPE html>
 <html><head><meta charset="utf-8"><meta name="csrf-token" content="${token}"><title>notes</title></head>
-<body><script type="module">import { tunnel } from '/tunnel-client.js'; window.tunnel = tunnel;</script></body></html>`;
+<body><script type="module">
+import { tunnel } from '/tunnel-client.js';
+window.tunnel = tunnel;
+window.ownTunnel = (options) => tunnel(location.origin.replace('http', 'ws') + '/_tunnel', options);
+window.pageToken = document.querySelector('meta[name=csrf-token]').content;
+</script></body></html>`;
 
 class NotesController extends Controller {
   static {
@@ -125,7 +145,7 @@ test.after(async () => {
 async function openPage(at: RunningServer): Promise<void> {
   const response = await page.goto(`${at.url}/notes`);
   assert.is(response?.status(), 200);
-  await page.waitForFunction(() => typeof (window as { tunnel?: unknown }).tunnel === 'function', undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => typeof window.ownTunnel === 'function', undefined, { timeout: 10_000 });
 }
 
 test('bundled for the browser, the client reaches nothing of Node: not ws, not a node: module', () => {
@@ -137,9 +157,8 @@ test('bundled for the browser, the client reaches nothing of Node: not ws, not a
 test("a page's tunnel carries the page's session: a form POST with the page's token is accepted, one without is 422", async () => {
   await openPage(server);
   const answers = await page.evaluate(async () => {
-    const open = (window as unknown as { tunnel: (url: string) => Promise<{ request(init: object): Promise<{ status: number; json(): Promise<unknown> }>; close(): Promise<void> }> }).tunnel;
-    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`);
-    const token = document.querySelector<HTMLMetaElement>('meta[name=csrf-token]')!.content;
+    const t = await window.ownTunnel();
+    const token = window.pageToken;
     // Written out, not as a local function: a named function here would not survive tsx's transform into the page.
     const form = { method: 'POST', path: '/notes/create', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
     const first = await t.request({ ...form, body: `authenticity_token=${encodeURIComponent(token)}&note[title]=${encodeURIComponent('Café ☕ <b>')}` });
@@ -161,9 +180,8 @@ test("a page's tunnel carries the page's session: a form POST with the page's to
 test('cookies tunnelled answers set or remove change the page\'s cookies: its session stays, and its token with it', async () => {
   await openPage(server);
   const answers = await page.evaluate(async () => {
-    const open = (window as unknown as { tunnel: (url: string) => Promise<{ request(init: object): Promise<{ status: number; text(): Promise<string> }>; close(): Promise<void> }> }).tunnel;
-    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`);
-    const token = document.querySelector<HTMLMetaElement>('meta[name=csrf-token]')!.content;
+    const t = await window.ownTunnel();
+    const token = window.pageToken;
     const form = { method: 'POST', path: '/notes/create', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
     const out: unknown[] = [];
     for (const init of [
@@ -193,9 +211,8 @@ test('cookies tunnelled answers set or remove change the page\'s cookies: its se
 test('fifty requests in flight from a page each get their own answer', async () => {
   await openPage(server);
   const ids = await page.evaluate(async () => {
-    const open = (window as unknown as { tunnel: (url: string) => Promise<{ request(init: object): Promise<{ json(): Promise<{ id: string }> }>; close(): Promise<void> }> }).tunnel;
-    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`);
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => t.request({ path: `/notes/show/${i}` }).then((r) => r.json())));
+    const t = await window.ownTunnel();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => t.request({ path: `/notes/show/${i}` }).then((r) => r.json() as Promise<{ id: string }>)));
     await t.close();
     return answers.map((a) => a.id);
   });
@@ -205,8 +222,7 @@ test('fifty requests in flight from a page each get their own answer', async () 
 test('a binary file from the public directory arrives byte for byte', async () => {
   await openPage(server);
   const got = await page.evaluate(async () => {
-    const open = (window as unknown as { tunnel: (url: string) => Promise<{ request(init: object): Promise<{ status: number; headers: { get(n: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>; close(): Promise<void> }> }).tunnel;
-    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`);
+    const t = await window.ownTunnel();
     const r = await t.request({ path: '/blob.bin' });
     const bytes = Array.from(new Uint8Array(await r.arrayBuffer()));
     await t.close();
@@ -220,9 +236,8 @@ test('a binary file from the public directory arrives byte for byte', async () =
 test("a page of another origin cannot open the app's tunnel: the client rejects with tunnel_unavailable, saying where the reason is", async () => {
   await openPage(elsewhere);
   const outcome = await page.evaluate(async (target) => {
-    const open = (window as unknown as { tunnel: (url: string, options: object) => Promise<{ request(init: object): Promise<{ status: number }> }> }).tunnel;
     try {
-      const t = await open(target, { reconnect: false, timeoutMs: 5000 });
+      const t = await window.tunnel(target, { reconnect: false, timeoutMs: 5000 });
       return `opened: ${(await t.request({ path: '/notes/show/1' })).status}`;
     } catch (error) {
       return `${(error as { code?: string }).code ?? ''}: ${(error as Error).message}`;
@@ -235,9 +250,8 @@ test("a page of another origin cannot open the app's tunnel: the client rejects 
 test('when the server restarts, the page\'s tunnel opens again on the next request', async () => {
   await openPage(server);
   const before = await page.evaluate(async () => {
-    const open = (window as unknown as { tunnel: (url: string, options: object) => Promise<{ request(init: object): Promise<{ status: number }> }> }).tunnel;
-    const t = await open(`${location.origin.replace('http', 'ws')}/_tunnel`, { reconnect: { minMs: 50, maxMs: 200 } });
-    (window as unknown as { open_tunnel: unknown }).open_tunnel = t;
+    const t = await window.ownTunnel({ reconnect: { minMs: 50, maxMs: 200 } });
+    window.kept = t;
     return (await t.request({ path: '/notes/show/1' })).status;
   });
   assert.is(before, 200);
@@ -245,7 +259,7 @@ test('when the server restarts, the page\'s tunnel opens again on the next reque
   await server.close();
   server = await serve(notesApp(), { port, host: '127.0.0.1' });
   const after = await page.evaluate(async () => {
-    const t = (window as unknown as { open_tunnel: { request(init: object): Promise<{ status: number; json(): Promise<unknown> }>; close(): Promise<void>; state: string } }).open_tunnel;
+    const t = window.kept!;
     const r = await t.request({ path: '/notes/show/2' });
     const out = [r.status, await r.json(), t.state];
     await t.close();
