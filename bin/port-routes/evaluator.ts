@@ -125,7 +125,7 @@ function changedVariables(statement: Node): Map<string, boolean> {
   const cached = changedCache.get(statement);
   if (cached !== undefined) return cached;
   const found = new Map<string, boolean>();
-  const named = (n: Node): string | null => (n.type === 'ident' || (n.type === 'const' && n.scope === null && !n.top) ? n.name : null);
+  const named = (n: Node): string | null => (n.type === 'ident' || n.type === 'ivar' || (n.type === 'const' && n.scope === null && !n.top) ? n.name : null);
   const note = (n: Node, assigned: boolean): void => {
     const name = named(n);
     if (name !== null) found.set(name, (found.get(name) ?? false) || assigned);
@@ -267,6 +267,12 @@ class Evaluator {
   #methods = new Map<string, NodeOf<'def'>>();
   /** The scope of the file being run: a method body sees its constants. */
   #fileScope = new Scope(null);
+  /**
+   * The file's instance variables: those of its `self`, which is the same object in every block and in the methods
+   * it calls without a receiver, so they are one table for the whole file (read before any assignment, one is set
+   * elsewhere, as an initializer may have done, and is left out).
+   */
+  #ivars = new Scope(null);
   /** The block each running method was called with (for `yield` and `block_given?`), innermost last. */
   readonly #frames: (RubyProc | null)[] = [];
   /** Where each line of the current file starts, to find a statement's last line. */
@@ -304,6 +310,7 @@ class Evaluator {
       declarations.push({ kind: 'file', file: file.name });
       const scope = new Scope(null);
       this.#fileScope = scope;
+      this.#ivars = new Scope(null);
       // Plugins' routes files are bare `map.` statements, run with the draw's `map` in scope.
       scope.define('map', this.#root);
       this.#topStatements(file.program.body, scope, declarations);
@@ -350,7 +357,11 @@ class Evaluator {
       // What the statement would have assigned or changed is unknown now: a later use of it is left out with this
       // reason, rather than taken for a method defined elsewhere or read as the value it had before.
       const because = `which the statement on line ${node.line} (not ported) ${node.type === 'assign' || node.type === 'masgn' ? 'assigns' : 'assigns or changes'}`;
-      for (const [name, assigned] of changedVariables(node)) scope.markLeftOut(name, because, assigned);
+      for (const [name, assigned] of changedVariables(node)) {
+        // An instance variable is not scoped by blocks: whatever the statement did to it, it did to the file's.
+        if (name.startsWith('@')) this.#ivars.markLeftOut(name, because, true);
+        else scope.markLeftOut(name, because, assigned);
+      }
     }
   }
 
@@ -753,6 +764,12 @@ class Evaluator {
         }
         throw new NotPorted(this.#unknownMethod(node.name));
       }
+      case 'ivar': {
+        const found = this.#ivars.lookup(node.name);
+        if (found === null) throw new NotPorted(`it uses ${node.name}, an instance variable the file does not assign before it`);
+        if (found.leftOut !== undefined) throw new NotPorted(`it uses ${node.name}, ${found.leftOut}`);
+        return found.value;
+      }
       case 'const': {
         if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
         if (node.scope !== null && isCoreDate(node.scope, scope) && Object.hasOwn(DATE_NAMES, node.name)) {
@@ -874,6 +891,7 @@ class Evaluator {
         if (found?.leftOut !== undefined) throw new NotPorted(`it uses ${target.name}, ${found.leftOut}`);
         return found?.value ?? null;
       }
+      if (target.type === 'ivar') return this.#value(target, scope);
       if (target.type === 'index') return this.#index(this.#value(target.receiver, scope), this.#arguments(target.args, scope));
       throw new NotPorted('it assigns to something other than a variable or a hash element');
     };
@@ -893,6 +911,8 @@ class Evaluator {
       scope.assign(target.name, value);
     } else if (target.type === 'const') {
       scope.defineConstant(target.name, value);
+    } else if (target.type === 'ivar') {
+      this.#ivars.define(target.name, value);
     } else if (target.type === 'index') {
       const receiver = this.#value(target.receiver, scope);
       const [key] = this.#arguments(target.args, scope);
