@@ -1265,8 +1265,9 @@ class Evaluator {
   #yield(block: Block, args: Value[], scope: Scope, out: Declaration[], forValue = false): Value {
     const inner = new Scope(scope);
     const params = block.params;
-    // Ruby spreads one list over several parameters: `each do |name, path|` over pairs.
-    const spread = args.length === 1 && Array.isArray(args[0]) && (params.length > 1 || params[0]?.kind === 'destructure') ? (args[0] as Value[]) : args;
+    // Ruby spreads one list over several parameters: `each do |name, path|` over pairs. A lone `|(name, path)|` is one
+    // parameter, and takes the pair apart itself.
+    const spread = args.length === 1 && Array.isArray(args[0]) && params.filter((p) => p.kind !== 'block').length > 1 ? (args[0] as Value[]) : args;
     params.forEach((p, i) => {
       if (p.kind === 'destructure') {
         const parts = Array.isArray(spread[i]) ? (spread[i] as Value[]) : [spread[i] ?? null];

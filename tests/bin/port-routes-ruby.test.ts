@@ -177,6 +177,16 @@ const CASES: Case[] = [
     draw: [['connect', 'p/:id', { controller: 'pages', requirements: { id: { $regexp: '\\d+', flags: '' } } }], ['connect', 'q', { controller: 'pages', action: 'q' }]],
   },
   {
+    name: 'a block parameter in parentheses takes its element apart: |(path, action)| over a list of pairs or a hash, |(a, b), i| with each_with_index',
+    ruby: "[['about', 'about_us'], ['faq', 'help']].each { |(path, action)| map.connect path, :controller => 'pages', :action => action }\n{ 'terms' => 'legal' }.each { |(path, action)| map.connect path, :controller => 'pages', :action => action }\n[['x', 'y']].each_with_index { |(a, b), i| map.connect \"#{a}#{b}#{i}\", :controller => a }\n",
+    draw: [
+      ['connect', 'about', { controller: 'pages', action: 'about_us' }],
+      ['connect', 'faq', { controller: 'pages', action: 'help' }],
+      ['connect', 'terms', { controller: 'pages', action: 'legal' }],
+      ['connect', 'xy0', { controller: 'x' }],
+    ],
+  },
+  {
     name: 'a constant assigned in the draw block is the file\'s, seen after the block',
     ruby: "ActionController::Routing::Routes.draw do |map|\n  IDS = { :id => /\\d+/ }\nend\nmap.connect ':controller/:id', :requirements => IDS\n",
     draw: [['connect', ':controller/:id', { requirements: { id: { $regexp: '\\d+', flags: '' } } }]],
