@@ -16,7 +16,7 @@ import { parseCookie, parseSetCookie } from 'cookie';
 import { ArgumentError } from '../core/errors.ts';
 import { checkOptionNames, shownValue } from '../core/options.ts';
 import type { ErrorFrame, FrameId, RequestFrame, ResponseFrame } from './tunnel-frames.ts';
-import { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
+import { COOKIE_NAME, COOKIE_VALUE, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 import { FrameResponse, toBase64, type TunnelResponse } from './tunnel-response.ts';
 
 export type { TunnelResponse } from './tunnel-response.ts';
@@ -275,6 +275,8 @@ class TunnelClient implements Tunnel {
   #deadline: ReturnType<typeof setTimeout> | null = null;
   /** Whether answers' Set-Cookie lines feed the jar, and the jar goes out with requests. */
   readonly #jar: boolean;
+  /** Cookies answers removed (Max-Age 0, or expired), oldest first: bounded as the jar is. */
+  readonly #removed = new Set<string>();
   #socket: WebSocketLike | null = null;
   #state: Tunnel['state'] = 'reconnecting';
   #seq = 0;
@@ -522,19 +524,23 @@ class TunnelClient implements Tunnel {
     this.#socket!.send(text);
   }
 
-  /** The request frame as JSON text, with the jar's cookies when it carries no Cookie of its own. */
+  /** The request frame as JSON text, with the jar's changes to the upgrade's cookies when it carries no Cookie of its own. */
   #frameText(pending: Pending): string {
     const { init } = pending;
-    let headers = ownHeaders(init.headers);
-    if (this.#jar && this.cookies.size > 0 && (headers === undefined || !hasCookie(headers))) {
-      headers = { ...headers, Cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-    }
+    const headers = ownHeaders(init.headers);
     const frame: { -readonly [K in keyof RequestFrame]: RequestFrame[K] } = {
       id: pending.id,
       method: init.method === undefined ? 'GET' : init.method.toUpperCase(),
       path: init.path,
     };
     if (headers !== undefined) frame.headers = headers;
+    if (this.#jar && (this.cookies.size > 0 || this.#removed.size > 0) && (headers === undefined || !hasCookie(headers))) {
+      // Changes, not the whole Cookie: in a browser the upgrade carried cookies a script cannot see (an HttpOnly session).
+      const cookies = Object.create(null) as Record<string, string | null>;
+      for (const name of this.#removed) cookies[name] = null;
+      for (const [name, value] of this.cookies) cookies[name] = value;
+      frame.cookies = cookies;
+    }
     if (typeof init.body === 'string') frame.body = init.body;
     else if (init.body !== undefined) frame.bodyBase64 = toBase64(init.body);
     return JSON.stringify(frame);
@@ -767,10 +773,15 @@ class TunnelClient implements Tunnel {
       const cookie = parseSetCookie(line, { decode: (v) => v });
       if (cookie.name === '' || !COOKIE_NAME.test(cookie.name)) continue;
       const expired = cookie.maxAge !== undefined ? cookie.maxAge <= 0 : cookie.expires !== undefined && cookie.expires.getTime() <= Date.now();
-      if (expired) this.cookies.delete(cookie.name);
-      else if (cookie.value !== undefined && cookie.name.length + cookie.value.length <= MAX_COOKIE_CHARS && COOKIE_VALUE.test(cookie.value)) {
+      if (expired) {
+        // Remembered as removed, so that later requests remove it from the upgrade's cookies too.
+        this.cookies.delete(cookie.name);
+        this.#removed.add(cookie.name);
+        if (this.#removed.size > MAX_COOKIES) this.#removed.delete(this.#removed.values().next().value!);
+      } else if (cookie.value !== undefined && cookie.name.length + cookie.value.length <= MAX_COOKIE_CHARS && COOKIE_VALUE.test(cookie.value)) {
         // Set again, a cookie keeps its place (RFC 6265 keeps its creation time): a full jar forgets the one made first.
         this.cookies.set(cookie.name, cookie.value);
+        this.#removed.delete(cookie.name);
         if (this.cookies.size > MAX_COOKIES) this.cookies.delete(this.cookies.keys().next().value!);
       }
     }
@@ -814,7 +825,6 @@ function hasCookie(headers: Readonly<Record<string, string>>): boolean {
   return false;
 }
 
-// What a Cookie header can carry back: a token name, a value without separators or controls.
 /**
  * The jar's bounds, a browser's (RFC 6265 asks for at least 50 cookies of 4096 bytes per domain; browsers keep
  * 150-180): every cookie kept goes out with every request, so a server setting new names on each answer would
@@ -822,5 +832,3 @@ function hasCookie(headers: Readonly<Record<string, string>>): boolean {
  */
 const MAX_COOKIES = 180;
 const MAX_COOKIE_CHARS = 4096;
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const COOKIE_VALUE = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*|"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*")$/;

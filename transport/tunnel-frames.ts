@@ -12,6 +12,8 @@ import { HTTP_TOKEN } from '../core/http/response.ts';
 import { bareRecord } from '../core/util.ts';
 import { Slabs } from './slabs.ts';
 
+import { COOKIE_NAME, COOKIE_VALUE } from './tunnel-protocol.ts';
+
 export { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 
 /** The client's correlation id, echoed in the answer. */
@@ -24,6 +26,13 @@ export interface RequestFrame {
   /** The request target: path plus optional `?query`, percent-encoded, starting with `/`. */
   readonly path: string;
   readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+  /**
+   * The client's cookie jar: cookies answers on this tunnel set (a value) or removed (null). They change
+   * the upgrade's `Cookie` name by name, as the browser's own jar would have; a page's script cannot
+   * see the cookies the browser sent with the upgrade (its HttpOnly session among them) to send them
+   * itself. A frame with a `Cookie` header of its own ignores them.
+   */
+  readonly cookies?: Readonly<Record<string, string | null>>;
   /** The body as text (sent as UTF-8); or `bodyBase64` for bytes. Not both. */
   readonly body?: string;
   readonly bodyBase64?: string;
@@ -144,7 +153,7 @@ function readRequestValue(value: unknown, inherited: Readonly<Record<string, str
   if (typeof path !== 'string' || !PATH.test(path)) {
     return refuse('bad_frame', '"path" must start with "/" and hold only printable ASCII (no spaces, no absolute URL)', id);
   }
-  const headers = readHeaders(frame.headers, inherited);
+  const headers = readHeaders(frame.headers, inherited, frame.cookies);
   if (typeof headers === 'string') return refuse('bad_frame', headers, id);
   const body = readBody(frame.body, frame.bodyBase64);
   if (typeof body === 'string') return refuse('bad_frame', body, id);
@@ -161,8 +170,9 @@ function refuse(code: TunnelErrorCode, message: string, id?: FrameId): ReadFrame
  * to a JavaScript object (`__proto__`...), are dropped; a value that is not a
  * string or a list of strings, or that holds CR, LF or NUL, refuses the frame.
  * Only own enumerable keys are read, so nothing comes from a prototype.
+ * Without a Cookie of its own, the frame's `cookies` change the inherited one.
  */
-function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>): Record<string, string | string[]> | string {
+function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>, cookies: unknown): Record<string, string | string[]> | string {
   const out = bareRecord<string | string[]>();
   if (raw !== undefined && raw !== null) {
     if (typeof raw !== 'object' || Array.isArray(raw)) return '"headers" must be an object';
@@ -183,10 +193,42 @@ function readHeaders(raw: unknown, inherited: Readonly<Record<string, string>>):
       out[key] = before === undefined ? (values.length === 1 ? values[0] : values) : [...(typeof before === 'string' ? [before] : before), ...values];
     }
   }
+  const jar = out.cookie === undefined && cookies !== undefined && cookies !== null;
+  if (jar) {
+    const cookie = changedCookie(inherited.cookie, cookies);
+    if (cookie === null) return '"cookies" must be an object of cookie names to cookie values or null';
+    if (cookie !== '') out.cookie = cookie;
+  }
   for (const name of INHERITED_HEADERS) {
-    if (out[name] === undefined && inherited[name] !== undefined) out[name] = inherited[name];
+    // A jar that removed every cookie leaves none to inherit.
+    if (out[name] === undefined && inherited[name] !== undefined && !(jar && name === 'cookie')) out[name] = inherited[name];
   }
   return out;
+}
+
+/**
+ * The upgrade's Cookie header changed by a client's jar: its pairs whose names the jar holds are left
+ * out, then the jar's values follow (a null removes). Null when the jar is not such an object.
+ * Linear in the two, and nothing is decoded: values go on as the server wrote them.
+ */
+function changedCookie(upgrade: string | undefined, jar: unknown): string | null {
+  if (typeof jar !== 'object' || Array.isArray(jar)) return null;
+  const changes = jar as Record<string, unknown>;
+  const pairs: string[] = [];
+  if (upgrade !== undefined) {
+    for (const piece of upgrade.split(';')) {
+      const pair = piece.trim();
+      if (pair === '') continue;
+      const equals = pair.indexOf('=');
+      if (!Object.hasOwn(changes, (equals < 0 ? pair : pair.slice(0, equals)).trim())) pairs.push(pair);
+    }
+  }
+  for (const name of Object.keys(changes)) {
+    const value = changes[name];
+    if (!COOKIE_NAME.test(name) || (value !== null && (typeof value !== 'string' || !COOKIE_VALUE.test(value)))) return null;
+    if (value !== null) pairs.push(`${name}=${value}`);
+  }
+  return pairs.join('; ');
 }
 
 function readBody(text: unknown, base64: unknown): Buffer | string {

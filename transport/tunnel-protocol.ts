@@ -1,8 +1,9 @@
 /**
- * The name both ends of the tunnel use for its batching protocol, in a
- * module of its own so that the client (which runs in browsers) and the
- * server (which uses Node's Buffer) can share it without sharing anything else.
- * `transport/README.md` documents the protocol.
+ * What both ends of the tunnel must agree on (the batching protocol's name,
+ * and what a frame's `cookies` may carry), in a module of its own so that the
+ * client (which runs in browsers) and the server (which uses Node's Buffer)
+ * can share it without sharing anything else. `transport/README.md` documents
+ * the protocol.
  */
 
 /**
@@ -12,3 +13,8 @@
  * it gets JSON text frames, one request or answer each.
  */
 export const TUNNEL_PROTOCOL = 'signalbox-tunnel.2';
+
+/** A cookie name a frame's `cookies` may carry: an HTTP token. */
+export const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A cookie value a frame's `cookies` may carry (RFC 6265's cookie-value): nothing that would split a Cookie header. */
+export const COOKIE_VALUE = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*|"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*")$/;

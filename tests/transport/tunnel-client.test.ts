@@ -361,6 +361,22 @@ test('Set-Cookie lines are parsed by the cookie package: Max-Age=0 and a past Ex
       assert.is(await (await t.request({ path: '/echo' })).text(), 'a=1; b=2; c=3; q="quoted"');
       await t.request({ path: '/expire' });
       assert.equal(Object.fromEntries(t.cookies), { q: '"quoted"' });
+      assert.is(await (await t.request({ path: '/echo' })).text(), 'q="quoted"');
+    });
+  });
+});
+
+test('cookies answers removed stay removed from the upgrade\'s cookies; the jar remembers the last 180 removals', async () => {
+  const app = echoApp();
+  const expire = Array.from({ length: 200 }, (_, i) => `c${i}=; Max-Age=0`);
+  const fake: App = { ...app, handle: async (m) => ({ status: 200, headers: { 'Set-Cookie': m.url === '/expire' ? expire : [] }, body: String(m.headers.cookie ?? '') }) };
+  await withServer(fake, {}, async (server) => {
+    await withClient(urlOf(server.port), { headers: { Cookie: 'keep=1; c0=x; c150=x; c199=x' } }, async (t) => {
+      assert.is(await (await t.request({ path: '/echo' })).text(), 'keep=1; c0=x; c150=x; c199=x');
+      await t.request({ path: '/expire' });
+      assert.equal(Object.fromEntries(t.cookies), { keep: '1' });
+      // c0 was among the twenty removals made first, forgotten past 180: the upgrade's c0 shows again.
+      assert.is(await (await t.request({ path: '/echo' })).text(), 'c0=x; keep=1');
     });
   });
 });

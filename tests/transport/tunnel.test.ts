@@ -752,6 +752,35 @@ test('the upgrade request\'s Cookie, Authorization and Host apply to every tunne
   });
 });
 
+test('a frame\'s cookies change the upgrade\'s Cookie name by name: a value replaces or adds, null removes; a Cookie of its own wins', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const raw = await Raw.open(server, { headers: UPGRADE_COOKIE });
+    const cookieOf = async (id: number, frame: Partial<Frame>) => JSON.parse((await raw.call({ id, method: 'GET', path: '/echo/show', ...frame })).body).headers.cookie;
+    assert.is(await cookieOf(1, { cookies: { b: '20', c: '3' } }), 'a=1; b=20; c=3');
+    assert.is(await cookieOf(2, { cookies: { a: null, c: '"quoted"' } }), 'b=2; c="quoted"');
+    assert.is(await cookieOf(3, { cookies: { a: null, b: null } }), undefined, 'every cookie removed: none inherited');
+    assert.is(await cookieOf(4, { cookies: {} }), 'a=1; b=2');
+    assert.is(await cookieOf(5, { cookies: { a: null }, headers: { Cookie: 'own=1' } }), 'own=1');
+    assert.is(await cookieOf(6, { cookies: null }), 'a=1; b=2', 'null counts as absent');
+  });
+  await withServer(echoApp(), {}, async (server) => {
+    const raw = await Raw.open(server);
+    assert.is(JSON.parse((await raw.call({ id: 1, method: 'GET', path: '/echo/show', cookies: { s: 'x', gone: null } })).body).headers.cookie, 's=x', 'without an upgrade Cookie');
+  });
+});
+
+test('cookies that could not be a Cookie header refuse the frame with bad_frame; the socket stays usable', async () => {
+  await withServer(echoApp(), {}, async (server) => {
+    const raw = await Raw.open(server, { headers: UPGRADE_COOKIE });
+    const bad: unknown[] = [['a'], 'a=1', { 'a b': '1' }, { a: 'x;y=1' }, { a: 'x\r\nSet-Cookie: y' }, { a: 1 }, { a: { b: '1' } }, { '': '1' }];
+    for (const [i, cookies] of bad.entries()) {
+      raw.send(JSON.stringify({ id: i + 1, method: 'GET', path: '/echo/show', cookies }));
+      assert.is((await raw.answer(i + 1)).error?.code, 'bad_frame', JSON.stringify(cookies));
+    }
+    assert.is((await raw.call({ id: 99, method: 'GET', path: '/echo/show' })).status, 200);
+  });
+});
+
 test('frame headers are plain data: __proto__, constructor, prototype and non-token names never become headers', async () => {
   const before = Object.getOwnPropertyNames(Object.prototype).sort();
   await withServer(echoApp(), {}, async (server) => {

@@ -116,11 +116,13 @@ export const PARSERS: readonly ParserTarget[] = [
         method: fc.constantFrom('GET', 'POST', 'PATCH', 'get', '', 'G ET'),
         path: fc.oneof(fc.constantFrom('/', '/posts', 'http://x/', '/a b', '/\u0000'), fc.string()),
         headers: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()), fc.integer())), fc.constant(null)),
+        cookies: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.constant(null), fc.integer())), fc.array(fc.string()), fc.constant(null)),
         body: fc.oneof(fc.string(), fc.constant(undefined)),
       }, { requiredKeys: [] }).map((frame) => JSON.stringify(frame)),
       textOver(['{', '}', '"', ':', ',', 'id', 'method', 'path', '1']),
     ),
-    run: (input) => readRequestFrame(input, {}),
+    // With an upgrade's Cookie for a frame's cookies to change.
+    run: (input) => readRequestFrame(input, { cookie: 'a=1; b; =c; d=4' }),
   },
   {
     name: 'tunnel request batch (signalbox-tunnel.2)',
