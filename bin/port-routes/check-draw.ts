@@ -26,7 +26,7 @@ export function withoutUndrawable(declarations: Declaration[], root: MapperRef, 
   let current = declarations;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const first = omissions.reduce((min, o) => Math.min(min, order(o.file, o.line)), Infinity);
-    const refused = refusedCalls(current, root, config);
+    const refused = refusedCalls(current, root, checkedConfig(config));
     for (const call of refused.keys()) if (order(call.file, call.line) < first) refused.delete(call);
     if (refused.size === 0) break;
     current = replace(current, refused, omissions);
@@ -99,6 +99,15 @@ export function drawConfig(settings: readonly DrawSetting[]): DrawConfig {
   const config: Record<string, unknown> = {};
   for (const s of settings) config[s.name] = value(s.value);
   return config as DrawConfig;
+}
+
+/**
+ * The settings the check draws with: all but the separator, whose only effect is the text of the paths (which
+ * draw() refuses nothing for) and whose deprecation warning, given once per process, is the module's to give.
+ */
+function checkedConfig(config: DrawConfig): DrawConfig {
+  const { resource_action_separator: _separator, ...rest } = config;
+  return rest;
 }
 
 /** A ported value as the module's literal would make it. */
