@@ -111,7 +111,8 @@ export interface Tunnel {
   /** Closes the socket for good; whatever is in flight or waiting is rejected (`tunnel_closed`). */
   close(): Promise<void>;
   /**
-   * Cookies kept from responses' Set-Cookie (and the upgrade's Cookie header), sent with later requests. Like a
+   * Cookies kept from responses' Set-Cookie (and the upgrade's Cookie header), sent with later requests as changes
+   * to the upgrade's cookies: one deleted from the Map, by an answer or by hand, is removed from them too. Like a
    * browser's jar it is bounded: at most 180 cookies (the one made first goes first), each at most 4096 characters.
    */
   readonly cookies: Map<string, string>;
@@ -257,7 +258,7 @@ interface Batch {
 }
 
 class TunnelClient implements Tunnel {
-  readonly cookies = new Map<string, string>();
+  readonly cookies = new CookieJar();
   readonly #url: string;
   readonly #Socket: WebSocketClass;
   readonly #options: TunnelClientOptions;
@@ -275,8 +276,6 @@ class TunnelClient implements Tunnel {
   #deadline: ReturnType<typeof setTimeout> | null = null;
   /** Whether answers' Set-Cookie lines feed the jar, and the jar goes out with requests. */
   readonly #jar: boolean;
-  /** Cookies answers removed (Max-Age 0, or expired), oldest first: bounded as the jar is. */
-  readonly #removed = new Set<string>();
   #socket: WebSocketLike | null = null;
   #state: Tunnel['state'] = 'reconnecting';
   #seq = 0;
@@ -429,7 +428,8 @@ class TunnelClient implements Tunnel {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const message = `Cannot open ${this.#url}${why ? `: ${why}` : ''}`;
+        // A browser says nothing of a refused handshake: say where the reason is, and the usual one.
+        const message = `Cannot open ${this.#url}${why ? `: ${why}` : saysWhy ? '' : BROWSER_SILENT}`;
         const refusedOffer = offer && !timedOut && (saysWhy ? why === NO_SUBPROTOCOL : status === undefined);
         reject(refusedOffer ? new NoSubprotocol(message, saysWhy) : new TunnelError('tunnel_unavailable', message, status));
       };
@@ -534,10 +534,10 @@ class TunnelClient implements Tunnel {
       path: init.path,
     };
     if (headers !== undefined) frame.headers = headers;
-    if (this.#jar && (this.cookies.size > 0 || this.#removed.size > 0) && (headers === undefined || !hasCookie(headers))) {
+    if (this.#jar && (this.cookies.size > 0 || this.cookies.removed.size > 0) && (headers === undefined || !hasCookie(headers))) {
       // Changes, not the whole Cookie: in a browser the upgrade carried cookies a script cannot see (an HttpOnly session).
       const cookies = Object.create(null) as Record<string, string | null>;
-      for (const name of this.#removed) cookies[name] = null;
+      for (const name of this.cookies.removed) cookies[name] = null;
       for (const [name, value] of this.cookies) cookies[name] = value;
       frame.cookies = cookies;
     }
@@ -774,14 +774,10 @@ class TunnelClient implements Tunnel {
       if (cookie.name === '' || !COOKIE_NAME.test(cookie.name)) continue;
       const expired = cookie.maxAge !== undefined ? cookie.maxAge <= 0 : cookie.expires !== undefined && cookie.expires.getTime() <= Date.now();
       if (expired) {
-        // Remembered as removed, so that later requests remove it from the upgrade's cookies too.
         this.cookies.delete(cookie.name);
-        this.#removed.add(cookie.name);
-        if (this.#removed.size > MAX_COOKIES) this.#removed.delete(this.#removed.values().next().value!);
       } else if (cookie.value !== undefined && cookie.name.length + cookie.value.length <= MAX_COOKIE_CHARS && COOKIE_VALUE.test(cookie.value)) {
         // Set again, a cookie keeps its place (RFC 6265 keeps its creation time): a full jar forgets the one made first.
         this.cookies.set(cookie.name, cookie.value);
-        this.#removed.delete(cookie.name);
         if (this.cookies.size > MAX_COOKIES) this.cookies.delete(this.cookies.keys().next().value!);
       }
     }
@@ -797,6 +793,8 @@ class TunnelClient implements Tunnel {
     }
   }
 }
+
+const BROWSER_SILENT = ' (the WebSocket does not say why: the server may be down, or it refused the handshake, as it does a page of another origin than its own unless serve(app, { tunnel: { origins } }) lists that origin; the server\'s log names the reason)';
 
 /**
  * Most UTF-16 units of request frames batched into one frame (at most three times as many bytes of
@@ -823,6 +821,31 @@ function ownHeaders(headers: Readonly<Record<string, string>> | undefined): Read
 function hasCookie(headers: Readonly<Record<string, string>>): boolean {
   for (const name of Object.keys(headers)) if (name.length === 6 && name.toLowerCase() === 'cookie') return true;
   return false;
+}
+
+/**
+ * The client's cookies, a Map that remembers what it no longer holds: a cookie deleted (by an answer,
+ * by the jar's bound, or by hand) is removed from the upgrade's cookies too on later requests, until
+ * it is set again. Removals are bounded as the cookies are, the oldest forgotten first.
+ */
+class CookieJar extends Map<string, string> {
+  readonly removed = new Set<string>();
+
+  override set(name: string, value: string): this {
+    // Called by Map's constructor before the field exists; the jar is made empty, so only later calls count.
+    this.removed?.delete(name);
+    return super.set(name, value);
+  }
+
+  override delete(name: string): boolean {
+    this.removed.add(name);
+    if (this.removed.size > MAX_COOKIES) this.removed.delete(this.removed.values().next().value!);
+    return super.delete(name);
+  }
+
+  override clear(): void {
+    for (const name of this.keys()) this.delete(name);
+  }
 }
 
 /**

@@ -151,7 +151,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
     const env = requestEnv(req, app);
     const refusal = closing !== null ? [503, 'The server is shutting down'] as const : refuseUpgrade(req, env, settings);
     if (refusal !== null) {
-      app.log.info({ transport: 'tunnel', remote: req.socket.remoteAddress ?? null, status: refusal[0], path: pathOf(req.url) }, 'tunnel upgrade refused');
+      app.log.info({ transport: 'tunnel', remote: req.socket.remoteAddress ?? null, status: refusal[0], path: pathOf(req.url), ...refusalDetail(req, refusal[0], refusal[1]) }, 'tunnel upgrade refused');
       abortHandshake(socket, refusal[0], refusal[1]);
       return;
     }
@@ -226,6 +226,17 @@ function settle(options: TunnelOptions): Settings {
     maxFileBytes: positive('maxFileBytes', TUNNEL_DEFAULTS.maxFileBytes),
     batching,
   };
+}
+
+/**
+ * What the log says of a refusal. A browser tells its page nothing of a refused handshake, so the
+ * server's log is where a developer learns why; a page served from another origin (a front-end dev
+ * server on its own port) is the usual case, and the line names the origin and the option that admits it.
+ */
+function refusalDetail(req: IncomingMessage, status: number, reason: string): Record<string, string> {
+  const origin = req.headers.origin;
+  if (status !== 403 || typeof origin !== 'string') return { reason };
+  return { reason, origin: origin.slice(0, 200), hint: `a page of another origin than the app's own; to admit it: serve(app, { tunnel: { origins: [${JSON.stringify(origin.slice(0, 200))}] } })` };
 }
 
 /** Why an upgrade is refused before any WebSocket exists, or null. */

@@ -134,7 +134,7 @@ export function subdomains(env: RequestEnv, tldLength = 1): string[] {
   return namedHost(name) ? name.split('.').slice(0, -(tldLength + 1)) : [];
 }
 
-/** Addresses of proxies in an X-Forwarded-For chain (the loopback, private networks): hops, not the client. */
+/** Loopback and private-network addresses: proxies the app may sit behind (as its peer, or as hops of an X-Forwarded-For chain), never the client. */
 const TRUSTED_PROXY = /^127\.0\.0\.1$|^::1$|^(10|172\.(1[6-9]|2[0-9]|30|31)|192\.168)\./i;
 const LOCALHOST: ReadonlySet<string> = new Set(['127.0.0.1', '::1']);
 
@@ -145,14 +145,18 @@ function plainAddress(address: string): string {
 
 /**
  * The client's address. Without `trustProxy` the peer is the client, whatever the headers say. With it,
- * the peer is the proxy the app is behind, wherever it is (as X-Forwarded-Host and -Proto are believed
- * from it): Client-IP, else the last X-Forwarded-For entry that is not itself a loopback or
- * private-network hop, else the peer. Throws `IpSpoofing` (400) when Client-IP is not among the
- * X-Forwarded-For entries.
+ * as Rails 2.1 read REMOTE_ADDR: the first peer address (a CGI server may list several, comma-separated)
+ * that is not a loopback or private-network proxy is the client itself, whatever the headers say, since
+ * only a proxy on the loopback or a private network is one the app sits behind. Behind such a proxy:
+ * Client-IP, else the last X-Forwarded-For entry that is not itself a loopback or private-network hop,
+ * else the peer. Throws `IpSpoofing` (400) when Client-IP is not among the X-Forwarded-For entries.
  */
 export function remoteIp(env: RequestEnv): string {
   const peer = plainAddress(env.remote_addr ?? '');
   if (env.trustProxy !== true) return peer;
+  const direct = peer.includes(',') ? peer.split(',').map((a) => plainAddress(a.trim())) : [peer];
+  const untrusted = direct.find((a) => a !== '' && !TRUSTED_PROXY.test(a));
+  if (untrusted !== undefined) return untrusted;
   const forwardedFor = header(env, 'x-forwarded-for');
   const forwarded = forwardedFor?.split(',').map((a) => a.trim());
   const clientIp = header(env, 'client-ip');

@@ -11,6 +11,7 @@ import {
   type DrawConfig, type Params, type RouteSet,
 } from '../../core/index.ts';
 import { escapePath } from '../../core/routing/params.ts';
+import { searchRegExp, toRequirement } from '../../core/routing/requirement.ts';
 import { replayDraw, revive, sameValue, show, type DrawCall } from './acceptance.ts';
 import { helpersOf } from './helpers-by-name.ts';
 
@@ -184,10 +185,23 @@ function checkHelpers(c: RoutingCase, routes: RouteSet): void {
     if (got.error) return check(c.id, label, false, () => `${show(args)} raised ${String(got.error)}`);
     let ok = true;
     if (h.result !== undefined) ok &&= sameValue(got.value, h.result);
-    if (h.result_match) ok &&= new RegExp(h.result_match.$regexp).test(String(got.value));
-    if (h.query_parts) ok &&= sameValue(String(got.value).split('?', 2)[1]?.split('&') ?? [], h.query_parts);
-    check(c.id, label, ok, () => `${show(args)}: expected ${show(h.result ?? h.query_parts)}, got ${show(got.value)}`);
+    // A Ruby regexp, flags and all (`x` comments, `\A`), read as the routes read a requirement; Ruby's `m` is JavaScript's `s`.
+    if (h.result_match) ok &&= searchRegExp(toRequirement({ source: h.result_match.$regexp, flags: h.result_match.flags.replace('m', 's') })).test(String(got.value));
+    if (h.query_parts) ok &&= sameValue(rubyQueryParts(String(got.value)), h.query_parts);
+    check(c.id, label, ok, () => `${show(args)}: expected ${show(h.result ?? h.result_match ?? h.query_parts)}, got ${show(got.value)}`);
   });
+}
+
+/**
+ * The test's `url.split('?', 2).last.split('&')` as Ruby computes it: everything after the first `?` (the
+ * whole URL when there is none), and no trailing empty parts. JavaScript's split limit would cut the text at
+ * a second `?` instead.
+ */
+function rubyQueryParts(url: string): string[] {
+  const q = url.indexOf('?');
+  const parts = (q < 0 ? url : url.slice(q + 1)).split('&');
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
 }
 
 const POLYMORPHIC_OPTIONS: Record<string, Record<string, unknown>> = {

@@ -217,7 +217,7 @@ test('a binary file from the public directory arrives byte for byte', async () =
   assert.ok(Buffer.from(got.bytes).equals(file), 'the same bytes');
 });
 
-test("a page of another origin cannot open the app's tunnel: the client rejects with tunnel_unavailable", async () => {
+test("a page of another origin cannot open the app's tunnel: the client rejects with tunnel_unavailable, saying where the reason is", async () => {
   await openPage(elsewhere);
   const outcome = await page.evaluate(async (target) => {
     const open = (window as unknown as { tunnel: (url: string, options: object) => Promise<{ request(init: object): Promise<{ status: number }> }> }).tunnel;
@@ -225,10 +225,11 @@ test("a page of another origin cannot open the app's tunnel: the client rejects 
       const t = await open(target, { reconnect: false, timeoutMs: 5000 });
       return `opened: ${(await t.request({ path: '/notes/show/1' })).status}`;
     } catch (error) {
-      return (error as { code?: string }).code ?? String(error);
+      return `${(error as { code?: string }).code ?? ''}: ${(error as Error).message}`;
     }
   }, `${server.url.replace('http', 'ws')}/_tunnel`);
-  assert.is(outcome, 'tunnel_unavailable');
+  assert.match(outcome, /^tunnel_unavailable: Cannot open ws:/);
+  assert.match(outcome, 'serve(app, { tunnel: { origins } })', 'the browser says nothing of why: the message says where to look');
 });
 
 test('when the server restarts, the page\'s tunnel opens again on the next request', async () => {

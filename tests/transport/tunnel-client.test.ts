@@ -377,6 +377,11 @@ test('cookies answers removed stay removed from the upgrade\'s cookies; the jar 
       assert.equal(Object.fromEntries(t.cookies), { keep: '1' });
       // c0 was among the twenty removals made first, forgotten past 180: the upgrade's c0 shows again.
       assert.is(await (await t.request({ path: '/echo' })).text(), 'c0=x; keep=1');
+      t.cookies.delete('c0');
+      assert.is(await (await t.request({ path: '/echo' })).text(), 'keep=1', 'deleted by hand, removed too');
+      t.cookies.set('c0', 'y');
+      t.cookies.clear();
+      assert.is(await (await t.request({ path: '/echo' })).text(), '', 'cleared: every cookie removed');
     });
   });
 });

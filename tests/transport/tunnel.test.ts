@@ -20,7 +20,7 @@ import type { ResponseMessage } from '../../core/http/message.ts';
 import type { App } from '../../machines/index.ts';
 import { attachTunnel, serve, type RunningServer, type ServeOptions, type TunnelOptions } from '../../transport/index.ts';
 import { AdminController } from './support.ts';
-import { appWith, tempDir, upgradeRequest as handshake, withServer } from '../support/harness.ts';
+import { appWith, captureLogs, tempDir, upgradeRequest as handshake, withServer } from '../support/harness.ts';
 
 const test = suite('the request tunnel runs frames through app.handle over one WebSocket');
 
@@ -678,6 +678,20 @@ test('a foreign Origin is refused with 403 before any WebSocket exists; the own 
     await sleep(20);
     assert.is(server.tunnel!.connections, 0, 'the test sockets are gone');
   });
+});
+
+test('a refused handshake is logged with its reason; a foreign Origin\'s line names it and the option that admits it', async () => {
+  const { logger, lines } = captureLogs('info');
+  await withServer(echoApp({ logger }), {}, async (server) => {
+    const host = `127.0.0.1:${server.port}`;
+    assert.is((await handshake(server, '/_tunnel', { Host: host, Origin: 'http://localhost:5173' })).status, 403);
+  });
+  const refused = lines.filter((line) => line.msg === 'tunnel upgrade refused');
+  assert.is(refused.length, 1);
+  assert.is(refused[0]!.status, 403);
+  assert.is(refused[0]!.reason, 'Origin not allowed');
+  assert.is(refused[0]!.origin, 'http://localhost:5173');
+  assert.match(String(refused[0]!.hint), 'serve(app, { tunnel: { origins: ["http://localhost:5173"] } })');
 });
 
 test('with origins listed, exactly those are accepted', async () => {

@@ -198,12 +198,12 @@ test('a request that names no host has no domain and no subdomains', () => {
   assert.equal(request().subdomains(), []);
 });
 
-test('remote_ip is the peer; with trustProxy, the client the proxy forwarded', () => {
+test('remote_ip is the peer; with trustProxy, the client a loopback or private-network proxy forwarded', () => {
   const forwarded = { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' };
   assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }).remote_ip, '203.0.113.9');
   assert.is(request({ remoteAddress: '127.0.0.1', headers: forwarded }).remote_ip, '127.0.0.1', 'not believed by default');
   assert.is(request({ remoteAddress: '127.0.0.1', headers: forwarded }, { trustProxy: true }).remote_ip, '198.51.100.2');
-  assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }, { trustProxy: true }).remote_ip, '198.51.100.2', 'a proxy at a public address');
+  assert.is(request({ remoteAddress: '203.0.113.9', headers: forwarded }, { trustProxy: true }).remote_ip, '203.0.113.9', 'a public peer is no proxy');
   assert.is(request().remoteAddress, '');
 });
 

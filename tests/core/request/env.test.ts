@@ -97,11 +97,19 @@ client('without trustProxy the peer is the client, whatever the headers say', ()
   assert.is(env.remoteIp(withHeaders({})), '');
 });
 
-client('behind a trusted proxy at a public address, the forwarded client is believed, as from a local one', () => {
-  assert.is(peer('1.2.3.4', { 'client-ip': '2.3.4.5' }), '2.3.4.5');
-  assert.is(peer('1.2.3.4', { 'x-forwarded-for': '3.4.5.6' }), '3.4.5.6');
-  assert.is(peer('2001:db8::7', { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' }), '198.51.100.2');
+client('with trustProxy, a peer at a public address is the client itself, whatever the headers say', () => {
+  assert.is(peer('1.2.3.4', { 'client-ip': '2.3.4.5' }), '1.2.3.4');
+  assert.is(peer('1.2.3.4', { 'x-forwarded-for': '3.4.5.6' }), '1.2.3.4');
+  assert.is(peer('::ffff:1.2.3.4', { 'x-forwarded-for': '3.4.5.6', 'client-ip': '3.4.5.6' }), '1.2.3.4');
+  assert.is(peer('2001:db8::7', { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' }), '2001:db8::7');
   assert.is(peer('::ffff:1.2.3.4'), '1.2.3.4', 'with no forwarding headers the peer is the client');
+});
+
+client('with trustProxy, a peer address listing several hops names the client by its first public entry', () => {
+  assert.is(peer('1.2.3.4,3.4.5.6'), '1.2.3.4');
+  assert.is(peer('1.2.3.4,3.4.5.6', { 'client-ip': '2.3.4.5' }), '1.2.3.4');
+  assert.is(peer('10.0.0.1, 3.4.5.6', { 'x-forwarded-for': '9.9.9.9' }), '3.4.5.6');
+  assert.is(peer('10.0.0.1, 127.0.0.1', { 'x-forwarded-for': '9.9.9.9' }), '9.9.9.9', 'a list of proxies only is a proxy');
 });
 
 client('behind a trusted proxy, Client-IP or the last untrusted X-Forwarded-For entry is the client', () => {
