@@ -8,8 +8,8 @@
  * @example
  *   const declarations = withoutUndrawable(evaluation.declarations, evaluation.root, omissions, ['config/routes.rb']);
  */
-import { draw, type Mapper } from '../../core/index.ts';
-import type { Declaration, MapperCall, Omission } from './evaluator.ts';
+import { draw, type DrawConfig, type Mapper } from '../../core/index.ts';
+import type { Declaration, DrawSetting, MapperCall, Omission } from './evaluator.ts';
 import { type Data, isDataHash, isDataRegexp, type MapperRef } from './values.ts';
 
 /** Each pass leaves out what the last one refused; a statement left out can only make later ones refuse. */
@@ -21,12 +21,12 @@ const MAX_PASSES = 8;
  * Rails would have refused too: it is printed as written, and the module's draw() says what is wrong with it.
  * @param files the files in the order they are drawn
  */
-export function withoutUndrawable(declarations: Declaration[], root: MapperRef, omissions: Omission[], files: readonly string[]): Declaration[] {
+export function withoutUndrawable(declarations: Declaration[], root: MapperRef, omissions: Omission[], files: readonly string[], config: DrawConfig = {}): Declaration[] {
   const order = (file: string, line: number) => (files.indexOf(file) + 1) * 2 ** 32 + line;
   let current = declarations;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const first = omissions.reduce((min, o) => Math.min(min, order(o.file, o.line)), Infinity);
-    const refused = refusedCalls(current, root);
+    const refused = refusedCalls(current, root, checkedConfig(config));
     for (const call of refused.keys()) if (order(call.file, call.line) < first) refused.delete(call);
     if (refused.size === 0) break;
     current = replace(current, refused, omissions);
@@ -35,7 +35,7 @@ export function withoutUndrawable(declarations: Declaration[], root: MapperRef, 
 }
 
 /** The calls that threw while the declarations were drawn, each with its error; the others are drawn as usual. */
-function refusedCalls(declarations: readonly Declaration[], root: MapperRef): Map<MapperCall, unknown> {
+function refusedCalls(declarations: readonly Declaration[], root: MapperRef, config: DrawConfig): Map<MapperCall, unknown> {
   const refused = new Map<MapperCall, unknown>();
   const maps = new Map<MapperRef, Mapper>();
   const run = (list: readonly Declaration[]): void => {
@@ -65,7 +65,7 @@ function refusedCalls(declarations: readonly Declaration[], root: MapperRef): Ma
     draw((map) => {
       maps.set(root, map);
       run(declarations);
-    });
+    }, config);
   } catch {
     // A table whose every statement drew but that draw() refuses as a whole has no line to name: it is printed
     // as ported, and its draw() gives the error.
@@ -92,6 +92,22 @@ function replace(list: readonly Declaration[], refused: ReadonlyMap<MapperCall, 
     if (d.block === null) return d;
     return { ...d, block: { ...d.block, body: replace(d.block.body, refused, omissions) } };
   });
+}
+
+/** The settings a draw() of the ported calls takes: the last value the files assigned to each. */
+export function drawConfig(settings: readonly DrawSetting[]): DrawConfig {
+  const config: Record<string, unknown> = {};
+  for (const s of settings) config[s.name] = value(s.value);
+  return config as DrawConfig;
+}
+
+/**
+ * The settings the check draws with: all but the separator, whose only effect is the text of the paths (which
+ * draw() refuses nothing for) and whose deprecation warning, given once per process, is the module's to give.
+ */
+function checkedConfig(config: DrawConfig): DrawConfig {
+  const { resource_action_separator: _separator, ...rest } = config;
+  return rest;
 }
 
 /** A ported value as the module's literal would make it. */

@@ -63,7 +63,15 @@ class ModuleWriter {
     ];
     this.#body(this.#evaluation.declarations, 1, [{ ref: root, name: rootName }]);
     this.#flushFile(1);
-    return [...header, ...this.#lines, '});', '', 'export default routes;', ''].join('\n');
+    return [...header, ...this.#lines, `}${this.#settings()});`, '', 'export default routes;', ''].join('\n');
+  }
+
+  /** draw()'s second argument, from the settings the files gave ActionController::Base (the last of each name). */
+  #settings(): string {
+    const last = new Map<string, Data>();
+    for (const s of this.#evaluation.settings) last.set(s.name, s.value);
+    if (last.size === 0) return '';
+    return `, { ${[...last].map(([k, v]) => `${key(k)}: ${literal(v, 1)}`).join(', ')} }`;
   }
 
   #comments(): readonly Comment[] {

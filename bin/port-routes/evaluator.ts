@@ -66,6 +66,19 @@ export interface FileStart {
 
 export type Declaration = MapperCall | Omission | MethodDefinition | FileStart;
 
+/**
+ * A routing setting the file gives `ActionController::Base` (`resources_path_names`, `resource_action_separator`):
+ * Rails' resources read it when drawn, and Signalbox's draw() takes it as a setting of the whole draw.
+ */
+export interface DrawSetting {
+  readonly file: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly statement: string;
+  readonly name: 'resources_path_names' | 'resource_action_separator';
+  readonly value: Data;
+}
+
 export interface ParsedFile {
   readonly name: string;
   readonly text: string;
@@ -79,12 +92,15 @@ export interface Evaluation {
   /** Every statement left out, in order, once each. */
   readonly omissions: Omission[];
   readonly comments: ReadonlyMap<string, readonly Comment[]>;
+  /** The draw settings the files assign, in order (a later one of the same name wins). */
+  readonly settings: readonly DrawSetting[];
 }
 
 const BLOCK_METHODS: ReadonlySet<string> = new Set(['resources', 'resource', 'namespace', 'with_options']);
 const SEND_METHODS: ReadonlySet<string> = new Set(['send', '__send__', 'public_send']);
 const LOADING_METHODS: ReadonlySet<string> = new Set(['require', 'require_dependency', 'load', 'require_relative', 'autoload', 'gem']);
 const ROUTES_CONSTANT = ['ActionController', 'Routing', 'Routes'];
+const BASE_CONSTANT = ['ActionController', 'Base'];
 
 /** Evaluation ran past the work a routes file of this size can need; it ends the statement at the top of the file or draw. */
 class BudgetExceeded extends NotPorted {
@@ -125,7 +141,7 @@ function changedVariables(statement: Node): Map<string, boolean> {
   const cached = changedCache.get(statement);
   if (cached !== undefined) return cached;
   const found = new Map<string, boolean>();
-  const named = (n: Node): string | null => (n.type === 'ident' || (n.type === 'const' && n.scope === null && !n.top) ? n.name : null);
+  const named = (n: Node): string | null => (n.type === 'ident' || n.type === 'ivar' || (n.type === 'const' && n.scope === null && !n.top) ? n.name : null);
   const note = (n: Node, assigned: boolean): void => {
     const name = named(n);
     if (name !== null) found.set(name, (found.get(name) ?? false) || assigned);
@@ -267,6 +283,15 @@ class Evaluator {
   #methods = new Map<string, NodeOf<'def'>>();
   /** The scope of the file being run: a method body sees its constants. */
   #fileScope = new Scope(null);
+  /**
+   * The file's instance variables: those of its `self`, which is the same object in every block and in the methods
+   * it calls without a receiver, so they are one table for the whole file (read before any assignment, one is set
+   * elsewhere, as an initializer may have done, and is left out).
+   */
+  #ivars = new Scope(null);
+  readonly #settings: DrawSetting[] = [];
+  /** Whether a resource has been declared yet: Rails read the path words and separator as each one was drawn. */
+  #resourcesDeclared = false;
   /** The block each running method was called with (for `yield` and `block_given?`), innermost last. */
   readonly #frames: (RubyProc | null)[] = [];
   /** Where each line of the current file starts, to find a statement's last line. */
@@ -304,11 +329,12 @@ class Evaluator {
       declarations.push({ kind: 'file', file: file.name });
       const scope = new Scope(null);
       this.#fileScope = scope;
+      this.#ivars = new Scope(null);
       // Plugins' routes files are bare `map.` statements, run with the draw's `map` in scope.
       scope.define('map', this.#root);
       this.#topStatements(file.program.body, scope, declarations);
     }
-    return { root: this.#root, declarations, omissions: this.#omissions, comments };
+    return { root: this.#root, declarations, omissions: this.#omissions, comments, settings: this.#settings };
   }
 
   #charge(cost: number): void {
@@ -336,10 +362,12 @@ class Evaluator {
   /** Runs one statement; if it cannot be ported, whatever it declared is taken back and it is reported instead. */
   #statement(node: Node, scope: Scope, out: Declaration[], top: boolean): void {
     const mark = out.length;
+    const settingsMark = this.#settings.length;
     try {
       this.#charge(1);
       this.#execute(node, scope, out);
     } catch (error) {
+      this.#settings.length = settingsMark;
       if (error instanceof BudgetExceeded) {
         if (!top) throw error;
         this.#exhausted = true;
@@ -350,7 +378,11 @@ class Evaluator {
       // What the statement would have assigned or changed is unknown now: a later use of it is left out with this
       // reason, rather than taken for a method defined elsewhere or read as the value it had before.
       const because = `which the statement on line ${node.line} (not ported) ${node.type === 'assign' || node.type === 'masgn' ? 'assigns' : 'assigns or changes'}`;
-      for (const [name, assigned] of changedVariables(node)) scope.markLeftOut(name, because, assigned);
+      for (const [name, assigned] of changedVariables(node)) {
+        // An instance variable is not scoped by blocks: whatever the statement did to it, it did to the file's.
+        if (name.startsWith('@')) this.#ivars.markLeftOut(name, because, true);
+        else scope.markLeftOut(name, because, assigned);
+      }
     }
   }
 
@@ -668,6 +700,7 @@ class Evaluator {
     this.#charge(node.end - node.start);
     const statement = summarize(this.#file.text, unrun === null ? node : { start: node.start, end: unrun.start });
     out.push({ kind: 'call', file: this.#file.name, line: node.line, endLine, statement, receiver: map, method, args: data, block: body });
+    if (method === 'resources' || method === 'resource') this.#resourcesDeclared = true;
     if (unrun !== null) this.#omit(unrun, `${method === 'named' ? 'named_route' : method} takes no block: Rails 2.x draws the route and never runs the block`, out);
     for (const stray of strays) {
       this.#omit(stray, `${method} takes its options from a last hash only: Rails 2.x took this hash for one more resource name (a path made of the hash's text) and gave the names around it none of these options`, out);
@@ -752,6 +785,12 @@ class Evaluator {
           return value;
         }
         throw new NotPorted(this.#unknownMethod(node.name));
+      }
+      case 'ivar': {
+        const found = this.#ivars.lookup(node.name);
+        if (found === null) throw new NotPorted(`it uses ${node.name}, an instance variable the file does not assign before it`);
+        if (found.leftOut !== undefined) throw new NotPorted(`it uses ${node.name}, ${found.leftOut}`);
+        return found.value;
       }
       case 'const': {
         if (node.scope !== null && isCoreRegexp(node.scope, scope) && node.name in REGEXP_OPTIONS) return REGEXP_OPTIONS[node.name];
@@ -868,12 +907,14 @@ class Evaluator {
 
   #assign(node: NodeOf<'assign'>, scope: Scope): Value {
     const target = node.target;
+    if (target.type === 'call') return this.#drawSetting(node, target, scope);
     const current = (): Value => {
       if (target.type === 'ident' || target.type === 'const') {
         const found = scope.lookup(target.name);
         if (found?.leftOut !== undefined) throw new NotPorted(`it uses ${target.name}, ${found.leftOut}`);
         return found?.value ?? null;
       }
+      if (target.type === 'ivar') return this.#value(target, scope);
       if (target.type === 'index') return this.#index(this.#value(target.receiver, scope), this.#arguments(target.args, scope));
       throw new NotPorted('it assigns to something other than a variable or a hash element');
     };
@@ -893,6 +934,8 @@ class Evaluator {
       scope.assign(target.name, value);
     } else if (target.type === 'const') {
       scope.defineConstant(target.name, value);
+    } else if (target.type === 'ivar') {
+      this.#ivars.define(target.name, value);
     } else if (target.type === 'index') {
       const receiver = this.#value(target.receiver, scope);
       const [key] = this.#arguments(target.args, scope);
@@ -902,6 +945,42 @@ class Evaluator {
     } else {
       throw new NotPorted('it assigns to something other than a variable or a hash element');
     }
+    return value;
+  }
+
+  /**
+   * `ActionController::Base.resources_path_names = { :new => 'novo', :edit => 'editar' }` (or the separator) at the
+   * top of a routes file: kept as a setting of the draw, which is what it was to the resources drawn after it.
+   */
+  #drawSetting(node: NodeOf<'assign'>, target: NodeOf<'call'>, scope: Scope): Value {
+    const name = target.name;
+    if (target.receiver === null || !isConstantPath(target.receiver, BASE_CONSTANT) || target.args.length > 0 || target.block !== null
+      || (name !== 'resources_path_names' && name !== 'resource_action_separator')) {
+      throw new NotPorted('it assigns to something other than a variable or a hash element');
+    }
+    if (node.op !== '=') throw new NotPorted(`the port does not evaluate ${node.op} on ActionController::Base.${name}`);
+    // Signalbox's draw() has one value for the whole table; Rails gave the resources drawn before this the old one.
+    if (this.#resourcesDeclared) throw new NotPorted(`it changes ActionController::Base.${name} after resources above it were drawn with the value before`);
+    const value = this.#value(node.value, scope);
+    let data: Data;
+    if (name === 'resource_action_separator') {
+      if (value !== '/' && value !== ';') throw new NotPorted("Signalbox's draw() takes '/' or ';' as the resource action separator");
+      data = value;
+    } else {
+      if (!(value instanceof RubyHash)) throw new NotPorted('ActionController::Base.resources_path_names is given something other than a hash');
+      const entries: [string, Data][] = [];
+      for (const [k, word] of value.entries) {
+        if (!(k instanceof Sym || typeof k === 'string') || !(word instanceof Sym || typeof word === 'string')) {
+          throw new NotPorted('ActionController::Base.resources_path_names maps something other than action names to path words');
+        }
+        entries.push([k instanceof Sym ? k.name : k, word instanceof Sym ? word.name : word]);
+      }
+      // Rails joined a missing word as nothing (each new route at its collection's own path), which no setting of draw() gives.
+      if (!entries.some(([k]) => k === 'new')) throw new NotPorted('ActionController::Base.resources_path_names gives no word for new, which Rails then drew as an empty path segment');
+      data = { kind: 'hash', entries };
+    }
+    const endLine = this.#lineAt(node.end);
+    this.#settings.push({ file: this.#file.name, line: node.line, endLine, statement: summarize(this.#file.text, node), name, value: data });
     return value;
   }
 
@@ -1186,8 +1265,9 @@ class Evaluator {
   #yield(block: Block, args: Value[], scope: Scope, out: Declaration[], forValue = false): Value {
     const inner = new Scope(scope);
     const params = block.params;
-    // Ruby spreads one list over several parameters: `each do |name, path|` over pairs.
-    const spread = args.length === 1 && Array.isArray(args[0]) && (params.length > 1 || params[0]?.kind === 'destructure') ? (args[0] as Value[]) : args;
+    // Ruby spreads one list over several parameters: `each do |name, path|` over pairs. A lone `|(name, path)|` is one
+    // parameter, and takes the pair apart itself.
+    const spread = args.length === 1 && Array.isArray(args[0]) && params.filter((p) => p.kind !== 'block').length > 1 ? (args[0] as Value[]) : args;
     params.forEach((p, i) => {
       if (p.kind === 'destructure') {
         const parts = Array.isArray(spread[i]) ? (spread[i] as Value[]) : [spread[i] ?? null];
@@ -1346,6 +1426,11 @@ function copyHash(hash: RubyHash): RubyHash {
 
 /** `ActionController::Routing::Routes`, or `::ActionController::Routing::Routes`. */
 function isRoutesConstant(node: Node): boolean {
+  return isConstantPath(node, ROUTES_CONSTANT);
+}
+
+/** A constant path such as `ActionController::Base`, written from the top (`::`) or not. */
+function isConstantPath(node: Node, path: readonly string[]): boolean {
   const names: string[] = [];
   let n: Node | null = node;
   while (n !== null && n.type === 'const') {
@@ -1353,7 +1438,7 @@ function isRoutesConstant(node: Node): boolean {
     if (n.scope === null) break;
     n = n.scope;
   }
-  return n !== null && n.type === 'const' && n.scope === null && names.join('::') === ROUTES_CONSTANT.join('::');
+  return n !== null && n.type === 'const' && n.scope === null && names.join('::') === path.join('::');
 }
 
 function collectDefinitions(nodes: readonly Node[], into: Set<string>): void {

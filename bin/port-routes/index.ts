@@ -8,7 +8,7 @@
  *   const { output, reports } = port([{ name: 'config/routes.rb', text }], 'ts');
  */
 import { readFileSync } from 'node:fs';
-import { withoutUndrawable } from './check-draw.ts';
+import { drawConfig, withoutUndrawable } from './check-draw.ts';
 import { emitDraw } from './emit-draw.ts';
 import { emitModule } from './emit-module.ts';
 import { RubySyntaxError } from './errors.ts';
@@ -59,11 +59,19 @@ export function port(sources: readonly Source[], format: PortFormat, options: Po
   if (parsed.length === 0) return { output: '', reports, read: 0 };
   const evaluated = evaluate(parsed, { env: options.env ?? null });
   const omissions: Omission[] = [...evaluated.omissions];
-  const evaluation = { ...evaluated, declarations: withoutUndrawable(evaluated.declarations, evaluated.root, omissions, parsed.map((f) => f.name)) };
+  const config = drawConfig(evaluated.settings);
+  const evaluation = { ...evaluated, declarations: withoutUndrawable(evaluated.declarations, evaluated.root, omissions, parsed.map((f) => f.name), config) };
   let output: string;
   if (format === 'json') {
     const draw = emitDraw(evaluation.declarations);
     omissions.push(...draw.omissions);
+    // The draw format is a list of mapper calls: a setting of draw() itself has no place in it.
+    for (const s of evaluation.settings) {
+      omissions.push({
+        kind: 'omitted', file: s.file, line: s.line, endLine: s.endLine, statement: s.statement,
+        reason: `the --json draw holds mapper calls only; the TypeScript and JavaScript modules pass it to draw() as ${s.name}`,
+      });
+    }
     output = draw.json;
   } else {
     output = emitModule(evaluation, { language: format, files: parsed.map((f) => f.name), env: options.env ?? null });

@@ -132,7 +132,10 @@ export class Mapper {
   }
 
   #nest(resource: Resource, block: Block | undefined): void {
-    if (block) block(new Mapper(this.#target, nestedOptions(resource)));
+    // Rails' resource block is `with_options(:path_prefix => ..., :name_prefix => ..., :namespace => options[:namespace])`:
+    // the key is there even when nil, so a `namespace` called in the block of a resource outside any namespace merges
+    // nil over its own module (and the nesting prefixes over its path and name), and names no module.
+    if (block) block(new Mapper(this.#target, { namespace: null, ...nestedOptions(resource) }));
   }
 }
 

@@ -172,6 +172,21 @@ const CASES: Case[] = [
     draw: [['connect', 'api/v2/:controller/:action']],
   },
   {
+    name: 'instance variables the file assigns are its self\'s: seen inside the draw block and after it, not scoped by blocks',
+    ruby: "@id = /\\d+/\nActionController::Routing::Routes.draw do |map|\n  @opts = { :controller => 'pages' }\n  map.connect 'p/:id', @opts.merge(:requirements => { :id => @id })\nend\n@opts[:action] = 'q'\nmap.connect 'q', @opts\n",
+    draw: [['connect', 'p/:id', { controller: 'pages', requirements: { id: { $regexp: '\\d+', flags: '' } } }], ['connect', 'q', { controller: 'pages', action: 'q' }]],
+  },
+  {
+    name: 'a block parameter in parentheses takes its element apart: |(path, action)| over a list of pairs or a hash, |(a, b), i| with each_with_index',
+    ruby: "[['about', 'about_us'], ['faq', 'help']].each { |(path, action)| map.connect path, :controller => 'pages', :action => action }\n{ 'terms' => 'legal' }.each { |(path, action)| map.connect path, :controller => 'pages', :action => action }\n[['x', 'y']].each_with_index { |(a, b), i| map.connect \"#{a}#{b}#{i}\", :controller => a }\n",
+    draw: [
+      ['connect', 'about', { controller: 'pages', action: 'about_us' }],
+      ['connect', 'faq', { controller: 'pages', action: 'help' }],
+      ['connect', 'terms', { controller: 'pages', action: 'legal' }],
+      ['connect', 'xy0', { controller: 'x' }],
+    ],
+  },
+  {
     name: 'a constant assigned in the draw block is the file\'s, seen after the block',
     ruby: "ActionController::Routing::Routes.draw do |map|\n  IDS = { :id => /\\d+/ }\nend\nmap.connect ':controller/:id', :requirements => IDS\n",
     draw: [['connect', ':controller/:id', { requirements: { id: { $regexp: '\\d+', flags: '' } } }]],
@@ -492,9 +507,9 @@ const OMITTED: Omitted[] = [
     draw: [],
   },
   {
-    name: 'case, begin/rescue, loops and instance variables',
-    ruby: "case RAILS_ENV\nwhen 'test' then map.connect 't'\nend\nbegin\n  map.connect 'b'\nrescue NameError\nend\nwhile false do end\n@opts = {}\n",
-    reports: ['config/routes.rb:1: not ported: case RAILS_ENV … end', 'config/routes.rb:4: not ported: begin … end', 'config/routes.rb:8: not ported: while false do end', 'config/routes.rb:9: not ported: @opts = {}'],
+    name: 'case, begin/rescue, loops and class variables',
+    ruby: "case RAILS_ENV\nwhen 'test' then map.connect 't'\nend\nbegin\n  map.connect 'b'\nrescue NameError\nend\nwhile false do end\n@@opts = {}\n",
+    reports: ['config/routes.rb:1: not ported: case RAILS_ENV … end', 'config/routes.rb:4: not ported: begin … end', 'config/routes.rb:8: not ported: while false do end', 'config/routes.rb:9: not ported: @@opts = {}'],
     draw: [],
   },
   {
@@ -613,6 +628,20 @@ left('a variable a left-out statement assigned or filled is left out where it is
   assert.equal(JSON.parse(output), [['connect', 'kept', { controller: 'k' }]]);
   // Assigned again by a statement that is ported, the variable is known again.
   assert.equal(drawOf("x = Settings.x\nx = 'y'\nmap.connect x, :controller => x\n"), [['connect', 'y', { controller: 'y' }]]);
+});
+
+left('an instance variable the file reads before assigning it, or that a left-out statement assigned, is left out where it is used', () => {
+  const ruby = "map.connect 'a', :controller => @set_elsewhere\nmap.with_options(:controller => 'x') { |x| @ids = Settings.ids }\nmap.connect 'b', :controller => 'b', :requirements => @ids\nmap.connect 'kept', :controller => 'k'\n";
+  const { reports, output } = portText(ruby, 'json');
+  assert.equal(reports, [
+    "config/routes.rb:1: not ported: map.connect 'a', :controller => @set_elsewhere",
+    '  it uses @set_elsewhere, an instance variable the file does not assign before it',
+    "config/routes.rb:2: not ported: @ids = Settings.ids",
+    '  it uses Settings, a constant defined elsewhere',
+    "config/routes.rb:3: not ported: map.connect 'b', :controller => 'b', :requirements => @ids",
+    '  it uses @ids, which the statement on line 2 (not ported) assigns',
+  ]);
+  assert.equal(JSON.parse(output), [['with_options', { controller: 'x' }, { $block: [] }], ['connect', 'kept', { controller: 'k' }]]);
 });
 
 left('a Ruby 1.8 list hash of an odd length is the syntax error Ruby 1.8 made it, and mixing it with pairs is one too', () => {

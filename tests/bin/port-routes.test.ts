@@ -13,7 +13,7 @@ import { portRoutesCommand } from '../../bin/port-routes/index.ts';
 import type { RouteSet } from '../../core/index.ts';
 import { assertGenerates, assertNotRouted, assertRecognizes, assertRouting } from '../core/routing/support.ts';
 import { scratchDir } from '../support/temp.ts';
-import { drawJson, importPorted, outcomeOf } from './port-routes-support.ts';
+import { drawJson, importPorted, outcomeOf, portText } from './port-routes-support.ts';
 import { ROOT, signalbox } from './support.ts';
 import { helpersOf } from '../support/helpers-by-name.ts';
 
@@ -369,6 +369,49 @@ test('declarations today\'s draw may refuse are passed through as written (dupli
     fromModule = `${(error as Error).name}: ${(error as Error).message}`;
   }
   assert.is(fromModule, outcomeOf(() => drawJson(json)));
+});
+
+test('ActionController::Base.resources_path_names assigned before the resources becomes the draw()\'s path words; --json, which has no place for it, reports it', async () => {
+  const ruby = [
+    "ActionController::Base.resources_path_names = { :new => 'novo', :edit => :editar }",
+    'ActionController::Routing::Routes.draw do |map|',
+    '  map.resources :eventos',
+    "  map.resource :perfil, :path_names => { :edit => 'mudar' }",
+    'end',
+  ].join('\n');
+  const { output, reports } = portText(ruby, 'ts');
+  assert.equal(reports, []);
+  const { routes } = await importPorted(output);
+  assertRecognizes(routes, 'GET /eventos/novo', { controller: 'eventos', action: 'new' });
+  assertRecognizes(routes, 'GET /eventos/3/editar', { controller: 'eventos', action: 'edit', id: '3' });
+  // A resource's own :path_names still wins over the application's words.
+  assertRecognizes(routes, 'GET /perfil/mudar', { controller: 'perfils', action: 'edit' });
+  assertRecognizes(routes, 'GET /eventos/new', { controller: 'eventos', action: 'show', id: 'new' });
+  assert.is(helpersOf(routes).new_evento_path(), '/eventos/novo');
+
+  const json = portText(ruby, 'json');
+  assert.equal(json.reports, [
+    "config/routes.rb:1: not ported: ActionController::Base.resources_path_names = { :new => 'novo', :edit => :editar }",
+    '  the --json draw holds mapper calls only; the TypeScript and JavaScript modules pass it to draw() as resources_path_names',
+  ]);
+  // The draw itself still holds every route, with Rails' default words.
+  assertRecognizes(drawJson(json.output), 'GET /eventos/new', { controller: 'eventos', action: 'new' });
+});
+
+test('path words or a separator given after resources were drawn, or path words without one for new, are left out and reported', () => {
+  const late = portText("map.resources :posts\nActionController::Base.resources_path_names = { :new => 'neu' }\nmap.resources :tags\n", 'ts');
+  assert.equal(late.reports, [
+    "config/routes.rb:2: not ported: ActionController::Base.resources_path_names = { :new => 'neu' }",
+    '  it changes ActionController::Base.resources_path_names after resources above it were drawn with the value before',
+  ]);
+  assert.match(late.output, /^\}\);$/m);
+  const noNew = portText("ActionController::Base.resources_path_names = { :edit => 'bearbeiten' }\nmap.resources :posts\n", 'ts');
+  assert.match(noNew.reports.join('\n'), /gives no word for new/);
+  const separator = portText("ActionController::Base.resource_action_separator = ';'\nmap.resources :posts, :member => { :publish => :put }\n", 'ts');
+  assert.equal(separator.reports, []);
+  assert.match(separator.output, /^\}, \{ resource_action_separator: ';' \}\);$/m);
+  const odd = portText("ActionController::Base.resource_action_separator = '!'\nmap.resources :posts\n", 'ts');
+  assert.match(odd.reports.join('\n'), /takes '\/' or ';' as the resource action separator/);
 });
 
 test.run();

@@ -42,6 +42,21 @@ test('the namespace sticks to nested resources, including has_many and has_one',
   for (const n of ['admin_user_role', 'admin_user_avatar', 'admin_user_notes']) assert.ok(names.includes(n), n);
 });
 
+test('a namespace called in the block of a resource outside any namespace changes nothing: the block\'s own prefixes and its nil module win', () => {
+  // Rails' resource block merges :namespace => nil (with the nesting prefixes) over what namespace would set.
+  const set = draw((map) => map.resources('users', (user) => user.namespace('admin', (admin) => {
+    admin.resources('things');
+    admin.named('audit', 'audit', { controller: 'audits' });
+  })));
+  assertRouting(set, 'GET /users/1/things/2', { controller: 'things', action: 'show', user_id: '1', id: '2' });
+  assertRouting(set, 'GET /users/1/audit', { controller: 'audits', action: 'index', user_id: '1' });
+  assert.is(helpersOf(set).user_thing_path(1, 2), '/users/1/things/2');
+  assert.is(helpersOf(set).user_audit_path(1), '/users/1/audit');
+  // Inside a namespace the resource's block carries the module on, and a namespace in it stacks.
+  const nested = draw((map) => map.namespace('admin', (admin) => admin.resources('users', (user) => user.namespace('reports', (r) => r.resources('things')))));
+  assertRouting(nested, 'GET /admin/users/1/reports/things', { controller: 'admin/reports/things', action: 'index', user_id: '1' });
+});
+
 test('a namespace with a :controller option on the resource keeps the module', () => {
   const set = draw((map) => map.namespace('admin', (admin) => admin.resources('people', { controller: 'users' })));
   assertRecognizes(set, 'GET /admin/people', { controller: 'admin/users', action: 'index' });
