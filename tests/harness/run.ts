@@ -17,11 +17,11 @@
  * ended with the culprits named. CI=true turns an absent prerequisite (Unavailable) and a
  * left-over `.only` into failures.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeSync } from 'node:fs';
 import { register } from 'node:module';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runWithCoverage } from './coverage.ts';
+import { runWithCoverage, SUMMARY_FD_VARIABLE } from './coverage.ts';
 import { describePosition, executeSuite, position } from './execute.ts';
 import { describeError, Tally } from './tally.ts';
 import { inCI } from './unavailable.ts';
@@ -51,7 +51,20 @@ function milliseconds(variable: string, fallback: number): number {
   return value;
 }
 
+/**
+ * Where the run's account goes: stdout, or under --coverage the descriptor the parent named, so
+ * that it can print the account after c8's report. Taken out of the environment so that runs the
+ * tests start get stdout.
+ */
+function accountWriter(): (text: string) => void {
+  const fd = process.env[SUMMARY_FD_VARIABLE];
+  delete process.env[SUMMARY_FD_VARIABLE];
+  if (fd === undefined) return (text) => { process.stdout.write(text); };
+  return (text) => { writeSync(Number(fd), text); };
+}
+
 async function main(args: string[]): Promise<void> {
+  const account = accountWriter();
   const [dirArg = 'tests', patternArg = '\\.test\\.ts$'] = args;
   const dir = resolve(dirArg);
   const pattern = new RegExp(patternArg, 'i');
@@ -75,7 +88,8 @@ async function main(args: string[]): Promise<void> {
   process.on('exit', (code) => {
     if (finished) return;
     tally.fail(`the process exited (code ${code}) before the run finished, ${describePosition()}`);
-    process.stdout.write(tally.unprinted() + tally.summary((performance.now() - started) / 1000));
+    process.stdout.write(tally.unprinted());
+    account(tally.summary((performance.now() - started) / 1000));
     process.exitCode = 1;
   });
 
@@ -115,7 +129,8 @@ async function main(args: string[]): Promise<void> {
       : `no test ran: ${plural(files.length, 'file')} matched, ${tally.skipped > 0 ? `and all ${plural(tally.skipped, 'test')} were skipped` : 'and none registered a test'}`);
   }
   finished = true;
-  process.stdout.write(tally.unprinted() + tally.summary((performance.now() - started) / 1000));
+  process.stdout.write(tally.unprinted());
+  account(tally.summary((performance.now() - started) / 1000));
   process.exitCode = tally.failed > 0 ? 1 : 0;
 
   // A test that left a server or a timer running would otherwise keep CI waiting until its limit.

@@ -166,6 +166,16 @@ test('with --coverage, c8\'s report comes before the closing line, and coverage 
   assert.is(run.closing, '3 passed, 1 failed, 1 skipped');
 });
 
+test('with --coverage, the list of failures follows c8\'s report, so the log\'s last lines name them', async () => {
+  const run = await runFixture('failing-assertion', {}, ['--coverage']);
+  assert.is(run.code, 1);
+  const report = run.stdout.indexOf('Coverage summary');
+  const list = run.stdout.lastIndexOf('\nFailures:\n');
+  assert.ok(report !== -1 && list > report, 'the list of failures comes after the report');
+  assert.match(run.stdout.slice(list), '1. "compares" (tests/harness/fixtures/failing-assertion.ts) › "a wrong total"');
+  assert.is(run.closing, '1 passed, 2 failed, 0 skipped', 'the failed test and the coverage below the thresholds');
+});
+
 const absent = suite('a test that needs something absent is never silently green');
 
 absent('locally it is skipped and its reason printed', async () => {
