@@ -86,7 +86,8 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   // an empty one: the Accept header decides, as everywhere else the parameter is read.
   const format = request.parameters.format;
   if (format !== undefined && format !== null && format !== '' && (typeof format !== 'string' || request.format === null)) {
-    return Promise.reject(new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`));
+    // Untraced, as every refusal a client can ask for as often as it likes: a stack names only the framework.
+    return Promise.reject(untraced(() => new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`)));
   }
   const wiring = new RequestWiring(run, controllerPath, action);
   // An asynchronous session store (Redis) loads before the action; the cookie store loads on first use, as ever,

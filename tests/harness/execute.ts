@@ -8,6 +8,7 @@
 import type { QueuedSuite } from './uvu.ts';
 import type { Tally } from './tally.ts';
 import { Unavailable } from './unavailable.ts';
+import { onExtension } from './deadline.ts';
 
 export interface ExecuteOptions {
   /** Longest a single test or hook may take. */
@@ -36,22 +37,37 @@ export function describePosition(): string {
 
 /** The failure's title already says what did not finish. */
 class TimedOut extends Error {
-  constructor(ms: number) {
-    super(`did not finish within ${ms} ms (a promise that never settles?); SIGNALBOX_TEST_TIMEOUT_MS allows longer`);
+  constructor(ms: number, extended: boolean) {
+    super(`did not finish within ${ms} ms${extended ? ' (the time it asked for included)' : ''} (a promise that never settles?); SIGNALBOX_TEST_TIMEOUT_MS allows longer`);
     this.name = 'TimedOut';
   }
 }
 
-/** Calls `body`, turning a synchronous throw into a rejection and a hang into a TimedOut. */
+/**
+ * Calls `body`, turning a synchronous throw into a rejection and a hang into a TimedOut. The body may
+ * ask for more time (deadline.ts); one body runs at a time, so the extension is always its own.
+ */
 function settle(body: () => unknown, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let allowed = ms;
+  let deadline = performance.now() + ms;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut(ms)), ms);
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => reject(new TimedOut(allowed, allowed !== ms)), Math.max(0, deadline - performance.now()));
+    };
+    arm();
+    onExtension((more) => {
+      allowed += more;
+      deadline += more;
+      arm();
+    });
   });
-  return Promise.race([Promise.resolve().then(body), timeout]).then(
-    () => { clearTimeout(timer); },
-    (error: unknown) => { clearTimeout(timer); throw error; },
-  );
+  const done = (): void => {
+    clearTimeout(timer);
+    onExtension(null);
+  };
+  return Promise.race([Promise.resolve().then(body), timeout]).then(done, (error: unknown) => { done(); throw error; });
 }
 
 /** Runs hooks in order; the first one to throw stops the rest and is returned. */

@@ -129,6 +129,15 @@ test('a test that never settles fails after the timeout and the next test runs',
   assert.match(run.stderr, /the run finished 300 ms ago and something still keeps the process alive \(.*Timeout.*\): a test left it open/);
 });
 
+test('a test that asks for more time gets it, and only as much as it asked for', async () => {
+  const run = await runFixture('long-by-design', { SIGNALBOX_TEST_TIMEOUT_MS: '300' });
+  assert.is(run.code, 1);
+  assert.not.match(run.stdout, '"asks for the time its work takes": TimedOut');
+  assert.match(run.stdout, '"takes as long without asking": TimedOut: did not finish within 300 ms (a promise');
+  assert.match(run.stdout, '"asks for too little": TimedOut: did not finish within 400 ms (the time it asked for included)');
+  assert.is(run.closing, '1 passed, 2 failed, 0 skipped');
+});
+
 test('a rejection after the last test still fails the run, on stderr since the closing line is written', async () => {
   const run = await runFixture('late-rejection');
   assert.is(run.code, 1);

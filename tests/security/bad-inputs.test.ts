@@ -27,9 +27,16 @@ import { absentFiles, closeBound, closeCodes, errorOrClose, normaliseExpect, rea
 import { invariantProblems, prototypeChanges, prototypeSnapshot, settledHeapMb } from './support/invariants.ts';
 import { probe, requestBytes, send, type WireRequest, type WireResponse } from './support/wire.ts';
 import { keepAliveRepeat } from './support/repeat.ts';
+import { allowMoreTime } from '../harness/deadline.ts';
 import { openWs } from './support/ws-wire.ts';
 
 const TIME_FACTOR = Number(process.env.SIGNALBOX_TIME_FACTOR ?? 5);
+/**
+ * What a generated flood (`times`) may take per request beyond the runner's deadline: on a loaded
+ * 2-core machine under coverage, client and server in this one process, a request takes up to about
+ * half of it, so 100,000 get 100 s more.
+ */
+const FLOOD_MS_PER_REQUEST = 1;
 /** `SIGNALBOX_BAD_INPUTS_VERBOSE=1` prints each response's status and time. */
 const VERBOSE = process.env.SIGNALBOX_BAD_INPUTS_VERBOSE === '1';
 const report = (id: string, o: Observed) => {
@@ -230,6 +237,8 @@ async function runHttp(entry: Entry, reading: Reading): Promise<string[]> {
 
 /** `per_request_unique`: the request many times, each with its own `{{rand}}`, and the heap afterwards. */
 async function runRepeated(entry: Entry, reading: Reading, input: any, times: number): Promise<string[]> {
+  // The flood's length is the corpus's to choose: its time grows with it, and so does its deadline.
+  allowMoreTime(times * FLOOD_MS_PER_REQUEST);
   const before = settledHeapMb();
   const problems = new Set<string>();
   await keepAliveRepeat(running.port, names.host, times, () => {
