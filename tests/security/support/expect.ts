@@ -359,6 +359,12 @@ export function readExpect(written: string, host: string): Reading {
     const cookie = m[1];
     checks.push({ name: `no Set-Cookie: ${cookie}`, run: (o) => ((o.headers['set-cookie'] ?? []).some((c) => c.trimStart().startsWith(`${cookie}=`)) ? `a ${cookie} cookie was set` : null) });
   }
+  // "body never contains "<script>"", "the body must not include 'root:'": text the response body must not hold
+  // (reflected script, a file's contents); only a quoted text is exact enough to check.
+  for (const m of expect.matchAll(new RegExp(String.raw`\bbody (?:never contains?|never includes?|(?:does|must|should) not (?:contain|include)|must never (?:contain|include))\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')`, 'gi'))) {
+    const text = String(literalValue(m[1])).replaceAll('{{host}}', host);
+    checks.push({ name: `the body never contains ${JSON.stringify(text)}`, run: (o) => (o.body.includes(text) ? `the body contains ${JSON.stringify(text)}` : null) });
+  }
   checks.push(...locationChecks(expect, host));
   const heap = heapBound(expect);
   const close_allowed = /\b(?:or (?:the )?(?:connection|socket) (?:is |gets )?(?:closed|dropped|reset|terminated)|or closed|or (?:a )?close)\b/i.test(expect);
