@@ -401,7 +401,8 @@ function locationHost(location: string): string | null {
 function locationChecks(expect: string, host: string): Check[] {
   const checks: Check[] = [];
   const locations = (o: Observed) => o.headers.location ?? [];
-  const unquote = (text: string) => text.replace(/^["'`]|["'`,.)]+$/g, '');
+  // The prefix as a word of the prose: without its quotes, nor the punctuation that ends its clause ("prefixed with http://host/; ...").
+  const unquote = (text: string) => text.replace(/^["'`]|["'`,.;:)]+$/g, '');
   for (const m of expect.matchAll(/Location (?:never|must not|must never|should not|does not)(?: names?| contains?| includes?| mentions?)? ([\w-]+(?:\.[\w-]+)+)\b(?! as its host)/g)) {
     checks.push({ name: `Location never names ${m[1]}`, run: (o) => (locations(o).some((l) => l.includes(m[1])) ? `Location: ${locations(o)}` : null) });
   }
