@@ -32,7 +32,7 @@ import {
 import type { Flash } from '../session/flash.ts';
 import type { Session } from '../session/store.ts';
 import type { Params } from '../request/param-values.ts';
-import { absoluteLocation, assertTarget, redirectBody, sanitiseLocation } from './redirect.ts';
+import { absoluteLocation, assertTarget, redirectBody, relativeLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
 import { verifyAction } from './verification.ts';
@@ -499,8 +499,7 @@ function setStatus(response: Response, status: number | string): void {
 
 /** A `location:` option: a URL or path string as given (made header-safe), or a record or hash turned into its URL. */
 function expandLocation(c: Controller, location: unknown): string {
-  if (typeof location === 'string') return sanitiseLocation(location);
-  return sanitiseLocation(c.url_for(location));
+  return relativeLocation(typeof location === 'string' ? location : c.url_for(location));
 }
 
 /**

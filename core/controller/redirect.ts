@@ -14,10 +14,19 @@ import { ActionControllerError } from '../errors.ts';
  */
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const SCRIPT_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'vbscript', 'data']);
+/**
+ * The schemes a browser reads a host from even without the `//` (WHATWG URL's special schemes):
+ * `https:evil.example`, `http:/evil.example` and `http:\\evil.example` all lead to evil.example.
+ * Rails took a target as a URL only with its `://` (`%r{^\w+://}`); without it, it is a path here.
+ */
+const HOST_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file']);
 
 function isAbsolute(target: string): boolean {
   const scheme = SCHEME.exec(target);
-  return scheme !== null && !SCRIPT_SCHEMES.has(scheme[1].toLowerCase());
+  if (scheme === null) return false;
+  const name = scheme[1].toLowerCase();
+  if (SCRIPT_SCHEMES.has(name)) return false;
+  return !HOST_SCHEMES.has(name) || target.startsWith('//', scheme[0].length);
 }
 
 /**
@@ -43,6 +52,19 @@ export function absoluteLocation(target: string, protocol: string, hostWithPort:
   // `//evil.example/x` and `/\evil.example` would leave the site; keep them on it.
   const path = clean.replace(/^[/\\]+/, '/');
   return `${protocol}${hostWithPort}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/**
+ * A Location given as it is (`head`'s and `render`'s `location`, which Rails sends unexpanded): made
+ * safe, and never leading off the site by a path that a browser would read as a host (`//evil.example`,
+ * `/\evil.example`, `https:evil.example`) or as script (`javascript:...`): those become paths here.
+ * A URL and a plain relative path (`posts/1`) stay as given.
+ * @example relativeLocation('//evil.example/x') // '/evil.example/x'
+ */
+export function relativeLocation(target: string): string {
+  const clean = sanitiseLocation(target);
+  if (isAbsolute(clean) || !(clean.startsWith('/') || clean.startsWith('\\') || SCHEME.test(clean))) return clean;
+  return clean.replace(/^[/\\]*/, '/');
 }
 
 /** The body Rails sends with a redirect, the URL HTML-escaped. */

@@ -206,11 +206,39 @@ const MARKER = Buffer.from(`\r\nContent-Type: ${UNTYPED}`);
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /**
+ * The charsets busboy decodes a field with (its own table, lower-cased). For any other it answers
+ * no value at all, so the field's bytes would be lost and the request fail on a TypeError; `base64`
+ * is no charset (busboy would hand back the field's bytes in base64).
+ */
+const DECODED_CHARSETS: ReadonlySet<string> = new Set([
+  'utf-8', 'utf8', 'latin1', 'ascii', 'us-ascii', 'iso-8859-1', 'iso8859-1', 'iso88591', 'iso_8859-1', 'windows-1252',
+  'iso_8859-1:1987', 'cp1252', 'x-cp1252', 'utf16le', 'utf-16le', 'ucs2', 'ucs-2',
+]);
+const CONTENT_TYPE_LINE = /^(content-type[ \t]*:)([^\r\n]*)$/gim;
+const CHARSET_PARAM = /;[ \t]*charset[ \t]*=[ \t]*("[^"]*"|[^; \t]*)[ \t]*/gi;
+
+/**
+ * A field's header block without a `charset` busboy cannot decode (`Shift_JIS`, `ISO-2022-JP`,
+ * `UTF-7`...), or null when it declares none such: the field is then read as Rails read every
+ * field, as its bytes (UTF-8 text when they are UTF-8).
+ */
+function withoutUndecodedCharset(headers: string): string | null {
+  let changed = false;
+  const out = headers.replace(CONTENT_TYPE_LINE, (_, name: string, value: string) => name + value.replace(CHARSET_PARAM, (param, given: string) => {
+    if (DECODED_CHARSETS.has(given.replace(/^"|"$/g, '').toLowerCase())) return param;
+    changed = true;
+    return '';
+  }));
+  return changed ? out : null;
+}
+
+/**
  * busboy reports RFC 7578's default `text/plain` for a part without a Content-Type and does not
  * expose part headers, but Rails (and the peer suite) give such uploads a null content type.
- * So upload headers without one get a marker header as the body streams past. Parts are found with
+ * So upload headers without one get a marker header as the body streams past, and a field's header
+ * loses a charset busboy cannot decode (`withoutUndecodedCharset`). Parts are found with
  * the delimiter busboy itself searches for (`CRLF--boundary`, or `--boundary` opening the body),
- * across chunk boundaries; only parts with a filename matter (the rest become strings). A header
+ * across chunk boundaries. A header
  * block longer than busboy accepts passes unchanged, and if the boundary cannot be read here the
  * body goes through unchanged and the type reads `text/plain`.
  */
@@ -273,9 +301,15 @@ export async function* markUntypedParts(chunks: AsyncIterable<Buffer>, contentTy
       const next = pending.indexOf(delimiter, 2);
       const inPart = headersEnd > 0 && headersEnd - 2 <= MAX_HEADER_BYTES && (next < 0 || headersEnd < next);
       const headers = inPart ? pending.toString('latin1', 2, headersEnd) : '';
-      if (/filename\*?=/i.test(headers) && !/^content-type[ \t]*:/im.test(headers)) {
+      const file = /filename\*?=/i.test(headers);
+      const readable = file ? null : withoutUndecodedCharset(headers);
+      if (file && !/^content-type[ \t]*:/im.test(headers)) {
         emit(pending.subarray(0, headersEnd));
         emit(MARKER);
+        pending = pending.subarray(headersEnd);
+      } else if (readable !== null) {
+        emit(pending.subarray(0, 2));
+        emit(Buffer.from(readable, 'latin1'));
         pending = pending.subarray(headersEnd);
       }
       state = 'scan';

@@ -242,6 +242,22 @@ test('"no X-Injected header" and "no Set-Cookie: pwned" check the response heade
   assert.equal(failing(expect, { status: 302, headers: { 'set-cookie': ['_session=abc'] } }), []);
 });
 
+test('a prefix that ends its clause does not take the clause\'s punctuation with it', () => {
+  const location = { status: 302, headers: { location: [`http://${HOST}/posts?a=1`] } };
+  assert.equal(failing('status 302; prefixed with http://{{host}}/posts; body link escaped', location), []);
+  assert.equal(failing('status 302, prefixed with http://{{host}}/posts: no other host', location), []);
+  assert.equal(failing('Location never starts with //; status 302', { status: 302, headers: { location: ['/ok'] } }), []);
+  assert.equal(failing('status 302; prefixed with http://{{host}}/posts; body link escaped', { status: 302, headers: { location: ['http://evil.example/posts'] } }), [`Location starts with http://${HOST}/posts`]);
+});
+
+test('"body never contains" a quoted text checks the response body for it', () => {
+  const expect = 'status 302; body never contains "<script>"; the body must not include \'root:\'';
+  assert.equal(failing(expect, { status: 302, body: '<a href="/a?&lt;script&gt;">' }), []);
+  assert.equal(failing(expect, { status: 302, body: '<a href="/a?<script>">root:x:0:0' }), ['the body never contains "<script>"', 'the body never contains "root:"']);
+  assert.equal(failing('body does not contain "http://{{host}}/x"', { body: `http://${HOST}/x` }), [`the body never contains "http://${HOST}/x"`]);
+  assert.equal(readExpect('body never contains "root:"', HOST).unread, [], 'an outcome in itself');
+});
+
 test('"the destroy action", "must never be routed" and "Location must not name" are read as their short forms', () => {
   assert.equal(failing('status 422; the destroy action is never executed', { actions: [{ action: 'posts#destroy', path: '/posts/1' }] }), ['destroy never runs']);
   assert.equal(failing('status 400 — /admin/smuggled must never be routed', { actions: [{ action: 'admin#smuggled', path: '/admin/smuggled' }] }), ['/admin/smuggled never routed']);

@@ -359,6 +359,12 @@ export function readExpect(written: string, host: string): Reading {
     const cookie = m[1];
     checks.push({ name: `no Set-Cookie: ${cookie}`, run: (o) => ((o.headers['set-cookie'] ?? []).some((c) => c.trimStart().startsWith(`${cookie}=`)) ? `a ${cookie} cookie was set` : null) });
   }
+  // "body never contains "<script>"", "the body must not include 'root:'": text the response body must not hold
+  // (reflected script, a file's contents); only a quoted text is exact enough to check.
+  for (const m of expect.matchAll(new RegExp(String.raw`\bbody (?:never contains?|never includes?|(?:does|must|should) not (?:contain|include)|must never (?:contain|include))\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')`, 'gi'))) {
+    const text = String(literalValue(m[1])).replaceAll('{{host}}', host);
+    checks.push({ name: `the body never contains ${JSON.stringify(text)}`, run: (o) => (o.body.includes(text) ? `the body contains ${JSON.stringify(text)}` : null) });
+  }
   checks.push(...locationChecks(expect, host));
   const heap = heapBound(expect);
   const close_allowed = /\b(?:or (?:the )?(?:connection|socket) (?:is |gets )?(?:closed|dropped|reset|terminated)|or closed|or (?:a )?close)\b/i.test(expect);
@@ -395,7 +401,8 @@ function locationHost(location: string): string | null {
 function locationChecks(expect: string, host: string): Check[] {
   const checks: Check[] = [];
   const locations = (o: Observed) => o.headers.location ?? [];
-  const unquote = (text: string) => text.replace(/^["'`]|["'`,.)]+$/g, '');
+  // The prefix as a word of the prose: without its quotes, nor the punctuation that ends its clause ("prefixed with http://host/; ...").
+  const unquote = (text: string) => text.replace(/^["'`]|["'`,.;:)]+$/g, '');
   for (const m of expect.matchAll(/Location (?:never|must not|must never|should not|does not)(?: names?| contains?| includes?| mentions?)? ([\w-]+(?:\.[\w-]+)+)\b(?! as its host)/g)) {
     checks.push({ name: `Location never names ${m[1]}`, run: (o) => (locations(o).some((l) => l.includes(m[1])) ? `Location: ${locations(o)}` : null) });
   }
