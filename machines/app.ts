@@ -14,6 +14,7 @@ import { createRun, logCompleted, logMachineFailure, type AppConfig, type AppRun
 import { messageProblem, type RequestMessage, type ResponseMessage } from '../core/http/message.ts';
 import { createMimeRegistry, type MimeRegistry } from '../core/mime/types.ts';
 import type { RouteSet } from '../core/routing/index.ts';
+import { recognizingControllers } from '../core/routing/route-set.ts';
 import { directoryViews, type ViewResolver } from '../core/views/resolver.ts';
 import { forgetTemplates } from '../core/views/render.ts';
 import { ArgumentError } from '../core/errors.ts';
@@ -167,6 +168,9 @@ export function createApp(options: CreateAppOptions): App {
   const controllers = options.controllers instanceof Map
     ? new Map(options.controllers)
     : new Map(Object.entries(options.controllers as Record<string, ControllerClass>));
+  // Rails matched a `:controller` segment against the application's controllers only, so a path whose first
+  // word names none fell through to later routes; a route set drawn without its own list learns the app's here.
+  const routes = recognizingControllers(options.routes, [...controllers.keys()]);
   const views = typeof options.views === 'string' ? directoryViews(options.views, { reload: !config.cache_template_loading }) : (options.views ?? null);
   const publicDir = options.publicDir ? resolve(options.publicDir) : null;
   const publicCache = new Map<string, string | null>();
@@ -176,7 +180,7 @@ export function createApp(options: CreateAppOptions): App {
   cacheStore.useLogger?.(log);
   const caching = new Caching({
     enabled: config.perform_caching, store: cacheStore, page_cache_directory: pageCacheDir,
-    mime, routes: options.routes, log, relative_url_root: config.relative_url_root,
+    mime, routes, log, relative_url_root: config.relative_url_root,
   });
   const publicFiles = publicDir === null && caching.pages === null ? null : new PublicFiles({ root: publicDir, pages: caching.pages, mime, development: environment === 'development' });
   const root = resolve(options.root ?? '.');
@@ -184,7 +188,7 @@ export function createApp(options: CreateAppOptions): App {
   sessions.useLogger?.(log);
   const runtime: AppRuntime = {
     root,
-    routes: options.routes,
+    routes,
     controllers,
     mime,
     config,
@@ -239,7 +243,7 @@ export function createApp(options: CreateAppOptions): App {
   };
 
   return Object.freeze({
-    routes: options.routes,
+    routes,
     engine,
     mime: runtime.mime,
     config,

@@ -799,6 +799,13 @@ class Evaluator {
           this.#charge(names.length);
           return [...names];
         }
+        if (node.scope !== null && isRailsVersion(node.scope, scope)) {
+          // The file runs on the Rails 2.x whose routing Signalbox follows; a file that asks (a plugin's routes
+          // for Rails 2 and 3, `if Rails::VERSION::MAJOR >= 3`) takes the branch Rails 2 took. Which 2.x is not
+          // one answer: Signalbox draws 2.1.2's routes with 2.2's :only, :except and :shallow.
+          if (node.name === 'MAJOR') return 2;
+          throw new NotPorted(`it uses ${this.#text(node)}: the port reads routes for Rails 2 (Rails::VERSION::MAJOR is 2), but not for one release of it`);
+        }
         if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
         const found = scope.lookup(node.name);
         if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
@@ -1374,6 +1381,12 @@ const DATE_NAMES: Readonly<Record<string, readonly (string | null)[]>> = {
 /** `Date` or `DateTime` (or `::Date`, `::DateTime`) when the file has not given the name a meaning of its own. */
 function isCoreDate(node: Node, scope: Scope): boolean {
   return node.type === 'const' && node.scope === null && (node.name === 'Date' || node.name === 'DateTime') && (node.top || scope.lookup(node.name) === null);
+}
+
+/** `Rails::VERSION` (or `::Rails::VERSION`) when the file has not given `Rails` a meaning of its own. */
+function isRailsVersion(node: Node, scope: Scope): boolean {
+  return node.type === 'const' && node.name === 'VERSION' && node.scope !== null && node.scope.type === 'const' && node.scope.scope === null
+    && node.scope.name === 'Rails' && (node.scope.top || scope.lookup('Rails') === null);
 }
 
 /** `Regexp` (or `::Regexp`) when the file has not given the name a meaning of its own. */

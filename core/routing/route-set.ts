@@ -293,7 +293,28 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     print: () => formatRoutes(routes),
     toJSON: () => ({ routes, named: [...namedMap.keys()], config }),
   };
-  return Object.freeze(set);
+  Object.freeze(set);
+  drawnWith.set(set, { namedMap, inflector });
+  return set;
+}
+
+/** What each route set from `draw()` was made of, so a copy can be drawn that knows the application's controllers. */
+const drawnWith = new WeakMap<RouteSet, { readonly namedMap: ReadonlyMap<string, Route>; readonly inflector: Inflector }>();
+
+/**
+ * The route set recognising a `:controller` segment as one of `controllers` only, as Rails 2.x's matched
+ * only the controllers its application had (`Routing.possible_controllers`): a word that names none is
+ * no match there, and a later route, or a 405 from the methods other routes answer, decides the request.
+ * A set drawn with its own `controllers`, one with no `:controller` segment, or one `draw()` did not make,
+ * is returned as it is. Everything but recognition is the same: names, helpers and generation.
+ */
+export function recognizingControllers(set: RouteSet, controllers: readonly string[]): RouteSet {
+  const made = drawnWith.get(set);
+  if (made === undefined || set.config.controllers !== null) return set;
+  if (!set.routes.some((route) => route.segments.some((s) => s.type === 'controller'))) return set;
+  // Longest first: where both `admin` and `admin/posts` could be the controller, the regexp tries `admin/posts` first.
+  const names = Object.freeze([...new Set(controllers)].sort((a, b) => b.length - a.length));
+  return createRouteSet(set.routes, made.namedMap, Object.freeze({ ...set.config, controllers: names }), made.inflector);
 }
 
 /** The named routes as a plain object, in declaration order. */

@@ -359,6 +359,11 @@ const CASES: Case[] = [
     draw: [['resources', 'posts', { $block: [['resources', 'comments']] }], ['connect', 'feed', { controller: 'feed' }]],
   },
   {
+    name: 'a file written for Rails 2 and 3 takes the branch Rails 2 took: Rails::VERSION::MAJOR is 2',
+    ruby: "if Rails::VERSION::MAJOR >= 3\n  RedmineApp::Application.routes.draw do\n    scope '/projects/:project_id', :name_prefix => 'project' do\n      resources :todos\n    end\n  end\nelse\n  ActionController::Routing::Routes.draw do |map|\n    map.resources :todos, :name_prefix => 'project_', :path_prefix => '/projects/:project_id'\n  end\nend\nmap.connect 'legacy', :controller => 'legacy' if ::Rails::VERSION::MAJOR < 3\n",
+    draw: [['resources', 'todos', { name_prefix: 'project_', path_prefix: '/projects/:project_id' }], ['connect', 'legacy', { controller: 'legacy' }]],
+  },
+  {
     name: 'a local variable can hold a map',
     ruby: "m = map\nm.connect ':controller'\n",
     draw: [['connect', ':controller']],
@@ -465,6 +470,17 @@ const OMITTED: Omitted[] = [
       'config/routes.rb:3: not ported: if defined?(Admin) … end',
     ],
     draw: [['connect', 'z', { controller: 'z' }], ['connect', ':controller']],
+  },
+  {
+    name: 'a condition on which Rails 2 release runs the file (Rails::VERSION::MINOR, ::STRING), or on a Rails the file defines itself',
+    ruby: "map.resources :posts, :only => :index if Rails::VERSION::MINOR >= 2\nmap.connect 'v', :controller => 'v' if Rails::VERSION::STRING > '2.1'\nRails = Settings.rails\nmap.connect 'm', :controller => 'm' if Rails::VERSION::MAJOR == 2\nmap.connect ':controller'\n",
+    reports: [
+      'config/routes.rb:1: not ported: map.resources :posts, :only => :index if Rails::VERSION::MINOR >= 2',
+      "config/routes.rb:2: not ported: map.connect 'v', :controller => 'v' if Rails::VERSION::STRING > '2.1'",
+      'config/routes.rb:3: not ported: Rails = Settings.rails',
+      "config/routes.rb:4: not ported: map.connect 'm', :controller => 'm' if Rails::VERSION::MAJOR == 2",
+    ],
+    draw: [['connect', ':controller']],
   },
   {
     name: 'a method defined in the file, and the calls of it',
