@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { eventually } from '../support/patience.ts';
 import { scratchDir } from '../support/temp.ts';
 import { ROOT, signalboxIn } from './support.ts';
 
@@ -62,11 +63,7 @@ test('Ctrl-C while a restart stops the server waits for that stop: the server is
   dev.stderr.on('data', (chunk: Buffer) => { output += chunk; });
   const exited = new Promise<number | null>((done) => dev.on('exit', (code) => done(code)));
   const seen = async (text: string): Promise<void> => {
-    const deadline = Date.now() + 15_000;
-    while (!output.includes(text)) {
-      if (Date.now() > deadline) throw new Error(`no "${text}" in:\n${output}`);
-      await new Promise((wait) => setTimeout(wait, 25));
-    }
+    if (!(await eventually(() => output.includes(text), 25))) throw new Error(`no "${text}" in:\n${output}`);
   };
   try {
     await seen('started');

@@ -11,6 +11,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { eventually, PATIENCE_MS } from '../support/patience.ts';
 import { scratchDir } from '../support/temp.ts';
 import { freshEnv, npm, packed, run } from './support.ts';
 
@@ -40,7 +41,7 @@ function start(env: Readonly<Record<string, string | undefined>>, script = 'star
     await exited;
   };
   return new Promise((ready, fail) => {
-    const timer = setTimeout(() => { void stop(); fail(new Error(`npm start printed no URL in 20 s:\n${output}`)); }, 20_000);
+    const timer = setTimeout(() => { void stop(); fail(new Error(`npm run ${script} printed no URL in ${PATIENCE_MS / 1000} s:\n${output}`)); }, PATIENCE_MS);
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
@@ -178,13 +179,8 @@ test('npm run dev restarts the server when a controller changes', async () => {
   try {
     writeFileSync(controller, before.replace("'Note was created.'", "'Noted.'").replace('  new() {}', "  new() {\n    this.response.set_header('X-Edited', 'yes');\n  }"));
     // PORT=0: the restarted server listens on a port of its own, and says which.
-    const deadline = Date.now() + 20_000;
     let urls: string[] = [];
-    while (Date.now() < deadline) {
-      urls = startUrls(server.output());
-      if (urls.length > 1) break;
-      await new Promise((wait) => setTimeout(wait, 100));
-    }
+    await eventually(() => (urls = startUrls(server.output())).length > 1, 100);
     assert.ok(urls.length > 1, `restarted:\n${server.output()}`);
     const res = await fetch(`${urls.at(-1)}/notes/new`);
     assert.is(res.status, 200);
@@ -197,12 +193,8 @@ test('npm run dev restarts the server when a controller changes', async () => {
 
 /** The URL of the `count`th server `npm run dev` has started (PORT=0: each start listens on a port of its own). */
 async function nthStart(server: Started, count: number): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const urls = startUrls(server.output());
-    if (urls.length >= count) return urls[count - 1]!;
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
+  let urls: string[] = [];
+  if (await eventually(() => (urls = startUrls(server.output())).length >= count, 100)) return urls[count - 1]!;
   throw new Error(`npm run dev did not start a server ${count} times:\n${server.output()}`);
 }
 
@@ -213,7 +205,7 @@ function startUrls(output: string): string[] {
 
 /** The newest server's URL once `npm run dev` has printed nothing new for a while (no restart under way). */
 async function settledStart(server: Started): Promise<string> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + PATIENCE_MS;
   let before = server.output();
   while (Date.now() < deadline) {
     await new Promise((wait) => setTimeout(wait, 800));

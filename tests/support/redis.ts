@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { Unavailable } from '../harness/unavailable.ts';
+import { PATIENCE_MS } from './patience.ts';
 import { scratchDir } from './temp.ts';
 
 const BINARY = process.env.SIGNALBOX_REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -60,11 +61,11 @@ export async function startRedis(): Promise<RedisServer> {
     child = started;
     let stderr = '';
     started.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
-    const deadline = performance.now() + 10_000;
+    const deadline = performance.now() + PATIENCE_MS;
     for (;;) {
       if (started.exitCode !== null) throw new Error(`redis-server exited (${started.exitCode}): ${stderr}`);
       if (await answers(port)) return;
-      if (performance.now() > deadline) throw new Error(`redis-server did not answer on port ${port} within 10 s: ${stderr}`);
+      if (performance.now() > deadline) throw new Error(`redis-server did not answer on port ${port} within ${PATIENCE_MS / 1000} s: ${stderr}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   };

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { ClusterOptions } from '../../transport/index.ts';
+import { PATIENCE_MS } from '../support/patience.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/cluster-server.ts', import.meta.url));
 
@@ -93,7 +94,7 @@ export function startCluster(options: ClusterOptions, env: Record<string, string
     // 'close': the process has exited and its output has been read to the end.
     child.once('close', (code, signal) => resolve({ code, signal, at: performance.now() }));
   });
-  const waitForLog = (test: (line: Record<string, unknown>) => boolean, ms = 10_000) => new Promise<Record<string, unknown>>((resolve, reject) => {
+  const waitForLog = (test: (line: Record<string, unknown>) => boolean, ms = PATIENCE_MS) => new Promise<Record<string, unknown>>((resolve, reject) => {
     const check = () => {
       const found = logs.find(test);
       if (found === undefined) return;
