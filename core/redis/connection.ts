@@ -220,9 +220,10 @@ export class RedisConnection {
         this.#refusal(error);
         throw error;
       }
-      this.outage(error);
+      const cause = cutOff(error) ? new Error('the connection closed before Redis answered', { cause: error }) : error;
+      this.outage(cause);
       if (timedOut(error)) this.#stall();
-      throw new RedisUnavailable(this.url, error);
+      throw new RedisUnavailable(this.url, cause);
     }
   }
 
@@ -299,6 +300,15 @@ export class RedisConnection {
     });
     return this.#waiting;
   }
+}
+
+/**
+ * Whether `error` is ioredis failing a command that was sent when the connection closed: it says so as
+ * "Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest"", which would
+ * send an operator to an option this connection sets on purpose (a command is never sent twice).
+ */
+function cutOff(error: unknown): boolean {
+  return error instanceof Error && error.name === 'MaxRetriesPerRequestError';
 }
 
 /** Whether `error` is ioredis giving up on a command Redis has not answered within `commandTimeout`. */

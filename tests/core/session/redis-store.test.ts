@@ -212,6 +212,24 @@ test('Redis killed under load: the outage is logged once and its end once; each 
   });
 });
 
+test('Redis gone while a session read is in flight: the 503 says the connection closed before Redis answered, not a client option to change', async () => {
+  await withStore({ read_timeout: 10 }, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.command('CLIENT', 'PAUSE', '5000', 'ALL');
+    const answer = s.get('/counts', { cookie: `_app_session=${id}` });
+    await sleep(200);
+    await redis.kill();
+    try {
+      assert.is((await answer).status, 503);
+    } finally {
+      await redis.restart();
+    }
+    const refused = String(s.lines.find((l) => l.msg === 'request refused')?.message);
+    assert.match(refused, /: the connection closed before Redis answered$/);
+    for (const line of s.lines) assert.not.match(JSON.stringify(line), /maxRetriesPerRequest/);
+  });
+});
+
 test('two requests of one visitor at once each write back the whole session they loaded: the last to finish wins', async () => {
   await withStore({}, async (s) => {
     const id = sessionCookie((await s.get('/counts')).headers)!;
