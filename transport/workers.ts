@@ -133,7 +133,8 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     const message = clusterMessage(raw);
     if (message === null) return;
     if (message.signalbox === 'failed') {
-      failures.set(worker.id, { message: message.message, code: message.code });
+      // Only a failed start is answered with it; a replacement that fails later is logged by its exit.
+      if (!everListened) failures.set(worker.id, { message: message.message, code: message.code });
     } else if (message.signalbox === 'expire') {
       const id = `${worker.id}:${message.id}`;
       const others = live().filter((w) => w !== worker && listening.has(w.id));
@@ -233,6 +234,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       log.info({ worker_pid: worker.process.pid, port }, `worker ${worker.process.pid} listening`);
       if (everListened || listening.size < settings.count) return;
       everListened = true;
+      failures.clear();
       const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
       resolve({ role: 'primary', port, host: settings.host, url: `http://${host}:${port}`, workerPids: () => live().map((w) => w.process.pid!), close });
     };
