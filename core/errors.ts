@@ -337,14 +337,14 @@ export class InvalidResponseHeader extends SignalboxError {
 }
 
 /**
- * The session store could not be reached (Redis down, a command timed out): the request is answered
+ * The session store could not be used (Redis down, a command timed out, a write Redis refused): the request is answered
  * 503 with `Retry-After` rather than run with an empty session, which would lose the visitor's data
  * or let a write overwrite it. `retryAfter` is in seconds.
  */
 export class SessionStoreUnavailable extends SignalboxError {
   readonly retryAfter: number;
   constructor(store: string, retryAfter: number, cause?: unknown) {
-    super('SBX_ERR_SESSION_STORE_UNAVAILABLE', `The session store (${store}) cannot be reached${cause instanceof Error ? `: ${cause.message}` : ''}`);
+    super('SBX_ERR_SESSION_STORE_UNAVAILABLE', `The session store (${store}) is unavailable${cause instanceof Error ? `: ${cause.message}` : ''}`);
     this.retryAfter = retryAfter;
     if (cause !== undefined) this.cause = cause;
   }

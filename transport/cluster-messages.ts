@@ -13,7 +13,9 @@ export type ClusterMessage =
   /** Worker to primary: applied. */
   | { readonly signalbox: 'expired'; readonly id: string }
   /** Primary to the worker that asked: every other worker has applied it (or could not be waited for). */
-  | { readonly signalbox: 'expire-done'; readonly id: string };
+  | { readonly signalbox: 'expire-done'; readonly id: string }
+  /** Worker to primary: its `serve()` failed (the app could not be built, the port could not be had), and why. */
+  | { readonly signalbox: 'failed'; readonly message: string; readonly code: string | null };
 
 /** Set in a worker's environment by the primary, so `serve()` there knows to serve rather than fork. */
 export const WORKER_ENV = 'SIGNALBOX_WORKER';
@@ -30,6 +32,8 @@ export function clusterMessage(value: unknown): ClusterMessage | null {
     case 'expired':
     case 'expire-done':
       return typeof m.id === 'string' ? { signalbox: m.signalbox, id: m.id } : null;
+    case 'failed':
+      return typeof m.message === 'string' ? { signalbox: 'failed', message: m.message, code: typeof m.code === 'string' ? m.code : null } : null;
     default:
       return null;
   }

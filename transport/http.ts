@@ -39,7 +39,7 @@ import { MULTIPART } from './request-head.ts';
 import { headRefusal } from './head-checks.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 import { servePrimary, type RunningCluster } from './workers.ts';
-import { joinCluster } from './worker.ts';
+import { joinCluster, tellPrimary } from './worker.ts';
 import { handleStopSignals } from './stop-signals.ts';
 
 export interface ServeOptions {
@@ -214,12 +214,13 @@ export function serve(source: AppSource, options: ServeOptions & { readonly work
     return servePrimary({ count: workers, host, shutdownMs, handleSignals: options.handleSignals === true });
   }
   const role = workers > 1 ? 'worker' : 'single';
-  return Promise.resolve(typeof source === 'function' ? source() : source).then(async (app) => {
+  const serving = Promise.resolve().then(() => (typeof source === 'function' ? source() : source)).then(async (app) => {
     if (app === null || typeof app !== 'object' || typeof app.handle !== 'function') throw new ArgumentError('serve() needs an app made by createApp, or a function that returns one');
     const running = await serveOne(app, options, role);
     if (role === 'worker') joinCluster(app, running.close);
     return running;
   });
+  return role === 'worker' ? serving.catch(tellPrimary) : serving;
 }
 
 function serveOne(app: App, options: ServeOptions, role: RunningServer['role']): Promise<RunningServer> {

@@ -13,6 +13,26 @@ import { clusterMessage, type ClusterMessage } from './cluster-messages.ts';
 /** How long an expiry waits for the primary to say every worker applied it, should the primary be slow. */
 const RELAY_WAIT_MS = 3_000;
 
+/**
+ * Tells the primary why this worker's `serve()` failed, then rejects with the error: the primary's own
+ * `serve()` rejects with the same message and `code` (`EADDRINUSE`, say), so the script that started the
+ * cluster can say what went wrong as it would for one process. The rejection waits until the message is
+ * written, since a script that exits on it would otherwise end the process with the message unsent.
+ */
+export function tellPrimary(error: unknown): Promise<never> {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const failed: ClusterMessage = { signalbox: 'failed', message, code: typeof code === 'string' ? code : null };
+  return new Promise<never>((_, reject) => {
+    if (!process.connected) return reject(error);
+    try {
+      process.send!(failed, undefined, undefined, () => reject(error));
+    } catch {
+      reject(error);
+    }
+  });
+}
+
 /** Connects a worker's running server and app to the primary. */
 export function joinCluster(app: App, close: () => Promise<void>): void {
   const waiting = new Map<string, () => void>();

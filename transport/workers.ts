@@ -10,7 +10,9 @@
  *   starting (under 10 s) is replaced after a back-off that doubles with each
  *   such death in a row (0.1 s up to 30 s), so a crash at start-up does not
  *   spin. If one of the first workers dies before it has listened, `serve()`
- *   rejects: the app cannot start.
+ *   rejects: the app cannot start. When the worker's own `serve()` failed (the
+ *   app could not be built, the port was taken), the primary's rejects with
+ *   its message and `code`.
  * - `close()` (and SIGTERM/SIGINT with `handleSignals`) gives every worker
  *   the drain of `shutdownTimeoutMs` (transport/http.ts); the primary resolves
  *   once all have exited, or at that deadline plus a second, when any worker
@@ -98,6 +100,8 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   /** Workers that have listened at some time (a death after that is no failure to start). */
   const heard = new Set<number>();
   const relays = new Map<string, Relay>();
+  /** Why a worker's `serve()` failed, as it said before exiting, by worker id. */
+  const failures = new Map<number, { readonly message: string; readonly code: string | null }>();
   let port = 0;
   let everListened = false;
   let closing: Promise<void> | null = null;
@@ -128,7 +132,10 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   const onMessage = (worker: Worker, raw: unknown): void => {
     const message = clusterMessage(raw);
     if (message === null) return;
-    if (message.signalbox === 'expire') {
+    if (message.signalbox === 'failed') {
+      // Only a failed start is answered with it; a replacement that fails later is logged by its exit.
+      if (!everListened) failures.set(worker.id, { message: message.message, code: message.code });
+    } else if (message.signalbox === 'expire') {
       const id = `${worker.id}:${message.id}`;
       const others = live().filter((w) => w !== worker && listening.has(w.id));
       if (others.length === 0) return send(worker, { signalbox: 'expire-done', id: message.id });
@@ -227,6 +234,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       log.info({ worker_pid: worker.process.pid, port }, `worker ${worker.process.pid} listening`);
       if (everListened || listening.size < settings.count) return;
       everListened = true;
+      failures.clear();
       const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
       resolve({ role: 'primary', port, host: settings.host, url: `http://${host}:${port}`, workerPids: () => live().map((w) => w.process.pid!), close });
     };
@@ -242,7 +250,17 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       cluster.off('exit', onExit);
       cluster.off('listening', onListening);
       signals.off();
-      reject(new Error(`A worker ${signal !== null ? `was killed by ${signal}` : `exited with code ${code}`} before the app listened; see its output above`));
+      // What the worker said of its failure comes over its channel, which may still hold it when the exit is
+      // seen: it has been read once the channel has closed.
+      const fail = (): void => {
+        const said = failures.get(worker.id);
+        if (said === undefined) return reject(new Error(`A worker ${signal !== null ? `was killed by ${signal}` : `exited with code ${code}`} before the app listened; see its output above`));
+        const error: Error & { code?: string } = new Error(`A worker could not start: ${said.message}`);
+        if (said.code !== null) error.code = said.code;
+        reject(error);
+      };
+      if (worker.isConnected()) worker.once('disconnect', fail);
+      else fail();
     };
     cluster.prependListener('exit', failedStart);
     log.info({ workers: settings.count }, `starting ${settings.count} workers`);

@@ -5,18 +5,23 @@
  * - `request completed` (info) for every request (page-cache hits included;
  *   assets, the plain files of the public directory, left out): `{ reqId,
  *   method, path, status, ms, controller, action, transport, cache }`;
- * - `request refused` (info) when the answer is a 4xx error: `{ reqId,
+ * - `request refused` (info) when the answer is a 4xx error, or a 503
+ *   because the session store is away (`SessionStoreUnavailable`): `{ reqId,
  *   status, controller, action, code, message }`;
  * - `request errored` (error) when it is a 5xx error: `{ reqId, status,
  *   controller, action, err }`;
  * - `request machine failed` (error) when the framework itself broke.
  *
  * Client errors are the client's business and log at info; server errors
- * are ours and log at error, as Fastify's log controller does. The lines of
+ * are ours and log at error, as Fastify's log controller does. A session
+ * store that is away is neither: the store logs the outage once, when it
+ * begins and when it ends, and each request it turns away gets one short
+ * line, since a stack per request would bury the log while the outage
+ * lasts (thousands a second under load). The lines of
  * the transports themselves (a socket the HTTP parser refused, a write that
  * failed) are theirs, since no request reached the app.
  */
-import { SignalboxError } from '../errors.ts';
+import { SessionStoreUnavailable, SignalboxError } from '../errors.ts';
 import type { ResponseMessage } from '../http/message.ts';
 import type { RequestRun } from './run.ts';
 
@@ -53,10 +58,10 @@ function writeCompleted(run: RequestRun, output: ResponseMessage): void {
   }, 'request completed');
 }
 
-/** `request errored` for a 5xx answer, `request refused` for a 4xx one. */
+/** `request errored` for a 5xx answer, `request refused` for a 4xx one or a session store away. */
 export function logFailure(run: RequestRun, status: number, error: unknown): void {
   const log = run.app.log;
-  if (status >= 500) {
+  if (status >= 500 && !(error instanceof SessionStoreUnavailable)) {
     log.error({ reqId: run.id, status, ...actionOf(run), err: error instanceof Error ? error : new Error(String(error)) }, 'request errored');
   } else if (log.isLevelEnabled('info')) {
     const code = error instanceof SignalboxError ? error.code : undefined;

@@ -121,6 +121,7 @@ export class RedisConnection {
   constructor(options: RedisConnectionOptions, notice: OutageNotice) {
     const url = options.url ?? DEFAULT_URL;
     if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new ArgumentError(`A Redis url starts with redis:// or rediss://, not ${JSON.stringify(url)}`);
+    checkDatabase(url);
     this.url = redact(url);
     this.#notice = notice;
     this.#log = options.logger ?? null;
@@ -219,9 +220,10 @@ export class RedisConnection {
         this.#refusal(error);
         throw error;
       }
-      this.outage(error);
+      const cause = cutOff(error) ? new Error('the connection closed before Redis answered', { cause: error }) : error;
+      this.outage(cause);
       if (timedOut(error)) this.#stall();
-      throw new RedisUnavailable(this.url, error);
+      throw new RedisUnavailable(this.url, cause);
     }
   }
 
@@ -300,6 +302,15 @@ export class RedisConnection {
   }
 }
 
+/**
+ * Whether `error` is ioredis failing a command that was sent when the connection closed: it says so as
+ * "Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest"", which would
+ * send an operator to an option this connection sets on purpose (a command is never sent twice).
+ */
+function cutOff(error: unknown): boolean {
+  return error instanceof Error && error.name === 'MaxRetriesPerRequestError';
+}
+
 /** Whether `error` is ioredis giving up on a command Redis has not answered within `commandTimeout`. */
 function timedOut(error: unknown): boolean {
   return error instanceof Error && error.message === 'Command timed out';
@@ -334,6 +345,25 @@ function loadClient(): RedisConstructor {
   const Redis = typeof module === 'function' ? module : (module.Redis ?? module.default);
   if (typeof Redis !== 'function') throw new ArgumentError('The ioredis package installed does not export a Redis client class');
   return (loaded = Redis);
+}
+
+/**
+ * Refuses a URL that does not parse, or whose database (its path, or a `db` query parameter, which
+ * ioredis also reads) is not a number: ioredis would send `SELECT NaN` on every connection, and
+ * Redis's refusal rejects a promise of ioredis's own that nothing handles, ending the process (every
+ * worker, again at each restart). A number Redis does not have (`/99`) it refuses, and refusedDatabase reports that.
+ */
+function checkDatabase(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ArgumentError(`A Redis url is redis://[user:password@]host:port/db, and ${JSON.stringify(redact(url))} does not parse as one`);
+  }
+  const path = parsed.pathname === '' || parsed.pathname === '/' ? null : parsed.pathname.slice(1);
+  for (const db of [path, parsed.searchParams.get('db')]) {
+    if (db !== null && !/^[0-9]+$/.test(db)) throw new ArgumentError(`A Redis url names its database by number (redis://host:6379/0), not ${JSON.stringify(db)}`);
+  }
 }
 
 const LONGEST_TIMER_S = LONGEST_TIMER_MS / 1000;

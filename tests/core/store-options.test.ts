@@ -41,6 +41,18 @@ test('Redis timeouts past Node\'s longest timer, and a retryAfter Retry-After ca
   refused(() => redisSessionStore({ retryAfter: 1e21 }), /^retryAfter is a number of seconds Retry-After can say, not 1e\+21$/);
 });
 
+test('a Redis url whose database is not a number, or that does not parse, is refused where the store is made, not by a process that crashes once it connects', async () => {
+  for (const make of [redisSessionStore, redisCacheStore]) {
+    refused(() => make({ url: 'redis://127.0.0.1:6379/abc' }), /^A Redis url names its database by number \(redis:\/\/host:6379\/0\), not "abc"$/);
+    refused(() => make({ url: 'redis://127.0.0.1:6379/0?db=main' }), /names its database by number .*, not "main"$/);
+    refused(() => make({ url: 'redis://127.0.0.1:6379/-1' }), /names its database by number .*, not "-1"$/);
+    refused(() => make({ url: 'redis://:secret@127.0.0.1:99999/0' }), /^A Redis url is redis:\/\/\[user:password@\]host:port\/db, and "redis:\/\/:\*\*\*@127.0.0.1:99999\/0" does not parse as one$/);
+  }
+  // No database, or a number (one Redis does not have is refused by Redis, when connecting), is taken.
+  const taken = ['redis://127.0.0.1:1', 'redis://127.0.0.1:1/', 'redis://127.0.0.1:1/15', 'rediss://user:pw@127.0.0.1:1/0?family=4'].map((url) => redisCacheStore({ url, connect_timeout: 0.1 }));
+  await Promise.all(taken.map((store) => store.close()));
+});
+
 test('a memory session store whose maxSessions is not a count is refused: NaN or text would never evict', () => {
   for (const maxSessions of [Number.NaN, '100', 0, 1.5]) refused(() => memorySessionStore({ maxSessions } as never), /memorySessionStore maxSessions must be a positive integer/);
   refused(() => memorySessionStore({ key: '' }), /memorySessionStore key must be a cookie name/);

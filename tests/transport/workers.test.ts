@@ -8,6 +8,7 @@
  * in one worker reaches every other before it is acknowledged, so no worker
  * serves a stale entry.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -147,6 +148,30 @@ test('an app that cannot be built in the workers fails the start: the primary ex
     () => assert.unreachable('it started'),
     (error: Error) => assert.match(error.message, /exited \(1\)/),
   );
+});
+
+test('a port another server holds fails the start with the workers\' own reason: the primary\'s serve() rejects with its message and code, as one process\'s does', async () => {
+  const holder = createServer();
+  await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const { starting, listening } = startCluster({ workers: 2, port });
+    await listening.then(() => assert.unreachable('it started'), () => undefined);
+    const failed = starting.logs.find((line) => line.test_start_failed !== undefined)?.test_start_failed as { message: string; code: unknown } | undefined;
+    assert.ok(failed !== undefined, JSON.stringify(starting.logs));
+    assert.is(failed.code, 'EADDRINUSE');
+    // A worker's listen goes through the primary, whose bind names the address: `bind EADDRINUSE 127.0.0.1:<port>`.
+    assert.match(failed.message, new RegExp(`^A worker could not start: .*EADDRINUSE.* 127\\.0\\.0\\.1:${port}$`));
+  } finally {
+    holder.close();
+  }
+});
+
+test('an app whose build throws fails the start with the error\'s message, not only an exit code', async () => {
+  const { starting, listening } = startCluster({ workers: 2 }, { SIGNALBOX_TEST_FAIL_START: '1' });
+  await listening.then(() => assert.unreachable('it started'), () => undefined);
+  const failed = starting.logs.find((line) => line.test_start_failed !== undefined)?.test_start_failed as { message: string; code: unknown } | undefined;
+  assert.equal(failed, { message: 'A worker could not start: this app cannot start', code: null });
 });
 
 test('the WebSocket tunnel works behind workers, each socket staying with the worker that accepted it', async () => {

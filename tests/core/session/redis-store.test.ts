@@ -181,10 +181,52 @@ test('Redis away: a request with a session answers 503 with Retry-After; one tha
     assert.ok(performance.now() - started < 1_000, `answered in ${Math.round(performance.now() - started)} ms`);
     assert.is((await s.get('/counts/new')).status, 200, 'no cookie, no session needed');
     assert.is((await s.get('/counts')).status, 503, 'a new session that cannot be kept is not pretended');
-    const completed = s.lines.filter((l) => l.msg === 'request errored' || l.msg === 'request completed');
-    assert.ok(completed.some((l) => (l.err as { type?: string } | undefined)?.type === 'SessionStoreUnavailable'), 'logged as the store being away');
+    assert.ok(s.lines.some((l) => l.msg === 'request refused' && l.code === 'SBX_ERR_SESSION_STORE_UNAVAILABLE' && l.status === 503), 'logged as the store being away');
     await sleep(1_300);
     assert.is((await s.get('/counts', { cookie: `_app_session=${id}` })).body, '2', 'the session was kept as it was');
+  });
+});
+
+test('Redis killed under load: the outage is logged once and its end once; each request turned away gets one short line, never an error with its stack', async () => {
+  await withStore({}, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.kill();
+    try {
+      const statuses = await Promise.all(Array.from({ length: 60 }, () => s.get('/counts', { cookie: `_app_session=${id}` }).then((r) => r.status)));
+      assert.ok(statuses.every((status) => status === 503), JSON.stringify(statuses));
+    } finally {
+      await redis.restart();
+    }
+    const deadline = performance.now() + 5_000;
+    while ((await s.get('/counts', { cookie: `_app_session=${id}` })).status !== 200 && performance.now() < deadline) await sleep(50);
+    assert.is(s.lines.filter((l) => String(l.msg).startsWith('Redis unreachable')).length, 1, 'one warning for the outage');
+    assert.is(s.lines.filter((l) => l.msg === 'Redis reachable again').length, 1, 'one line for its end');
+    assert.is(s.lines.filter((l) => l.msg === 'request errored').length, 0, 'no request logged as an error of the app');
+    const turnedAway = s.lines.filter((l) => l.msg === 'request refused' && l.status === 503);
+    assert.ok(turnedAway.length >= 60, `${turnedAway.length} lines for the requests turned away`);
+    for (const line of turnedAway) {
+      assert.is(line.code, 'SBX_ERR_SESSION_STORE_UNAVAILABLE');
+      assert.is(line.err, undefined, 'no stack');
+      assert.match(String(line.message), /^The session store \(redis:redis:\/\/127\.0\.0\.1:\d+\/0\/session\) is unavailable: Redis at /);
+    }
+  });
+});
+
+test('Redis gone while a session read is in flight: the 503 says the connection closed before Redis answered, not a client option to change', async () => {
+  await withStore({ read_timeout: 10 }, async (s) => {
+    const id = sessionCookie((await s.get('/counts')).headers)!;
+    await redis.command('CLIENT', 'PAUSE', '5000', 'ALL');
+    const answer = s.get('/counts', { cookie: `_app_session=${id}` });
+    await sleep(200);
+    await redis.kill();
+    try {
+      assert.is((await answer).status, 503);
+    } finally {
+      await redis.restart();
+    }
+    const refused = String(s.lines.find((l) => l.msg === 'request refused')?.message);
+    assert.match(refused, /: the connection closed before Redis answered$/);
+    for (const line of s.lines) assert.not.match(JSON.stringify(line), /maxRetriesPerRequest/);
   });
 });
 
