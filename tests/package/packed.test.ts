@@ -13,6 +13,7 @@ import { join, posix } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ELK_MISSING } from '../../transport/inspect/page-route.ts';
+import { allowMoreTime } from '../harness/deadline.ts';
 import { scratchDir } from '../support/temp.ts';
 import { ROOT, npm, packed as packedPackage, run } from './support.ts';
 
@@ -61,11 +62,13 @@ let packed: readonly string[] = [];
 const footprint = { signalbox: 0, fastify: 0 };
 
 test.before(async () => {
+  allowMoreTime(60_000); // npm pack builds the package: most of a minute on a loaded machine
   work = scratchDir('package');
   ({ tarball, files: packed } = await packedPackage());
 });
 
 test.before(async () => {
+  allowMoreTime(60_000); // three installs from the registry
   consumer = join(work, 'consumer');
   [footprint.signalbox, footprint.fastify] = await Promise.all([
     newProject(consumer, [tarball]),
