@@ -375,6 +375,17 @@ test('serve rejects when the port cannot be bound', async () => {
   }
 });
 
+test('serve() given a function that cannot build the app rejects with its error, as a port it cannot bind does', async () => {
+  const broken = new Error('SIGNALBOX_SECRET is missing');
+  let served: Promise<RunningServer> | undefined;
+  assert.not.throws(() => { served = serve(() => { throw broken; }, { port: 0, host: '127.0.0.1' }); }, 'no synchronous throw: one way to handle a failed start');
+  await served!.then(() => assert.unreachable('should not serve'), (e: unknown) => assert.is(e, broken));
+  await serve(() => null as unknown as App, { port: 0, host: '127.0.0.1' }).then(
+    () => assert.unreachable('should not serve'),
+    (e: unknown) => { assert.instance(e, ArgumentError); assert.match((e as Error).message, 'serve() needs an app made by createApp'); },
+  );
+});
+
 test('serve() refuses an option name it does not know, and points a snake_case one at its camelCase name', async () => {
   for (const [options, message] of [
     [{ max_body_bytes: 10 }, /Unknown serve\(\) option "max_body_bytes" \(did you mean maxBodyBytes\?\)/],
