@@ -6,7 +6,7 @@ import { ArgumentError, MalformedPathError, MethodNotAllowed, NotImplemented, Ro
 import { Generator } from './generate.ts';
 import { NO_RECALL } from './hash-generate.ts';
 import { prepareRoute, type GenRoute } from './gen-route.ts';
-import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
+import { BUILTIN_HELPERS, bindHelpers, createHelperPrototype, type HelperPrototype, type Helpers, type UrlOptions } from './helpers.ts';
 import { createInflector, type InflectionConfig, type Inflector } from './inflector.ts';
 import { Mapper, type Block } from './mapper.ts';
 import { checkOptionNames, meantName, shownValue } from '../options.ts';
@@ -151,7 +151,8 @@ export function draw(block: Block, given: DrawConfig | null = {}): RouteSet {
   block(new Mapper(target));
   open = false;
   warnUnusedPathNames(config.resources_path_names, routes);
-  return createRouteSet(Object.freeze(routes), named, config, inflector);
+  const table = Object.freeze(routes);
+  return createRouteSet(table, config, compileGeneration(table, named, inflector, config.relative_url_root));
 }
 
 const DRAW_CONFIG_KEYS: ReadonlySet<string> = new Set(['inflections', 'resources_path_names', 'controllers', 'relative_url_root', 'resource_action_separator', 'recognizer']);
@@ -227,18 +228,33 @@ function resolveConfig(c: DrawConfig): RouteSetConfig {
   });
 }
 
-function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, Route>, config: RouteSetConfig, inflector: Inflector): RouteSet {
-  const recognizer: Recognizer = config.recognizer === 'linear'
-    ? new LinearRecognizer(routes, { controllers: config.controllers })
-    : new TreeRecognizer(routes, { controllers: config.controllers });
+/**
+ * What a table compiles to for generation and names: the same whatever its recognizer knows of the
+ * application's controllers, so a copy that recognises them (`recognizingControllers`) shares it.
+ */
+interface Generation {
+  readonly namedMap: ReadonlyMap<string, Route>;
+  readonly generator: Generator;
+  readonly prototype: HelperPrototype;
+  readonly named: Readonly<Record<string, Route>>;
+}
+
+function compileGeneration(routes: readonly Route[], namedMap: ReadonlyMap<string, Route>, inflector: Inflector, relative_url_root: string): Generation {
   const genRoutes: GenRoute[] = [];
   for (const route of routes) genRoutes.push(prepareRoute(route));
   // Names are unique and every named route is in `routes`, so walking the routes visits the names in order.
   const genNamed = new Map<string, GenRoute>();
   for (const route of routes) if (route.name !== null) genNamed.set(route.name, genRoutes[route.index]);
   const generator = new Generator({ routes: genRoutes, named: genNamed });
-  const prototype = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root: config.relative_url_root });
-  const named = Object.freeze(namedTable(routes));
+  const prototype = createHelperPrototype({ generator, named: genNamed, inflector, relative_url_root });
+  return { namedMap, generator, prototype, named: Object.freeze(namedTable(routes)) };
+}
+
+function createRouteSet(routes: readonly Route[], config: RouteSetConfig, generation: Generation): RouteSet {
+  const recognizer: Recognizer = config.recognizer === 'linear'
+    ? new LinearRecognizer(routes, { controllers: config.controllers })
+    : new TreeRecognizer(routes, { controllers: config.controllers });
+  const { namedMap, generator, prototype, named } = generation;
   const noRequest = bindHelpers(prototype, { default_url_options: {}, recall: {}, params: {} }, config.relative_url_root);
 
   const recognizeRoute = (method: string | null, path: string): Match => {
@@ -294,12 +310,12 @@ function createRouteSet(routes: readonly Route[], namedMap: ReadonlyMap<string, 
     toJSON: () => ({ routes, named: [...namedMap.keys()], config }),
   };
   Object.freeze(set);
-  drawnWith.set(set, { namedMap, inflector });
+  drawnWith.set(set, generation);
   return set;
 }
 
-/** What each route set from `draw()` was made of, so a copy can be drawn that knows the application's controllers. */
-const drawnWith = new WeakMap<RouteSet, { readonly namedMap: ReadonlyMap<string, Route>; readonly inflector: Inflector }>();
+/** What each route set from `draw()` compiled for generation, so a copy that knows the application's controllers shares it. */
+const drawnWith = new WeakMap<RouteSet, Generation>();
 
 /**
  * The route set recognising a `:controller` segment as one of `controllers` only, as Rails 2.x's matched
@@ -314,7 +330,7 @@ export function recognizingControllers(set: RouteSet, controllers: readonly stri
   if (!set.routes.some((route) => route.segments.some((s) => s.type === 'controller'))) return set;
   // Longest first: where both `admin` and `admin/posts` could be the controller, the regexp tries `admin/posts` first.
   const names = Object.freeze([...new Set(controllers)].sort((a, b) => b.length - a.length));
-  return createRouteSet(set.routes, made.namedMap, Object.freeze({ ...set.config, controllers: names }), made.inflector);
+  return createRouteSet(set.routes, Object.freeze({ ...set.config, controllers: names }), made);
 }
 
 /** The named routes as a plain object, in declaration order. */
