@@ -48,10 +48,15 @@ function isLoneSurrogate(c: string): boolean {
 /** Resolves a string target against the request: absolute URLs stay, paths get the request's scheme and host. */
 export function absoluteLocation(target: string, protocol: string, hostWithPort: string): string {
   const clean = sanitiseLocation(target);
-  if (isAbsolute(clean)) return clean;
-  // `//evil.example/x` and `/\evil.example` would leave the site; keep them on it.
-  const path = clean.replace(/^[/\\]+/, '/');
-  return `${protocol}${hostWithPort}${path.startsWith('/') ? path : `/${path}`}`;
+  return isAbsolute(clean) ? clean : `${protocol}${hostWithPort}${sitePath(clean)}`;
+}
+
+/**
+ * A target that is no URL as a path from the site's root: its leading slashes and backslashes, which
+ * would lead off the site (`//evil.example/x`, `/\evil.example`), become one slash.
+ */
+function sitePath(target: string): string {
+  return target.replace(/^[/\\]*/, '/');
 }
 
 /**
@@ -64,7 +69,7 @@ export function absoluteLocation(target: string, protocol: string, hostWithPort:
 export function relativeLocation(target: string): string {
   const clean = sanitiseLocation(target);
   if (isAbsolute(clean) || !(clean.startsWith('/') || clean.startsWith('\\') || SCHEME.test(clean))) return clean;
-  return clean.replace(/^[/\\]*/, '/');
+  return sitePath(clean);
 }
 
 /** The body Rails sends with a redirect, the URL HTML-escaped. */
