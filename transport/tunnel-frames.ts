@@ -11,7 +11,6 @@ import { writeBodyUtf8 } from '../core/http/etag.ts';
 import { HTTP_TOKEN } from '../core/http/response.ts';
 import { bareRecord } from '../core/util.ts';
 import { Slabs } from './slabs.ts';
-
 import { COOKIE_NAME, COOKIE_VALUE } from './tunnel-protocol.ts';
 
 export { TUNNEL_PROTOCOL } from './tunnel-protocol.ts';

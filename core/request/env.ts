@@ -154,8 +154,7 @@ function plainAddress(address: string): string {
 export function remoteIp(env: RequestEnv): string {
   const peer = plainAddress(env.remote_addr ?? '');
   if (env.trustProxy !== true) return peer;
-  const direct = peer.includes(',') ? peer.split(',').map((a) => plainAddress(a.trim())) : [peer];
-  const untrusted = direct.find((a) => a !== '' && !TRUSTED_PROXY.test(a));
+  const untrusted = peer.split(',').map((a) => plainAddress(a.trim())).find((a) => a !== '' && !TRUSTED_PROXY.test(a));
   if (untrusted !== undefined) return untrusted;
   const forwardedFor = header(env, 'x-forwarded-for');
   const forwarded = forwardedFor?.split(',').map((a) => a.trim());
