@@ -25,11 +25,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** Bounds on how long a connection that has just been answered may take to send one more once a shutdown began. */
-export const GRACE_MIN_MS = 50;
+/**
+ * Bounds on how long a connection that has just been answered may take to send one more once a shutdown
+ * began. The least covers a client held up for a moment by its own GC or a busy host: a keep-alive client
+ * that reads its answer late writes its next request before it sees the close, and meets a reset.
+ */
+export const GRACE_MIN_MS = 250;
 export const GRACE_MAX_MS = 1_000;
 
-/** What the drain's grace rule reads of a connection, and the timer it keeps on it. */
+/** What the drain's grace rule reads of a connection, and the timers it keeps on it. */
 export interface GracedConnection {
   readonly socket: Socket;
   /** Whether any request has been answered on it. */
@@ -39,26 +43,50 @@ export interface GracedConnection {
   /** When its last answer left (or it opened), from `performance.now()`. */
   readonly idleSince: number;
   graceTimer: NodeJS.Timeout | null;
+  /** The look, once the event loop has read its sockets, that precedes closing. */
+  lastLook: NodeJS.Immediate | null;
+  /** When that look last found it idle, from `performance.now()` (-1: never). */
+  lookedAt: number;
 }
 
 /**
  * Lets a draining connection with nothing owed go by the grace rule: it may still send a request for
  * three times the longest pause its client took (within the bounds; none if it was never answered),
- * counted from its last answer. Past that it is closed now; else `again` runs once the grace is over,
- * to decide afresh. Shared with the fast lane (fast-lane.ts), whose connections drain by the same rule.
+ * counted from its last answer. Past that it is closed, else `again` runs once the grace is over, to
+ * decide afresh. Shared with the fast lane (fast-lane.ts), whose connections drain by the same rule.
+ *
+ * Closing waits for one look after the event loop has read its sockets: a timer runs before the loop
+ * reads, so when the loop was held (a CPU-bound action, a long GC pause, the signal's own turn) a
+ * request that arrived meanwhile would still be unread in the socket, and closing would meet it with a
+ * reset. `again` runs after that look; if the connection is still idle it is closed then.
  */
 export function letGoAfterGrace(connection: GracedConnection, again: () => void): void {
   const grace = connection.answered ? Math.min(GRACE_MAX_MS, Math.max(GRACE_MIN_MS, 3 * connection.longestPause)) : 0;
   const left = grace - (performance.now() - connection.idleSince);
-  if (left <= 0) {
+  if (left > 0) {
+    connection.graceTimer ??= setTimeout(() => {
+      connection.graceTimer = null;
+      again();
+    }, left);
+    connection.graceTimer.unref();
+    return;
+  }
+  // A look taken since its last answer saw nothing arrive.
+  if (connection.lookedAt >= connection.idleSince) {
     connection.socket.destroy();
     return;
   }
-  connection.graceTimer ??= setTimeout(() => {
-    connection.graceTimer = null;
+  connection.lastLook ??= setImmediate(() => {
+    connection.lastLook = null;
+    connection.lookedAt = performance.now();
     again();
-  }, left);
-  connection.graceTimer.unref();
+  });
+}
+
+/** Clears a closed connection's grace timers. */
+export function forgetGrace(connection: GracedConnection): void {
+  if (connection.graceTimer !== null) clearTimeout(connection.graceTimer);
+  if (connection.lastLook !== null) clearImmediate(connection.lastLook);
 }
 
 class Connection {
@@ -77,6 +105,8 @@ class Connection {
   /** The longest pause seen between an answer and the client's next request on this connection. */
   longestPause = 0;
   graceTimer: NodeJS.Timeout | null = null;
+  lastLook: NodeJS.Immediate | null = null;
+  lookedAt = -1;
   /** Whether any request has been answered here (before that, `idleSince` is when it opened). */
   answered = false;
 
@@ -176,7 +206,7 @@ export class Connections {
     socket.once('close', () => {
       this.#all.delete(socket);
       connection.waiting.length = 0;
-      if (connection.graceTimer !== null) clearTimeout(connection.graceTimer);
+      forgetGrace(connection);
     });
   }
 

@@ -28,7 +28,7 @@ import type { Socket } from 'node:net';
 import type { RequestMessage, ResponseMessage } from '../core/http/message.ts';
 import { writeBodyUtf8 } from '../core/http/etag.ts';
 import type { App } from '../machines/app.ts';
-import { letGoAfterGrace } from './connections.ts';
+import { forgetGrace, letGoAfterGrace } from './connections.ts';
 import { readSimpleHead, type SimpleHead } from './request-head.ts';
 import { responseHead, type Head } from './response-head.ts';
 import { streamSlice } from './send-file.ts';
@@ -147,6 +147,8 @@ class LaneConnection {
   longestPause = 0;
   answered = false;
   graceTimer: NodeJS.Timeout | null = null;
+  lastLook: NodeJS.Immediate | null = null;
+  lookedAt = -1;
   readonly remoteAddress: string;
   readonly localAddress: string | undefined;
   readonly localPort: number | undefined;
@@ -542,7 +544,7 @@ export class FastLane {
   #forget(connection: LaneConnection): void {
     const { socket } = connection;
     this.#all.delete(socket);
-    if (connection.graceTimer !== null) clearTimeout(connection.graceTimer);
+    forgetGrace(connection);
     socket.off('data', connection.onData);
     socket.off('end', connection.onEnd);
     socket.off('drain', connection.onDrain);
