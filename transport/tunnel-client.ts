@@ -16,7 +16,7 @@ import { parseCookie, parseSetCookie } from 'cookie';
 import { ArgumentError } from '../core/errors.ts';
 import { checkOptionNames, shownValue } from '../core/options.ts';
 import type { ErrorFrame, FrameId, RequestFrame, ResponseFrame } from './tunnel-frames.ts';
-import { COOKIE_NAME, COOKIE_VALUE, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
+import { COOKIE_NAME, COOKIE_VALUE, DRAINED_REASON, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 import { FrameResponse, toBase64, type TunnelResponse } from './tunnel-response.ts';
 
 export type { TunnelResponse } from './tunnel-response.ts';
@@ -702,12 +702,24 @@ class TunnelClient implements Tunnel {
   #onClose(code: number, reason: string): void {
     // 1009: a frame was over the server's maxPayloadBytes. Blame the longest batch, so that the next socket's fit.
     if (code === 1009 && this.#longestBatch > 0) this.#batchChars = Math.min(this.#batchChars, Math.floor(this.#longestBatch / 2));
+    // A draining server answered every request it read before it closed: the others never reached the app.
+    const unread = reason === DRAINED_REASON;
+    const again: Pending[] = [];
     // An answer can no longer arrive on another socket: the server forgot these ids with this one.
     for (const pending of [...this.#pending.values()]) {
       if (!pending.sent) continue;
+      if (unread && this.#reconnect !== null && this.#state !== 'closed') {
+        pending.sent = false;
+        pending.batch = null;
+        again.push(pending);
+        continue;
+      }
       this.#forget(pending);
-      pending.reject(new TunnelError('tunnel_closed', `The socket closed (${code}${reason ? ` ${reason}` : ''}) before the answer arrived`, undefined, pending.id));
+      const why = unread ? 'the server shut down before reading it; it was not run' : 'before the answer arrived';
+      pending.reject(new TunnelError('tunnel_closed', `The socket closed (${code}${reason ? ` ${reason}` : ''}) ${why}`, undefined, pending.id));
     }
+    // Oldest first, ahead of those made since: the next socket sends them in the order they were made.
+    if (again.length > 0) this.#waiting = [...again, ...this.#waiting];
     if (this.#state === 'closed') return;
     this.#emit('disconnect', { code, reason });
     if (this.#reconnect === null) {

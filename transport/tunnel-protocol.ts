@@ -18,3 +18,10 @@ export const TUNNEL_PROTOCOL = 'signalbox-tunnel.2';
 export const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A cookie value a frame's `cookies` may carry (RFC 6265's cookie-value): nothing that would split a Cookie header. */
 export const COOKIE_VALUE = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*|"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*")$/;
+
+/**
+ * The reason a draining server closes a socket with, once it has answered every request it read: a
+ * request still unanswered when a socket closes with this reason never reached the app, so the client
+ * may send it again on its next socket, whatever its method.
+ */
+export const DRAINED_REASON = 'server shutting down';

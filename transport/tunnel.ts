@@ -31,7 +31,7 @@ import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pa
 const requireHere = createRequire(import.meta.url);
 const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 import {
-  errorFrame, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordHead, recordsFrame, responseFrameBytes, sniffId,
+  DRAINED_REASON, errorFrame, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordHead, recordsFrame, responseFrameBytes, sniffId,
   TUNNEL_PROTOCOL, type ErrorFrame, type FrameId, type ReadFrame,
 } from './tunnel-frames.ts';
 
@@ -157,7 +157,7 @@ export function createTunnel(app: App, options: TunnelOptions = {}): TunnelServe
     }
     sockets().handleUpgrade(req, socket, head, (ws) => {
       if (closing !== null) {
-        ws.close(1001, 'server shutting down');
+        ws.close(1001, DRAINED_REASON);
         return;
       }
       const connection = new TunnelConnection(ws, req, env, app, settings, () => live.delete(connection));
@@ -372,7 +372,7 @@ class TunnelConnection {
         this.#drained = null;
         this.#flush(false);
         this.#ws.resume();
-        this.#ws.close(code, 'server shutting down');
+        this.#ws.close(code, DRAINED_REASON);
         setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS).unref();
       };
       if (this.#inFlight.size === 0) finish();

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { eventually } from '../support/patience.ts';
+import { eventually, PATIENCE_MS } from '../support/patience.ts';
+import { tunnel } from '../../transport/index.ts';
 import { serverProcess } from './support-process.ts';
 
 const test = suite('a shutdown always ends');
@@ -202,6 +203,49 @@ for (const [reader, fastLane] of [['fast lane', true], ['node:http only', false]
     assert.equal([...outcomes.keys()].filter((k) => k !== 'answered' && k !== 'ECONNREFUSED'), [], JSON.stringify([...outcomes]));
   });
 }
+
+test('a tunnel client loses no request to a rolling restart: what the draining server did not read goes out again on the next server', async () => {
+  const first = await serverProcess({ shutdownTimeoutMs: 5_000 });
+  const t = await tunnel(`ws://127.0.0.1:${first.port}/_tunnel`, { reconnect: { minMs: 20, maxMs: 100, retries: 200 }, timeoutMs: PATIENCE_MS });
+  const outcomes = new Map<string, number>();
+  const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+  const closes: unknown[] = [];
+  t.on('disconnect', (info) => closes.push(info.code));
+  let stop = false;
+  const client = async (): Promise<void> => {
+    while (!stop) {
+      try {
+        const answer = await t.request({ path: '/slow/show?ms=5' });
+        count(answer.status === 200 ? 'answered' : `status ${answer.status}`);
+      } catch (error) {
+        count((error as { code?: string }).code ?? String(error));
+      }
+    }
+  };
+  const clients = Array.from({ length: 8 }, client);
+  try {
+    assert.ok(await eventually(() => (outcomes.get('answered') ?? 0) >= 100), JSON.stringify([...outcomes]));
+    first.child.kill('SIGTERM');
+    assert.is((await first.exited()).code, 0);
+    const before = outcomes.get('answered') ?? 0;
+    // The next server, on the same port, as a process manager starts it.
+    const second = await serverProcess({ port: first.port, shutdownTimeoutMs: 5_000 });
+    try {
+      assert.ok(await eventually(() => (outcomes.get('answered') ?? 0) >= before + 100), JSON.stringify([...outcomes]));
+    } finally {
+      stop = true;
+      await Promise.all(clients);
+      await t.close();
+      second.child.kill('SIGTERM');
+      await second.exited();
+    }
+  } finally {
+    stop = true;
+    await t.close();
+  }
+  assert.equal(closes, [1001]);
+  assert.equal([...outcomes.keys()], ['answered'], JSON.stringify([...outcomes]));
+});
 
 test('a shutdown timeout longer than Node\'s longest timer is refused when serving starts, where Node would have fired it at once', async () => {
   const { serve } = await import('../../transport/index.ts');

@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
 import { ArgumentError, Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
-import { tunnel, TunnelError, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
+import { serve, tunnel, TunnelError, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
 import { AdminController } from './support.ts';
 import { appWith, withServer } from '../support/harness.ts';
 
@@ -592,6 +592,37 @@ test('when the server closes an idle socket, the next request reconnects', async
       assert.is(t.state, 'open');
     });
   });
+});
+
+test('when a draining server closes the socket, a request it did not read waits for the next socket; without reconnect it is rejected as not run', async () => {
+  for (const reconnect of [{ minMs: 10, maxMs: 20, retries: 100 }, false] as const) {
+    const server = await serve(echoApp(), { port: 0, host: '127.0.0.1' });
+    let next: Awaited<ReturnType<typeof serve>> | null = null;
+    const t = await tunnel(urlOf(server.port), { reconnect, timeoutMs: 20_000 });
+    try {
+      const read = t.request({ path: '/echo/slow/1?ms=200' });
+      await sleep(50);
+      const closing = server.tunnel!.close();
+      // Sent once the drain began: the server answers the request it read, and reads no other.
+      const unread = t.request({ path: '/echo/slow/2?ms=1' }).then((response) => response.text(), (error: TunnelError) => error);
+      assert.is(await (await read).text(), 'slow 1');
+      await closing;
+      await server.close();
+      if (reconnect === false) {
+        const error = await unread;
+        assert.instance(error, TunnelError);
+        assert.is((error as TunnelError).code, 'tunnel_closed');
+        assert.match((error as TunnelError).message, /server shutting down\) the server shut down before reading it; it was not run$/);
+        continue;
+      }
+      next = await serve(echoApp(), { port: server.port, host: '127.0.0.1' });
+      assert.is(await unread, 'slow 2', 'sent again to the next server');
+    } finally {
+      await t.close();
+      await server.close();
+      await next?.close();
+    }
+  }
 });
 
 test('tunnel() refuses options it does not know or cannot use before it opens a socket', async () => {
