@@ -13,6 +13,13 @@
  *   rejects: the app cannot start. When the worker's own `serve()` failed (the
  *   app could not be built, the port was taken), the primary's rejects with
  *   its message and `code`.
+ * - `reload()` (and SIGHUP with `handleSignals`) replaces the workers one at
+ *   a time, each by a new one that loads the application afresh: the old one
+ *   drains only once its replacement listens, so the cluster keeps serving
+ *   and no request is lost. A replacement that fails to start (its app does
+ *   not build, or it has not listened within `RELOAD_START_MS`) ends the
+ *   reload: the workers running keep serving, and the log and the rejection
+ *   say why.
  * - `close()` (and SIGTERM/SIGINT with `handleSignals`) gives every worker
  *   the drain of `shutdownTimeoutMs` (transport/http.ts); the primary resolves
  *   once all have exited, or at that deadline plus a second, when any worker
@@ -40,6 +47,13 @@ export interface RunningCluster {
   readonly url: string;
   /** The process ids of the workers running now. */
   workerPids(): number[];
+  /**
+   * Replaces every worker, one at a time, by one that loads the application afresh (a deploy's new code),
+   * draining each old worker once its replacement listens. Resolves once all are replaced; rejects, with the
+   * replacement's own reason, when one cannot start, leaving the workers running to serve. A reload asked
+   * for during one is that one. SIGHUP asks for it when `handleSignals` is on.
+   */
+  reload(): Promise<void>;
   /** Drains every worker and resolves once all have exited (or were killed at the deadline). */
   close(): Promise<void>;
 }
@@ -59,6 +73,8 @@ const BACKOFF_MAX_MS = 30_000;
 const RELAY_WAIT_MS = 2_000;
 /** After the workers' own shutdown deadline, how long the primary still waits before killing them. */
 const EXIT_GRACE_MS = 1_000;
+/** How long a reload waits for a replacement to listen before it gives up on it (and the reload). */
+export const RELOAD_START_MS = 60_000;
 
 /**
  * `WEB_CONCURRENCY` (the convention of Puma and of hosting platforms): how many workers to run.
@@ -81,6 +97,8 @@ function primaryLogger(): Logger {
 interface Slot {
   readonly index: number;
   worker: Worker | null;
+  /** The worker a reload is starting to take this one's place, until it listens. */
+  next: Worker | null;
   startedAt: number;
   /** Deaths soon after starting, in a row. */
   quickDeaths: number;
@@ -95,7 +113,12 @@ interface Relay {
 }
 
 export function servePrimary(settings: ClusterSettings, log: Logger = primaryLogger()): Promise<RunningCluster> {
-  const slots: Slot[] = Array.from({ length: settings.count }, (_, index) => ({ index, worker: null, startedAt: 0, quickDeaths: 0, restart: null }));
+  const slots: Slot[] = Array.from({ length: settings.count }, (_, index) => ({ index, worker: null, next: null, startedAt: 0, quickDeaths: 0, restart: null }));
+  /** Workers a reload replaced, draining. */
+  const retiring = new Set<Worker>();
+  /** What a reload's replacement waits on: its listening, or its end before it listened. */
+  const replacing = new Map<Worker, { listened(): void; failed(why: Error): void }>();
+  let reloading: Promise<void> | null = null;
   const listening = new Set<number>();
   /** Workers that have listened at some time (a death after that is no failure to start). */
   const heard = new Set<number>();
@@ -108,16 +131,79 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   let allExited: (() => void) | null = null;
 
   const live = (): Worker[] => slots.flatMap((s) => (s.worker !== null && !s.worker.isDead() ? [s.worker] : []));
+  /** Every worker process there is: serving, starting in a reload, or draining after one. */
+  const everyWorker = (): Worker[] => [...live(), ...slots.flatMap((s) => (s.next !== null ? [s.next] : [])), ...retiring];
 
-  const start = (slot: Slot): void => {
-    slot.restart = null;
-    slot.startedAt = performance.now();
-    slot.worker = cluster.fork({ [WORKER_ENV]: '1', SIGNALBOX_WORKER_INDEX: String(slot.index) });
-    const worker = slot.worker;
+  const fork = (slot: Slot): Worker => {
+    const worker = cluster.fork({ [WORKER_ENV]: '1', SIGNALBOX_WORKER_INDEX: String(slot.index) });
     worker.on('message', (message: unknown) => onMessage(worker, message));
     // The IPC channel may close under a message being sent; the exit that follows says what happened.
     worker.on('error', (error: Error) => log.warn({ err: error, worker_pid: worker.process.pid }, 'worker channel error'));
     if (closing !== null) send(worker, { signalbox: 'shutdown' });
+    return worker;
+  };
+
+  const start = (slot: Slot): void => {
+    slot.restart = null;
+    slot.startedAt = performance.now();
+    slot.worker = fork(slot);
+  };
+
+  /** Starts a worker to take `slot`'s place; once it listens, the one it replaces drains. Rejects if it cannot start. */
+  const replace = (slot: Slot): Promise<void> => new Promise<void>((resolve, reject) => {
+    const worker = fork(slot);
+    slot.next = worker;
+    const timer = setTimeout(() => {
+      failed(new Error(`A worker did not listen within ${RELOAD_START_MS / 1000} s of starting`));
+      worker.process.kill('SIGKILL');
+    }, RELOAD_START_MS);
+    const failed = (why: Error): void => {
+      clearTimeout(timer);
+      replacing.delete(worker);
+      if (slot.next === worker) slot.next = null;
+      reject(why);
+    };
+    replacing.set(worker, {
+      listened() {
+        clearTimeout(timer);
+        replacing.delete(worker);
+        slot.next = null;
+        const old = slot.worker;
+        slot.worker = worker;
+        slot.startedAt = performance.now();
+        slot.quickDeaths = 0;
+        if (slot.restart !== null) clearTimeout(slot.restart);
+        slot.restart = null;
+        if (old !== null && !old.isDead()) {
+          retiring.add(old);
+          send(old, { signalbox: 'shutdown' });
+        }
+        log.info({ worker_pid: worker.process.pid, replaced_pid: old?.process.pid ?? null }, `worker ${worker.process.pid} replaced ${old === null ? 'a stopped worker' : `worker ${old.process.pid}`}`);
+        resolve();
+      },
+      failed,
+    });
+  });
+
+  const reload = (): Promise<void> => {
+    if (closing !== null) return Promise.reject(new Error('The cluster is shutting down: nothing to reload'));
+    reloading ??= (async () => {
+      const started = performance.now();
+      log.info({ workers: settings.count }, `reloading ${settings.count} workers, one at a time`);
+      try {
+        for (const slot of slots) {
+          if (closing !== null) throw new Error('The cluster began shutting down during the reload');
+          await replace(slot);
+        }
+      } catch (error) {
+        log.error({ err: error }, `reload failed: ${(error as Error).message}; the workers running keep serving`);
+        throw error;
+      } finally {
+        reloading = null;
+      }
+      log.info({ ms: Math.round(performance.now() - started) }, 'reload complete');
+    })();
+    return reloading;
   };
 
   const send = (worker: Worker, message: ClusterMessage): void => {
@@ -133,8 +219,8 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     const message = clusterMessage(raw);
     if (message === null) return;
     if (message.signalbox === 'failed') {
-      // Only a failed start is answered with it; a replacement that fails later is logged by its exit.
-      if (!everListened) failures.set(worker.id, { message: message.message, code: message.code });
+      // A worker's failed start (the cluster's or a reload's) is answered with it; a worker that fails later is logged by its exit.
+      if (!heard.has(worker.id)) failures.set(worker.id, { message: message.message, code: message.code });
     } else if (message.signalbox === 'expire') {
       const id = `${worker.id}:${message.id}`;
       const others = live().filter((w) => w !== worker && listening.has(w.id));
@@ -166,13 +252,31 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     listening.delete(worker.id);
     // Nobody waits for a worker that is gone.
     for (const [id, relay] of relays) if (relay.waiting.delete(worker.id) && relay.waiting.size === 0) finishRelay(id, false);
+    const how = signal !== null ? `killed by ${signal}` : `exited with code ${code}`;
+    const replacement = replacing.get(worker);
+    if (replacement !== undefined) {
+      // What it said of its failure comes over its channel, which may still hold it when the exit is seen.
+      const fail = (): void => {
+        const said = failures.get(worker.id);
+        failures.delete(worker.id);
+        replacement.failed(startFailure(said, `A worker ${how} before it listened`));
+      };
+      if (worker.isConnected()) worker.once('disconnect', fail);
+      else fail();
+      return;
+    }
+    failures.delete(worker.id);
+    if (retiring.delete(worker)) {
+      log.info({ worker_pid: worker.process.pid, code, signal }, `worker ${worker.process.pid} ${how} after it was replaced`);
+      if (closing !== null && everyWorker().length === 0) allExited?.();
+      return;
+    }
     const slot = slots.find((s) => s.worker === worker);
     if (slot === undefined) return;
     slot.worker = null;
-    const how = signal !== null ? `killed by ${signal}` : `exited with code ${code}`;
     if (closing !== null) {
       log.info({ worker_pid: worker.process.pid, code, signal }, `worker ${worker.process.pid} ${how}`);
-      if (live().length === 0) allExited?.();
+      if (everyWorker().length === 0) allExited?.();
       return;
     }
     const uptime = performance.now() - slot.startedAt;
@@ -187,6 +291,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolveClose) => {
       signals.off();
+      process.off('SIGHUP', onHangUp);
       for (const slot of slots) {
         if (slot.restart !== null) clearTimeout(slot.restart);
         slot.restart = null;
@@ -200,7 +305,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
         resolveClose();
       };
       const deadline = setTimeout(() => {
-        const left = live();
+        const left = everyWorker();
         log.warn({ workers_killed: left.length, timeout_ms: settings.shutdownMs }, `shutdown timeout: killing ${left.length} workers`);
         for (const worker of left) worker.process.kill('SIGKILL');
         allExited = null;
@@ -209,16 +314,23 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       allExited = done;
       const workers = live();
       log.info({ workers: workers.length }, 'shutting down the workers');
+      // A reload's replacements starting now hear it once they listen; those it replaced are draining already.
       for (const worker of workers) send(worker, { signalbox: 'shutdown' });
-      if (workers.length === 0) done();
+      if (everyWorker().length === 0) done();
     });
     return closing;
   };
 
   const signals = handleStopSignals(settings.handleSignals, log, close, (signal) => {
     log.warn({ signal }, 'second signal: killing the workers and exiting now');
-    for (const worker of live()) worker.process.kill('SIGKILL');
+    for (const worker of everyWorker()) worker.process.kill('SIGKILL');
   });
+  const onHangUp = (): void => {
+    reload().catch(() => {
+      // Logged by the reload; the workers running keep serving.
+    });
+  };
+  if (settings.handleSignals) process.on('SIGHUP', onHangUp);
 
   let onListening: (worker: Worker, address: { port: number }) => void = () => {};
   if (process.env.NODE_CLUSTER_SCHED_POLICY === undefined) cluster.schedulingPolicy = cluster.SCHED_NONE;
@@ -227,16 +339,24 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     onListening = (worker, address) => {
       // A shutdown that began while this worker was starting could not reach it (a process takes no
       // message before it listens for them): it hears now, once it serves, and drains like the rest.
-      if (closing !== null) return send(worker, { signalbox: 'shutdown' });
+      if (closing !== null) {
+        const replacement = replacing.get(worker);
+        if (replacement !== undefined) {
+          retiring.add(worker);
+          replacement.failed(new Error('The cluster began shutting down during the reload'));
+        }
+        return send(worker, { signalbox: 'shutdown' });
+      }
       listening.add(worker.id);
       heard.add(worker.id);
       port = address.port;
       log.info({ worker_pid: worker.process.pid, port }, `worker ${worker.process.pid} listening`);
+      replacing.get(worker)?.listened();
       if (everListened || listening.size < settings.count) return;
       everListened = true;
       failures.clear();
       const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-      resolve({ role: 'primary', port, host: settings.host, url: `http://${host}:${port}`, workerPids: () => live().map((w) => w.process.pid!), close });
+      resolve({ role: 'primary', port, host: settings.host, url: `http://${host}:${port}`, workerPids: () => live().map((w) => w.process.pid!), reload, close });
     };
     cluster.on('listening', onListening);
     // Until the cluster is up, a worker that dies before it listened means the app cannot start: say why, stop the rest.
@@ -250,15 +370,10 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       cluster.off('exit', onExit);
       cluster.off('listening', onListening);
       signals.off();
+      process.off('SIGHUP', onHangUp);
       // What the worker said of its failure comes over its channel, which may still hold it when the exit is
       // seen: it has been read once the channel has closed.
-      const fail = (): void => {
-        const said = failures.get(worker.id);
-        if (said === undefined) return reject(new Error(`A worker ${signal !== null ? `was killed by ${signal}` : `exited with code ${code}`} before the app listened; see its output above`));
-        const error: Error & { code?: string } = new Error(`A worker could not start: ${said.message}`);
-        if (said.code !== null) error.code = said.code;
-        reject(error);
-      };
+      const fail = (): void => reject(startFailure(failures.get(worker.id), `A worker ${signal !== null ? `was killed by ${signal}` : `exited with code ${code}`} before the app listened`));
       if (worker.isConnected()) worker.once('disconnect', fail);
       else fail();
     };
@@ -268,3 +383,11 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   });
 }
 
+
+/** Why a worker could not start: what it said of its `serve()`'s failure (with its `code`), else how it ended. */
+function startFailure(said: { readonly message: string; readonly code: string | null } | undefined, ended: string): Error {
+  if (said === undefined) return new Error(`${ended}; see its output above`);
+  const error: Error & { code?: string } = new Error(`A worker could not start: ${said.message}`);
+  if (said.code !== null) error.code = said.code;
+  return error;
+}

@@ -5,7 +5,7 @@
  * connections (so the primary's round-robin spreads them over the workers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { ClusterOptions } from '../../transport/index.ts';
 import { PATIENCE_MS } from '../support/patience.ts';
@@ -33,9 +33,9 @@ export interface Answer {
   readonly at: number;
 }
 
-export function get(port: number, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
+export function get(port: number, path: string, method = 'GET', headers: Record<string, string> = {}, agent: Agent | false = false): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => { body += d.toString(); });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, at: performance.now() }));

@@ -8,13 +8,17 @@
  * in one worker reaches every other before it is acknowledged, so no worker
  * serves a stale entry.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tunnel } from '../../transport/index.ts';
 import { startRedis } from '../support/redis.ts';
-import { clusterProcess, startCluster, type Answer, type ClusterProcess } from './support-cluster.ts';
+import { eventually } from '../support/patience.ts';
+import { clusterProcess, get, startCluster, type Answer, type ClusterProcess } from './support-cluster.ts';
 
 const test = suite('serve(app, { workers }) runs workers that share the port');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -172,6 +176,75 @@ test('an app whose build throws fails the start with the error\'s message, not o
   await listening.then(() => assert.unreachable('it started'), () => undefined);
   const failed = starting.logs.find((line) => line.test_start_failed !== undefined)?.test_start_failed as { message: string; code: unknown } | undefined;
   assert.equal(failed, { message: 'A worker could not start: this app cannot start', code: null });
+});
+
+/** Keep-alive clients requesting without pause until `stop()`; each answer or error is kept. */
+function steadyClients(c: ClusterProcess, count: number): { answers: Answer[]; errors: string[]; stop(): Promise<void> } {
+  const answers: Answer[] = [];
+  const errors: string[] = [];
+  let stopping = false;
+  const agent = new Agent({ keepAlive: true, maxSockets: count });
+  const loops = Array.from({ length: count }, async () => {
+    while (!stopping) {
+      try {
+        answers.push(await get(c.port, '/slow/show?ms=2', 'GET', {}, agent));
+      } catch (error) {
+        errors.push((error as NodeJS.ErrnoException).code ?? String(error));
+      }
+    }
+  });
+  return {
+    answers, errors,
+    async stop() {
+      stopping = true;
+      await Promise.all(loops);
+      agent.destroy();
+    },
+  };
+}
+
+test('SIGHUP replaces the workers one at a time with ones that load the app afresh, and keep-alive clients lose no request meanwhile', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
+  writeFileSync(file, 'one');
+  const c = await cluster({ workers: 2, shutdownTimeoutMs: 10_000 }, { SIGNALBOX_TEST_VERSION_FILE: file });
+  const clients = steadyClients(c, 6);
+  try {
+    assert.ok(await eventually(() => clients.answers.length >= 100), 'under way');
+    writeFileSync(file, 'two');
+    c.child.kill('SIGHUP');
+    await c.waitForLog((l) => l.msg === 'reload complete');
+    const replaced = c.logs.filter((l) => typeof l.replaced_pid === 'number').map((l) => l.replaced_pid);
+    assert.equal(replaced.sort(), [...c.workers].sort(), 'each worker replaced once');
+    const after = clients.answers.length;
+    assert.ok(await eventually(() => clients.answers.slice(after).filter((a) => a.headers['x-version'] === 'two').length >= 100), 'the new workers answer');
+  } finally {
+    await clients.stop();
+  }
+  assert.equal(clients.errors, [], 'no request failed');
+  assert.ok(clients.answers.every((a) => a.status === 200));
+  assert.ok(await eventually(() => c.workers.every((pid) => { try { process.kill(pid, 0); return false; } catch { return true; } })), 'the old workers exited');
+  const answers = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
+  assert.ok(answers.every((a) => a.headers['x-version'] === 'two'), 'only the new code answers');
+  c.child.kill('SIGTERM');
+  assert.is((await c.exited()).code, 0);
+});
+
+test('a reload whose new workers cannot start leaves the running ones serving and says why; the next reload goes through', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
+  writeFileSync(file, 'one');
+  const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_VERSION_FILE: file });
+  writeFileSync(file, 'broken');
+  c.child.kill('SIGHUP');
+  const failed = await c.waitForLog((l) => typeof l.msg === 'string' && l.msg.startsWith('reload failed'));
+  assert.is(failed.msg, 'reload failed: A worker could not start: this version of the app cannot start; the workers running keep serving');
+  const during = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
+  assert.ok(during.every((a) => a.status === 200 && a.headers['x-version'] === 'one'), JSON.stringify(during.map((a) => [a.status, a.headers['x-version']])));
+  assert.ok(c.workers.every((pid) => { try { process.kill(pid, 0); return true; } catch { return false; } }), 'the workers it would have replaced still run');
+  writeFileSync(file, 'three');
+  c.child.kill('SIGHUP');
+  await c.waitForLog((l) => l.msg === 'reload complete');
+  const after = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
+  assert.ok(after.every((a) => a.status === 200 && a.headers['x-version'] === 'three'));
 });
 
 test('the WebSocket tunnel works behind workers, each socket staying with the worker that accepted it', async () => {
