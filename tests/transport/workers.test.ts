@@ -247,6 +247,19 @@ test('a reload whose new workers cannot start leaves the running ones serving an
   assert.ok(after.every((a) => a.status === 200 && a.headers['x-version'] === 'three'));
 });
 
+test('SIGHUP while the workers are still starting is refused with a warning, and the cluster starts as it would have', async () => {
+  const { starting: c, listening } = startCluster({ workers: 2 }, { SIGNALBOX_TEST_START_DELAY_MS: '800' });
+  listening.catch(() => undefined);
+  await c.waitForLog((l) => l.msg === 'starting 2 workers');
+  c.child.kill('SIGHUP');
+  await c.waitForLog((l) => l.msg === 'reload refused: the cluster is still starting, and its workers load the code as it is now');
+  const { workers } = await listening;
+  assert.is(workers.length, 2);
+  assert.not.ok(c.logs.some((l) => typeof l.replaced_pid === 'number'), 'no worker replaced');
+  c.child.kill('SIGTERM');
+  assert.is((await c.exited()).code, 0);
+});
+
 test('the WebSocket tunnel works behind workers, each socket staying with the worker that accepted it', async () => {
   const c = await cluster({ workers: 2 });
   const t = await tunnel(`ws://127.0.0.1:${c.port}/_tunnel`, { reconnect: false, cookies: false });
