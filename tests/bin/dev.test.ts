@@ -61,7 +61,8 @@ test('Ctrl-C while a restart stops the server waits for that stop: the server is
   let output = '';
   dev.stdout.on('data', (chunk: Buffer) => { output += chunk; });
   dev.stderr.on('data', (chunk: Buffer) => { output += chunk; });
-  const exited = new Promise<number | null>((done) => dev.on('exit', (code) => done(code)));
+  // 'close', not 'exit': the process may exit before its last lines are read from the pipe.
+  const exited = new Promise<number | null>((done) => dev.on('close', (code) => done(code)));
   const seen = async (text: string): Promise<void> => {
     if (!(await eventually(() => output.includes(text), 25))) throw new Error(`no "${text}" in:\n${output}`);
   };

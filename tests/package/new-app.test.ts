@@ -39,7 +39,8 @@ interface Started { readonly url: string; readonly child: ChildProcess; stop(): 
 function start(env: Readonly<Record<string, string | undefined>>, script = 'start'): Promise<Started> {
   const child = spawn('npm', ['run', script], { cwd: app, env: freshEnv({ PORT: '0', HOST: '127.0.0.1', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  // 'close', not 'exit': the process may exit before its last lines are read from the pipe.
+  const exited = new Promise<void>((done) => child.on('close', () => done()));
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
     await exited;
@@ -56,7 +57,7 @@ function start(env: Readonly<Record<string, string | undefined>>, script = 'star
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`npm start exited (${code}) before listening:\n${output}`)); });
+    child.on('close', (code) => { clearTimeout(timer); fail(new Error(`npm start exited (${code}) before listening:\n${output}`)); });
   });
 }
 
@@ -271,7 +272,8 @@ test('npm run dev restarts for every save of a controller or the routes, files s
     // Ctrl-C reaches the whole foreground group: the server drains once and nothing is left listening. A
     // removal's events may come in two bursts on a busy machine, so the last restart is waited out first.
     const last = await settledStart(server);
-    const exited = new Promise<void>((done) => server.child.on('exit', () => done()));
+    // 'close', not 'exit': the process may exit before its last lines are read from the pipe.
+    const exited = new Promise<void>((done) => server.child.on('close', () => done()));
     process.kill(-server.child.pid!, 'SIGINT');
     await exited;
     // Drained, once: a second signal would have cut the drain short (exiting 130, with no "server closed").

@@ -34,7 +34,8 @@ export function serverProcess(options: ServeOptions = {}, env: Record<string, st
     }
   });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() }));
+    // 'close': the process has exited and its output has been read to the end (at 'exit' its last lines may not have been).
+    child.once('close', (code, signal) => resolve({ code, signal, at: performance.now() }));
   });
   return new Promise((resolve, reject) => {
     let out = '';
