@@ -186,7 +186,12 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   });
 
   const reload = (): Promise<void> => {
-    if (closing !== null) return Promise.reject(new Error('The cluster is shutting down: nothing to reload'));
+    const refuse = (why: string): Promise<never> => {
+      log.warn(`reload refused: ${why}`);
+      return Promise.reject(new Error(why));
+    };
+    if (closing !== null) return refuse('the cluster is shutting down');
+    if (!everListened) return refuse('the cluster is still starting, and its workers load the code as it is now');
     reloading ??= (async () => {
       const started = performance.now();
       log.info({ workers: settings.count }, `reloading ${settings.count} workers, one at a time`);
@@ -327,7 +332,7 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   });
   const onHangUp = (): void => {
     reload().catch(() => {
-      // Logged by the reload; the workers running keep serving.
+      // Logged by reload(); the workers running keep serving.
     });
   };
   if (settings.handleSignals) process.on('SIGHUP', onHangUp);

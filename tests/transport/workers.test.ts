@@ -17,7 +17,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tunnel } from '../../transport/index.ts';
 import { startRedis } from '../support/redis.ts';
-import { eventually } from '../support/patience.ts';
+import { eventually, PATIENCE_MS } from '../support/patience.ts';
 import { clusterProcess, get, startCluster, type Answer, type ClusterProcess } from './support-cluster.ts';
 
 const test = suite('serve(app, { workers }) runs workers that share the port');
@@ -203,11 +203,24 @@ function steadyClients(c: ClusterProcess, count: number): { answers: Answer[]; e
   };
 }
 
-test('SIGHUP replaces the workers one at a time with ones that load the app afresh, and keep-alive clients lose no request meanwhile', async () => {
+test('SIGHUP replaces the workers one at a time with ones that load the app afresh, and neither keep-alive nor tunnel clients lose a request meanwhile', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
   writeFileSync(file, 'one');
   const c = await cluster({ workers: 2, shutdownTimeoutMs: 10_000 }, { SIGNALBOX_TEST_VERSION_FILE: file });
   const clients = steadyClients(c, 6);
+  const t = await tunnel(`ws://127.0.0.1:${c.port}/_tunnel`, { reconnect: { minMs: 10, maxMs: 50, retries: 100 }, timeoutMs: PATIENCE_MS });
+  const tunnelled: string[] = [];
+  let tunnelling = true;
+  const tunnelLoops = Array.from({ length: 4 }, async () => {
+    while (tunnelling) {
+      try {
+        const answer = await t.request({ path: '/slow/show?ms=2' });
+        tunnelled.push(`${answer.status} ${answer.headers.get('x-version') ?? ''}`);
+      } catch (error) {
+        tunnelled.push((error as { code?: string }).code ?? String(error));
+      }
+    }
+  });
   try {
     assert.ok(await eventually(() => clients.answers.length >= 100), 'under way');
     writeFileSync(file, 'two');
@@ -217,10 +230,15 @@ test('SIGHUP replaces the workers one at a time with ones that load the app afre
     assert.equal(replaced.sort(), [...c.workers].sort(), 'each worker replaced once');
     const after = clients.answers.length;
     assert.ok(await eventually(() => clients.answers.slice(after).filter((a) => a.headers['x-version'] === 'two').length >= 100), 'the new workers answer');
+    assert.ok(await eventually(() => tunnelled.at(-1) === '200 two'), 'the tunnel reconnected to a new worker');
   } finally {
+    tunnelling = false;
+    await Promise.all(tunnelLoops);
+    await t.close();
     await clients.stop();
   }
   assert.equal(clients.errors, [], 'no request failed');
+  assert.equal([...new Set(tunnelled)].sort(), ['200 one', '200 two'], 'no tunnelled request failed');
   assert.ok(clients.answers.every((a) => a.status === 200));
   assert.ok(await eventually(() => c.workers.every((pid) => { try { process.kill(pid, 0); return false; } catch { return true; } })), 'the old workers exited');
   const answers = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
@@ -245,6 +263,19 @@ test('a reload whose new workers cannot start leaves the running ones serving an
   await c.waitForLog((l) => l.msg === 'reload complete');
   const after = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
   assert.ok(after.every((a) => a.status === 200 && a.headers['x-version'] === 'three'));
+});
+
+test('SIGHUP while the workers are still starting is refused with a warning, and the cluster starts as it would have', async () => {
+  const { starting: c, listening } = startCluster({ workers: 2 }, { SIGNALBOX_TEST_START_DELAY_MS: '800' });
+  listening.catch(() => undefined);
+  await c.waitForLog((l) => l.msg === 'starting 2 workers');
+  c.child.kill('SIGHUP');
+  await c.waitForLog((l) => l.msg === 'reload refused: the cluster is still starting, and its workers load the code as it is now');
+  const { workers } = await listening;
+  assert.is(workers.length, 2);
+  assert.not.ok(c.logs.some((l) => typeof l.replaced_pid === 'number'), 'no worker replaced');
+  c.child.kill('SIGTERM');
+  assert.is((await c.exited()).code, 0);
 });
 
 test('the WebSocket tunnel works behind workers, each socket staying with the worker that accepted it', async () => {
