@@ -571,12 +571,26 @@ export class FastLane {
     const now = performance.now();
     const timeout = this.#options.keepAliveTimeoutMs;
     if (timeout <= 0) return;
+    let expired: LaneConnection[] | null = null;
     for (const connection of this.#all.values()) {
       if (!connection.idle || connection.pending.length > 0) continue;
       // Answers still on their way to a slow reader: as with node:http, the idle time starts once they are out.
       if (connection.socket.writableLength > 0) connection.idleSince = now;
-      else if (now - connection.idleSince > timeout) connection.socket.destroy();
+      else if (now - connection.idleSince > timeout) (expired ??= []).push(connection);
     }
+    if (expired === null) return;
+    // This sweep is a timer, and timers run before the loop reads its sockets: after a held loop (a CPU-bound
+    // action, a long GC pause), a request that arrived meanwhile would still be unread, and closing would meet it
+    // with a reset. The connections are closed once the loop has read what came, if still idle.
+    setImmediate(() => {
+      const later = performance.now();
+      for (const connection of expired) if (this.#idleFor(connection, timeout, later) && connection.socket.writableLength === 0) connection.socket.destroy();
+    });
+  }
+
+  /** Whether a connection of the lane has had nothing to answer, and nothing half read, for longer than `ms`. */
+  #idleFor(connection: LaneConnection, ms: number, now: number): boolean {
+    return this.#all.has(connection.socket) && !connection.socket.destroyed && connection.idle && connection.pending.length === 0 && now - connection.idleSince > ms;
   }
 }
 

@@ -16,7 +16,7 @@ import { parseCookie, parseSetCookie } from 'cookie';
 import { ArgumentError } from '../core/errors.ts';
 import { checkOptionNames, shownValue } from '../core/options.ts';
 import type { ErrorFrame, FrameId, RequestFrame, ResponseFrame } from './tunnel-frames.ts';
-import { COOKIE_NAME, COOKIE_VALUE, DRAINED_REASON, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
+import { answeredAllItRead, COOKIE_NAME, COOKIE_VALUE, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 import { FrameResponse, toBase64, type TunnelResponse } from './tunnel-response.ts';
 
 export type { TunnelResponse } from './tunnel-response.ts';
@@ -702,8 +702,8 @@ class TunnelClient implements Tunnel {
   #onClose(code: number, reason: string): void {
     // 1009: a frame was over the server's maxPayloadBytes. Blame the longest batch, so that the next socket's fit.
     if (code === 1009 && this.#longestBatch > 0) this.#batchChars = Math.min(this.#batchChars, Math.floor(this.#longestBatch / 2));
-    // A draining server answered every request it read before it closed: the others never reached the app.
-    const unread = reason === DRAINED_REASON;
+    // A server draining, or closing an idle socket, answered every request it read first: the others never reached the app.
+    const unread = answeredAllItRead(reason);
     const again: Pending[] = [];
     // An answer can no longer arrive on another socket: the server forgot these ids with this one.
     for (const pending of [...this.#pending.values()]) {
@@ -715,7 +715,7 @@ class TunnelClient implements Tunnel {
         continue;
       }
       this.#forget(pending);
-      const why = unread ? 'the server shut down before reading it; it was not run' : 'before the answer arrived';
+      const why = unread ? 'before the server read it; it was not run' : 'before the answer arrived';
       pending.reject(new TunnelError('tunnel_closed', `The socket closed (${code}${reason ? ` ${reason}` : ''}) ${why}`, undefined, pending.id));
     }
     // Oldest first, ahead of those made since: the next socket sends them in the order they were made.

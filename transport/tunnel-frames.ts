@@ -13,7 +13,7 @@ import { bareRecord } from '../core/util.ts';
 import { Slabs } from './slabs.ts';
 import { COOKIE_NAME, COOKIE_VALUE } from './tunnel-protocol.ts';
 
-export { DRAINED_REASON, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
+export { DRAINED_REASON, IDLE_REASON, TUNNEL_PROTOCOL } from './tunnel-protocol.ts';
 
 /** The client's correlation id, echoed in the answer. */
 export type FrameId = string | number;

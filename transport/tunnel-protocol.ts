@@ -25,3 +25,11 @@ export const COOKIE_VALUE = /^(?:[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*|"[\
  * may send it again on its next socket, whatever its method.
  */
 export const DRAINED_REASON = 'server shutting down';
+
+/** The reason a server closes a socket that had no request for its idle timeout with, on the same terms. */
+export const IDLE_REASON = 'idle';
+
+/** Whether a socket closed with `reason` was closed by a server that had answered every request it read. */
+export function answeredAllItRead(reason: string): boolean {
+  return reason === DRAINED_REASON || reason === IDLE_REASON;
+}

@@ -31,7 +31,7 @@ import { abortHandshake, CLOSE_GRACE_MS, ignore, normalOrigin, originAllowed, pa
 const requireHere = createRequire(import.meta.url);
 const webSocketServer = (): typeof WebSocketServer => (requireHere('ws') as typeof import('ws')).WebSocketServer;
 import {
-  DRAINED_REASON, errorFrame, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordHead, recordsFrame, responseFrameBytes, sniffId,
+  DRAINED_REASON, errorFrame, IDLE_REASON, INHERITED_HEADERS, readRequestBatch, readRequestFrame, recordHead, recordsFrame, responseFrameBytes, sniffId,
   TUNNEL_PROTOCOL, type ErrorFrame, type FrameId, type ReadFrame,
 } from './tunnel-frames.ts';
 
@@ -362,8 +362,8 @@ class TunnelConnection {
     app.log.info({ transport: 'tunnel', remote: this.#remote }, 'tunnel connection opened');
   }
 
-  /** Lets the requests in flight answer, then closes with `code`. */
-  shutdown(code: number): Promise<void> {
+  /** Reads no more requests, lets those in flight answer, then closes with `code` and `reason` (one of answeredAllItRead's). */
+  shutdown(code: number, reason = DRAINED_REASON): Promise<void> {
     if (!this.#draining) {
       this.#draining = true;
       // Frames not yet read stay unread: nothing new starts once shutdown begins.
@@ -372,7 +372,7 @@ class TunnelConnection {
         this.#drained = null;
         this.#flush(false);
         this.#ws.resume();
-        this.#ws.close(code, DRAINED_REASON);
+        this.#ws.close(code, reason);
         setTimeout(() => this.#ws.terminate(), CLOSE_GRACE_MS).unref();
       };
       if (this.#inFlight.size === 0) finish();
@@ -593,7 +593,9 @@ class TunnelConnection {
   #onIdle(): void {
     // Still working for the client: the idle clock restarts when the last answer goes out.
     if (this.#inFlight.size > 0 || this.#draining) return;
-    this.#ws.close(1000, 'idle');
+    // As a drain does: a request that came while the loop was held is in the socket, unread, when this timer
+    // runs; it stays unread, and the close's reason tells the client to send it again on its next socket.
+    void this.shutdown(1000, IDLE_REASON);
   }
 
   #heartbeat(): void {

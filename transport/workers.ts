@@ -51,7 +51,8 @@ export interface RunningCluster {
    * Replaces every worker, one at a time, by one that loads the application afresh (a deploy's new code),
    * draining each old worker once its replacement listens. Resolves once all are replaced; rejects, with the
    * replacement's own reason, when one cannot start, leaving the workers running to serve. A reload asked
-   * for during one is that one. SIGHUP asks for it when `handleSignals` is on.
+   * for during one runs once that one ends (all asked meanwhile share it). SIGHUP asks for it when
+   * `handleSignals` is on.
    */
   reload(): Promise<void>;
   /** Drains every worker and resolves once all have exited (or were killed at the deadline). */
@@ -119,6 +120,8 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   /** What a reload's replacement waits on: its listening, or its end before it listened. */
   const replacing = new Map<Worker, { listened(): void; failed(why: Error): void }>();
   let reloading: Promise<void> | null = null;
+  /** The reload asked for while one ran, to run once it ends. */
+  let followUp: Promise<void> | null = null;
   const listening = new Set<number>();
   /** Workers that have listened at some time (a death after that is no failure to start). */
   const heard = new Set<number>();
@@ -192,7 +195,16 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     };
     if (closing !== null) return refuse('the cluster is shutting down');
     if (!everListened) return refuse('the cluster is still starting, and its workers load the code as it is now');
-    reloading ??= (async () => {
+    if (reloading !== null) {
+      // The code may have changed again since this reload began (its first workers have the code before that):
+      // one more follows it, shared by everyone who asks meanwhile.
+      followUp ??= reloading.catch(() => undefined).then(() => {
+        followUp = null;
+        return reload();
+      });
+      return followUp;
+    }
+    reloading = (async () => {
       const started = performance.now();
       log.info({ workers: settings.count }, `reloading ${settings.count} workers, one at a time`);
       try {

@@ -12,6 +12,8 @@ import * as assert from 'uvu/assert';
 import { Controller } from '../../core/index.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../transport/index.ts';
 import { appWith, tempDir } from '../support/harness.ts';
+import { eventually } from '../support/patience.ts';
+import { serverProcess } from './support-process.ts';
 
 const test = suite('the fast lane answers simple requests as node:http would');
 
@@ -181,6 +183,38 @@ test('an idle connection closes after the keep-alive timeout', async () => {
     assert.ok(at > 0, 'closed by the server');
     socket.destroy();
   });
+});
+
+test('a request that reaches a busy server as its connection\'s keep-alive timeout runs out is answered, not reset', async () => {
+  const server = await serverProcess({ keepAliveTimeoutMs: 1_000 });
+  try {
+    const open = (): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> => new Promise((resolve) => {
+      let out = '';
+      const socket = connect(server.port, '127.0.0.1', () => resolve({ socket, received: () => out, closed }));
+      socket.on('data', (d: Buffer) => { out += d.toString('latin1'); });
+      socket.on('error', () => {});
+      const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    });
+    const [waiting, holding] = await Promise.all([open(), open()]);
+    waiting.socket.write(get('/slow/show'));
+    assert.ok(await eventually(() => waiting.received().includes('slept 0')), 'answered once');
+    // One client's request holds the server's event loop (a CPU-bound action, a long GC pause) past the other's
+    // keep-alive timeout, and the other's next request arrives meanwhile: it is in the socket before the sweep runs.
+    const release = join(dir.path, 'release');
+    holding.socket.write(get(`/slow/show?hold=${encodeURIComponent(release)}`));
+    assert.ok(await eventually(() => server.logs.some((l) => l.msg === 'holding the event loop')), 'the loop is held');
+    await new Promise((r) => setTimeout(r, 1_200));
+    const before = waiting.received().length;
+    waiting.socket.write(get('/slow/show?ms=1'));
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(release, '');
+    await Promise.race([waiting.closed, eventually(() => waiting.received().slice(before).includes('slept 1'))]);
+    assert.match(waiting.received().slice(before), /^HTTP\/1\.1 200 OK\r\n/, 'after the timeout, before the sweep');
+    waiting.socket.destroy();
+    holding.socket.destroy();
+  } finally {
+    server.child.kill('SIGKILL');
+  }
 });
 
 test('a client that reads its pipelined answers only after the keep-alive timeout still gets every one', async () => {

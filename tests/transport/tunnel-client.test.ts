@@ -5,6 +5,8 @@
  * rejected, reconnection with backoff, giving up). A small TCP relay in
  * front of the server lets a test cut the connection or refuse new ones.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
@@ -14,7 +16,9 @@ import { ArgumentError, Controller } from '../../core/index.ts';
 import type { App } from '../../machines/index.ts';
 import { serve, tunnel, TunnelError, type Tunnel, type TunnelClientOptions } from '../../transport/index.ts';
 import { AdminController } from './support.ts';
-import { appWith, withServer } from '../support/harness.ts';
+import { appWith, tempDir, withServer } from '../support/harness.ts';
+import { eventually } from '../support/patience.ts';
+import { serverProcess } from './support-process.ts';
 
 const test = suite('the tunnel client sends fetch-like requests over one WebSocket');
 
@@ -612,7 +616,7 @@ test('when a draining server closes the socket, a request it did not read waits 
         const error = await unread;
         assert.instance(error, TunnelError);
         assert.is((error as TunnelError).code, 'tunnel_closed');
-        assert.match((error as TunnelError).message, /server shutting down\) the server shut down before reading it; it was not run$/);
+        assert.match((error as TunnelError).message, /^The socket closed \(1001 server shutting down\) before the server read it; it was not run$/);
         continue;
       }
       next = await serve(echoApp(), { port: server.port, host: '127.0.0.1' });
@@ -622,6 +626,28 @@ test('when a draining server closes the socket, a request it did not read waits 
       await server.close();
       await next?.close();
     }
+  }
+});
+
+test('a request that reaches a busy server as its socket\'s idle timeout runs out is answered, on the next socket if that one closed', async () => {
+  const server = await serverProcess({ tunnel: { idleTimeoutMs: 1_000 } });
+  const t = await tunnel(urlOf(server.port), { reconnect: { minMs: 10, maxMs: 20, retries: 100 }, timeoutMs: 20_000 });
+  try {
+    assert.is(await (await t.request({ path: '/slow/show' })).text(), 'slept 0');
+    // An HTTP request holds the server's event loop (a CPU-bound action, a long GC pause) past the socket's idle
+    // timeout, and the tunnel's next request arrives meanwhile: it is in the socket before the idle timer runs.
+    const release = join(tempDir('tunnel-hold').path, 'release');
+    const held = fetch(`http://127.0.0.1:${server.port}/slow/show?hold=${encodeURIComponent(release)}`);
+    assert.ok(await eventually(() => server.logs.some((l) => l.msg === 'holding the event loop')), 'the loop is held');
+    await sleep(1_200);
+    const late = t.request({ path: '/slow/show?ms=1' }).then((response) => response.text(), (error: TunnelError) => error.code);
+    await sleep(100);
+    writeFileSync(release, '');
+    assert.is((await held).status, 200);
+    assert.is(await late, 'slept 1');
+  } finally {
+    await t.close();
+    server.child.kill('SIGKILL');
   }
 });
 
