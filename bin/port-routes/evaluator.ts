@@ -873,6 +873,8 @@ class Evaluator {
         return this.#index(receiver, this.#arguments(node.args, scope));
       }
       case 'binary': {
+        const release = this.#railsReleaseComparison(node, scope);
+        if (release !== null) return release;
         const left = this.#value(node.left, scope);
         // && and || short-circuit, as `and`/`or` do: the right side is evaluated only when it decides.
         if (node.op === '&&') return truthy(left) ? this.#value(node.right, scope) : left;
@@ -888,6 +890,22 @@ class Evaluator {
       default:
         throw new NotPorted(`the port evaluates literals, variables and routing calls, not ${describeNode(node)}`);
     }
+  }
+
+  /**
+   * `Rails.version < '3.0.0'` (or `Rails::VERSION::STRING`), as a routes file written for Rails 2 and 3 asks: decided
+   * when every Rails 2 release answers it alike, as Rails::VERSION::MAJOR is; a comparison that depends on the
+   * release (`>= '2.3'`) is left out, as Signalbox follows no single 2.x. Null when the node is no such comparison.
+   */
+  #railsReleaseComparison(node: NodeOf<'binary'>, scope: Scope): boolean | null {
+    if (!RELEASE_COMPARISONS.has(node.op)) return null;
+    const versionOnLeft = isRailsVersionString(node.left, scope);
+    if (!versionOnLeft && !isRailsVersionString(node.right, scope)) return null;
+    const other = this.#value(versionOnLeft ? node.right : node.left, scope);
+    if (typeof other !== 'string') throw new NotPorted(`it compares ${this.#text(node)}, the Rails version, with something other than a string`);
+    const answers = new Set(RAILS_2_RELEASES.map((release) => compareStrings(node.op, versionOnLeft ? release : other, versionOnLeft ? other : release)));
+    if (answers.size === 1) return answers.has(true);
+    throw new NotPorted(`it uses ${this.#text(node)}: the port reads routes for Rails 2 (Rails::VERSION::MAJOR is 2), but not for one release of it`);
   }
 
   #key(v: Value): HashKey {
@@ -1387,6 +1405,33 @@ function isCoreDate(node: Node, scope: Scope): boolean {
 function isRailsVersion(node: Node, scope: Scope): boolean {
   return node.type === 'const' && node.name === 'VERSION' && node.scope !== null && node.scope.type === 'const' && node.scope.scope === null
     && node.scope.name === 'Rails' && (node.scope.top || scope.lookup('Rails') === null);
+}
+
+/** `Rails.version` or `Rails::VERSION::STRING` (with or without a leading `::`), when the file has not given `Rails` a meaning of its own. */
+function isRailsVersionString(node: Node, scope: Scope): boolean {
+  if (node.type === 'const') return node.name === 'STRING' && node.scope !== null && isRailsVersion(node.scope, scope);
+  return node.type === 'call' && node.name === 'version' && node.args.length === 0 && node.block === null && node.receiver?.type === 'const'
+    && node.receiver.scope === null && node.receiver.name === 'Rails' && (node.receiver.top || scope.lookup('Rails') === null);
+}
+
+/** The version strings of Rails 2's releases: a comparison with one is decided when all of them answer it alike. */
+const RAILS_2_RELEASES: readonly string[] = [
+  '2.0.0', '2.0.1', '2.0.2', '2.0.4', '2.0.5', '2.1.0', '2.1.1', '2.1.2', '2.2.2', '2.2.3', '2.3.2', '2.3.3', '2.3.4', '2.3.5',
+  '2.3.6', '2.3.7', '2.3.8', '2.3.9', '2.3.10', '2.3.11', '2.3.12', '2.3.14', '2.3.15', '2.3.16', '2.3.17', '2.3.18',
+];
+
+const RELEASE_COMPARISONS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=', '==', '!=']);
+
+/** Ruby's String comparison of two version strings (bytewise; these are ASCII). */
+function compareStrings(op: string, left: string, right: string): boolean {
+  switch (op) {
+    case '<': return left < right;
+    case '<=': return left <= right;
+    case '>': return left > right;
+    case '>=': return left >= right;
+    case '==': return left === right;
+    default: return left !== right;
+  }
 }
 
 /** `Regexp` (or `::Regexp`) when the file has not given the name a meaning of its own. */

@@ -151,8 +151,11 @@ const SUGGESTED_OPTIONS: ReadonlySet<string> = new Set([...RESOURCE_OPTIONS].fil
 // What each option given by hand must be; a wrong type would otherwise end up, stringified, in paths and helper names.
 // A nil one is the default, as in Rails' `options[:controller] || plural` and `options[:singular] || plural.singularize`.
 const WORD = /^\w+$/;
+// A controller path, or a constant naming the controller: Rails found it by camelizing the route's controller, so
+// `:controller => 'Community::Projects'` reached Community::ProjectsController as `'community/projects'` did.
+const CONTROLLER_NAME = /^\w+(?:(?:\/|::)\w+)*$/;
 const OPTION_TYPES: Readonly<Record<string, { readonly shape: string; readonly ok: (v: unknown) => boolean }>> = {
-  controller: { shape: 'a controller name', ok: (v) => v === null || (typeof v === 'string' && /^\w+(\/\w+)*$/.test(v)) },
+  controller: { shape: 'a controller name', ok: (v) => v === null || (typeof v === 'string' && CONTROLLER_NAME.test(v)) },
   singular: { shape: 'a word', ok: (v) => v === null || (typeof v === 'string' && WORD.test(v)) },
   plural: { shape: 'a word', ok: (v) => v === null || (typeof v === 'string' && WORD.test(v)) },
   path_prefix: { shape: 'a path or nil', ok: (v) => v === null || typeof v === 'string' },

@@ -106,7 +106,9 @@ export class Resource {
     this.options = options;
     this.plural = entity;
     this.singular = singleton ? entity : (options.singular ?? ctx.inflector.singular(entity));
-    this.pathSegment = options.as === undefined || options.as === null ? entity : pathWords('as', options.as);
+    // An empty `:as` mounts the resource at its prefix, as Rails' `"#{path_prefix}/#{path_segment}"` did: an
+    // account singleton with `:as => ''` answers `/` on its own subdomain (and edits at `//edit`, as in Rails).
+    this.pathSegment = options.as === undefined || options.as === null ? entity : options.as === '' ? '' : pathWords('as', options.as);
     for (const [action, word] of Object.entries(options.path_names ?? {})) pathWords(`path_names ${action}`, word);
     // Paths are joined as `${prefix}/${segment}`: a prefix written with a trailing slash would double it.
     this.pathPrefix = withoutTrailingSlashes(options.path_prefix ?? '');

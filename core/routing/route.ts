@@ -52,7 +52,6 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   const routeDefaults: Record<string, string> = {};
   for (let i = 0; i < keys.segments.length; i++) {
     const s = keys.segments[i];
-    if (segmentKeys.includes(s.key)) throw new ArgumentError(`Route ${JSON.stringify(rawPath)} names :${s.key} twice`);
     segmentKeys.push(s.key);
     if (s.type === 'glob') routeDefaults[s.key] = '';
     else if (s.default !== null) routeDefaults[s.key] = s.default;
@@ -61,7 +60,9 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   if (!segmentKeys.includes('action') && routeRequirements.action == null) routeRequirements.action = 'index';
   // A nil controller names none: the route is as illegal as one that leaves it out.
   if (routeRequirements.controller === null) delete routeRequirements.controller;
-  const significantKeys = segmentKeys.slice();
+  // A key may stand in the path twice (`:path_prefix => '/api/:format'` before a resource's `.:format`), as Rails drew it:
+  // segment_keys keeps both, for positional helper arguments, and a key is significant once.
+  const significantKeys = [...new Set(segmentKeys)];
   for (const key in routeRequirements) {
     if (!significantKeys.includes(key)) significantKeys.push(key);
     const req = routeRequirements[key];

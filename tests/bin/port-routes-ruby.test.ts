@@ -364,6 +364,11 @@ const CASES: Case[] = [
     draw: [['resources', 'todos', { name_prefix: 'project_', path_prefix: '/projects/:project_id' }], ['connect', 'legacy', { controller: 'legacy' }]],
   },
   {
+    name: 'a file written for Rails 2 and 3 takes the branch Rails 2 took when it compares Rails.version: every 2.x release answers alike',
+    ruby: "if Rails.version < '3.0.0'\n  ActionController::Routing::Routes.draw do |map|\n    map.namespace(:admin, :path_prefix => 'refinery') do |admin|\n      admin.resources :posts\n    end\n  end\nelse\n  Refinery::Application.routes.draw do\n    scope(:path => 'refinery', :as => 'admin', :module => 'admin') do\n      resources :posts\n    end\n  end\nend\nmap.connect 'legacy', :controller => 'legacy' if '3' > ::Rails::VERSION::STRING\nmap.connect 'new', :controller => 'new' if Rails.version >= '3'\n",
+    draw: [['namespace', 'admin', { path_prefix: 'refinery' }, { $block: [['resources', 'posts']] }], ['connect', 'legacy', { controller: 'legacy' }]],
+  },
+  {
     name: 'a local variable can hold a map',
     ruby: "m = map\nm.connect ':controller'\n",
     draw: [['connect', ':controller']],
@@ -479,6 +484,15 @@ const OMITTED: Omitted[] = [
       "config/routes.rb:2: not ported: map.connect 'v', :controller => 'v' if Rails::VERSION::STRING > '2.1'",
       'config/routes.rb:3: not ported: Rails = Settings.rails',
       "config/routes.rb:4: not ported: map.connect 'm', :controller => 'm' if Rails::VERSION::MAJOR == 2",
+    ],
+    draw: [['connect', ':controller']],
+  },
+  {
+    name: 'a comparison of Rails.version that Rails 2 releases answer differently, or with something other than a string',
+    ruby: "map.resources :posts, :only => :index if Rails.version >= '2.2'\nmap.connect 'v', :controller => 'v' if Rails.version < 3\nmap.connect ':controller'\n",
+    reports: [
+      "config/routes.rb:1: not ported: map.resources :posts, :only => :index if Rails.version >= '2.2'",
+      "config/routes.rb:2: not ported: map.connect 'v', :controller => 'v' if Rails.version < 3",
     ],
     draw: [['connect', ':controller']],
   },

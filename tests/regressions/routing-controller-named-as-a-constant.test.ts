@@ -43,6 +43,32 @@ test('a route naming its controller as a constant or in camel case reaches the c
   assert.is(image.body, 'admin/episode_images admin/EpisodeImages 4');
 });
 
+class ProjectsController extends Controller {
+  show(): void {
+    this.render({ text: `${this.controller_path} ${String(this.params.controller)} ${String(this.params.id)}` });
+  }
+}
+
+/**
+ * `resources` and `resource` refused a controller named as a constant (`:controller => 'Community::Projects'`)
+ * when the routes were drawn, though Rails drew the resource and reached Community::ProjectsController through
+ * it, as it did for a route named by hand: a ported routes file holding one did not load.
+ */
+test('a resource naming its controller as a constant reaches the controller of that name', async () => {
+  const app = appWith({ 'community/projects': ProjectsController, 'api/v1/projects': ProjectsController }, {
+    draw: (map) => {
+      map.resources('p', { controller: 'Community::Projects' });
+      map.resource('featured', { controller: 'Api::V1::Projects' });
+    },
+  });
+  const project = await call(app, 'GET /p/7');
+  assert.is(project.status, 200);
+  assert.is(project.body, 'community/projects Community::Projects 7');
+  const featured = await call(app, 'GET /featured');
+  assert.is(featured.status, 200);
+  assert.is(featured.body, 'api/v1/projects Api::V1::Projects undefined');
+});
+
 test('a spelling that camelizes to no constant name reaches no controller, as constantize raised for it', async () => {
   const app = appWith({ 'admin/episode_images': EpisodeImagesController }, {
     draw: (map) => {
