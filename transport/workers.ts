@@ -35,6 +35,7 @@
  *   back once all have applied it (at most 2 s later).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { realpathSync } from 'node:fs';
 import { handleStopSignals } from './stop-signals.ts';
 import pino, { type Logger } from 'pino';
 import { ArgumentError } from '../core/errors.ts';
@@ -133,11 +134,13 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   let closing: Promise<void> | null = null;
   let allExited: (() => void) | null = null;
 
+  const home = workingDirectory();
   const live = (): Worker[] => slots.flatMap((s) => (s.worker !== null && !s.worker.isDead() ? [s.worker] : []));
   /** Every worker process there is: serving, starting in a reload, or draining after one. */
   const everyWorker = (): Worker[] => [...live(), ...slots.flatMap((s) => (s.next !== null ? [s.next] : [])), ...retiring];
 
   const fork = (slot: Slot): Worker => {
+    cluster.setupPrimary({ cwd: home });
     const worker = cluster.fork({ [WORKER_ENV]: '1', SIGNALBOX_WORKER_INDEX: String(slot.index) });
     worker.on('message', (message: unknown) => onMessage(worker, message));
     // The IPC channel may close under a message being sent; the exit that follows says what happened.
@@ -407,4 +410,21 @@ function startFailure(said: { readonly message: string; readonly code: string | 
   const error: Error & { code?: string } = new Error(`A worker could not start: ${said.message}`);
   if (said.code !== null) error.code = said.code;
   return error;
+}
+
+/**
+ * Where workers start: the directory the primary was started in, by the name it was given (the shell's
+ * `PWD`) when that name led there at the start. A deploy that points a `current` symbolic link at each
+ * release starts the primary in `current`; the process stays in the release the link led to then, but a
+ * worker started at a reload goes through the link again, to the new release, as the code it loads does.
+ */
+function workingDirectory(): string {
+  const here = process.cwd();
+  const named = process.env.PWD;
+  if (named === undefined || named === here) return here;
+  try {
+    return realpathSync(named) === here ? named : here;
+  } catch {
+    return here;
+  }
 }

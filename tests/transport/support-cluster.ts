@@ -54,14 +54,16 @@ process.once('exit', () => {
 /** A cluster process as it starts: its output and exit, before (or without) its workers listening. */
 export type StartingCluster = Pick<ClusterProcess, 'child' | 'logs' | 'exited' | 'waitForLog'>;
 
-export function clusterProcess(options: ClusterOptions, env: Record<string, string> = {}): Promise<ClusterProcess> {
-  const { starting, listening } = startCluster(options, env);
+export function clusterProcess(options: ClusterOptions, env: Record<string, string> = {}, cwd?: string): Promise<ClusterProcess> {
+  const { starting, listening } = startCluster(options, env, cwd);
   return listening.then(({ test_port, workers }) => ({ ...starting, port: test_port, workers, get: (path: string, method?: string, headers?: Record<string, string>) => get(test_port, path, method, headers) }));
 }
 
 /** Starts the cluster process; `listening` settles once every worker listens (or rejects when it exits first). */
-export function startCluster(options: ClusterOptions, env: Record<string, string> = {}): { starting: StartingCluster; listening: Promise<{ test_port: number; workers: number[] }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+export function startCluster(options: ClusterOptions, env: Record<string, string> = {}, cwd?: string): { starting: StartingCluster; listening: Promise<{ test_port: number; workers: number[] }> } {
+  // tsx by its own location, so that the process may start in any directory.
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), FIXTURE], {
+    ...(cwd !== undefined ? { cwd } : {}),
     env: { ...process.env, NODE_ENV: 'development', ...env, SIGNALBOX_TEST_SERVE: JSON.stringify(options) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

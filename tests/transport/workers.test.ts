@@ -8,7 +8,7 @@
  * in one worker reaches every other before it is acknowledged, so no worker
  * serves a stale entry.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
@@ -246,6 +246,26 @@ test('SIGHUP replaces the workers one at a time with ones that load the app afre
   assert.ok(answers.every((a) => a.headers['x-version'] === 'two'), 'only the new code answers');
   c.child.kill('SIGTERM');
   assert.is((await c.exited()).code, 0);
+});
+
+test('a reload starts its workers through the link the primary was started in, so a deploy that points current at a new release serves from it', async () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'signalbox-releases-')));
+  const [first, second, current] = ['releases/1', 'releases/2', 'current'].map((name) => join(base, name));
+  mkdirSync(first, { recursive: true });
+  mkdirSync(second, { recursive: true });
+  symlinkSync(first, current);
+  const file = join(base, 'version');
+  writeFileSync(file, 'one');
+  // As a shell started in current/ runs it: the process is in the release, and PWD names the link.
+  const c = await clusterProcess({ workers: 2 }, { SIGNALBOX_TEST_VERSION_FILE: file, PWD: current }, current);
+  running.push(c);
+  assert.equal([...new Set((await requestsUntil(c, '/slow/show', (a) => a.length >= 10)).map((a) => a.headers['x-cwd']))], [first]);
+  // The deploy: the link now leads to the new release.
+  renameSync(current, join(base, 'previous'));
+  symlinkSync(second, current);
+  c.child.kill('SIGHUP');
+  await c.waitForLog((l) => l.msg === 'reload complete');
+  assert.equal([...new Set((await requestsUntil(c, '/slow/show', (a) => a.length >= 10)).map((a) => a.headers['x-cwd']))], [second]);
 });
 
 test('a SIGHUP during a reload runs another once it ends, so the workers end with the code of the last signal', async () => {
