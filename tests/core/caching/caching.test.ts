@@ -486,21 +486,25 @@ test("a token the cache could not swap (URL-encoded) keeps the page out of the c
 });
 
 test('an expiry while a request renders keeps that request from storing what it rendered from the old data', async () => {
-  const held = gate();
+  const [entered, held] = [gate(), gate()];
   class Slow extends Controller<{ services: { data: { version: number } } }> {
     static {
       this.caches_action('show');
     }
     async show(): Promise<void> {
       const version = this.services.data.version;
-      if (this.params.id === 'held') await held.promise;
+      if (this.params.id === 'held') {
+        entered.open();
+        await held.promise;
+      }
       this.render({ text: `version ${version}` });
     }
   }
   const data = { version: 1 };
   await withApp({ slow: Slow }, { services: { data } }, async (s) => {
     const pending = s.get('/slow/held');
-    await new Promise((r) => setTimeout(r, 30));
+    // The render has read the old data, however slow the machine.
+    await entered.promise;
     data.version = 2;
     await s.app.caching.expire_action('/slow/held');
     held.open();

@@ -341,13 +341,14 @@ test('concurrent first requests leave one whole file (one of the bodies rendered
 });
 
 test('an expiry while a page renders keeps that render from being written', async () => {
-  const held = gate();
+  const [entered, held] = [gate(), gate()];
   class SlowController extends Controller<{ services: { data: { version: number } } }> {
     static {
       this.caches_page('show');
     }
     async show(): Promise<void> {
       const version = this.services.data.version;
+      entered.open();
       await held.promise;
       this.render({ html: `version ${version}` });
     }
@@ -355,7 +356,8 @@ test('an expiry while a page renders keeps that render from being written', asyn
   const data = { version: 1 };
   await withPages(async ({ s, dir }) => {
     const pending = s.get('/slow/1');
-    await new Promise((r) => setTimeout(r, 30));
+    // The render has read the old data, however slow the machine.
+    await entered.promise;
     data.version = 2;
     s.app.caching.expire_page('/slow/1');
     held.open();
