@@ -806,6 +806,11 @@ class Evaluator {
           if (node.name === 'MAJOR') return 2;
           throw new NotPorted(`it uses ${this.#text(node)}: the port reads routes for Rails 2 (Rails::VERSION::MAJOR is 2), but not for one release of it`);
         }
+        if (node.scope !== null && isRailsRouting(node.scope, scope)) {
+          // Rails' own routing settings, not the application's: Signalbox keeps their Rails defaults, and a file that
+          // changes them (SEPARATORS.concat %w( ; ), for Rails 1.2's 'posts/:id;edit') has its paths read with those.
+          throw new NotPorted(`it uses ${this.#text(node)}, a setting of Rails' routing that Signalbox keeps at Rails' default${node.name === 'SEPARATORS' ? ' (/ . ?): the routes are read as Rails read them with those, another character being text in a path and matched by its keys' : ''}`);
+        }
         if (node.scope !== null || node.top) throw new NotPorted(`it uses ${this.#text(node)}, a constant defined elsewhere`);
         const found = scope.lookup(node.name);
         if (found === null && node.name === 'RAILS_ENV') return this.#environment('RAILS_ENV');
@@ -1405,6 +1410,12 @@ function isCoreDate(node: Node, scope: Scope): boolean {
 function isRailsVersion(node: Node, scope: Scope): boolean {
   return node.type === 'const' && node.name === 'VERSION' && node.scope !== null && node.scope.type === 'const' && node.scope.scope === null
     && node.scope.name === 'Rails' && (node.scope.top || scope.lookup('Rails') === null);
+}
+
+/** `ActionController::Routing` (with or without a leading `::`), when the file has not given `ActionController` a meaning of its own. */
+function isRailsRouting(node: Node, scope: Scope): boolean {
+  return node.type === 'const' && node.name === 'Routing' && node.scope !== null && node.scope.type === 'const' && node.scope.scope === null
+    && node.scope.name === 'ActionController' && (node.scope.top || scope.lookup('ActionController') === null);
 }
 
 /** `Rails.version` or `Rails::VERSION::STRING` (with or without a leading `::`), when the file has not given `Rails` a meaning of its own. */

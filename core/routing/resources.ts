@@ -351,13 +351,20 @@ function actionNames(method: string, entity: string, option: 'only' | 'except', 
 
 /**
  * Options of one resource route: controller, action, method condition and requirements. A route on
- * the member path (`onMember`: the default member actions and the `:member` extras alike) carries the
- * `:id` requirement, so an id the resource's requirements admit reaches every member action.
+ * the member path (`onMember`: the default member actions and the `:member` extras) carries the `:id`
+ * requirement, so an id the resource's requirements admit reaches every member action.
+ *
+ * An extra action named like a default one takes that action's requirements wherever it is drawn, as
+ * Rails' action_options_for chose them by the action's name before its place: a `:member => { :create
+ * => :get }` route has no `:id` requirement (an id with a dot, or one a custom `:id` requirement
+ * refuses, still reaches it), and a `:collection => { :destroy => :delete }` route has one, though its
+ * path has no `:id`, so it generates only from an id the requirement admits.
  */
 function actionOptions(action: string, resource: Resource, method: MethodSpec | null, onMember: boolean): Record<string, unknown> {
-  const restful = (RESTFUL_ACTIONS as Record<string, { method: string; member: boolean }>)[action];
+  const restful = Object.hasOwn(RESTFUL_ACTIONS, action) ? RESTFUL_ACTIONS[action as DefaultAction] : undefined;
   const chosen = method ?? restful?.method ?? null;
-  return { controller: resource.controller, action, conditions: resource.conditionsFor(chosen), ...resource.requirements(onMember && resource.requiresId) };
+  const withId = restful === undefined ? onMember : restful.member;
+  return { controller: resource.controller, action, conditions: resource.conditionsFor(chosen), ...resource.requirements(withId && resource.requiresId) };
 }
 
 /** Emits a route and its `.:format` twin; the first route to claim a name keeps it. */

@@ -674,6 +674,23 @@ left('an instance variable the file reads before assigning it, or that a left-ou
   assert.equal(JSON.parse(output), [['with_options', { controller: 'x' }, { $block: [] }], ['connect', 'kept', { controller: 'k' }]]);
 });
 
+left('a change to Rails\' own routing settings is reported as one, with the defaults the routes are read with', () => {
+  // Rails 1.2 routes files kept ';' paths working in Rails 2 by adding it to the separators: not "a constant
+  // defined elsewhere", which sent the reader to look for a definition in the application.
+  const ruby = "ActionController::Routing::SEPARATORS.concat %w( ; )\n::ActionController::Routing::SEPARATORS << ';'\nmap.connect ':controller/:id;:action'\n";
+  const { reports, output } = portText(ruby, 'json');
+  const reason = "  it uses ActionController::Routing::SEPARATORS, a setting of Rails' routing that Signalbox keeps at Rails' default (/ . ?): the routes are read as Rails read them with those, another character being text in a path and matched by its keys";
+  assert.equal(reports, [
+    'config/routes.rb:1: not ported: ActionController::Routing::SEPARATORS.concat %w( ; )',
+    reason,
+    "config/routes.rb:2: not ported: ::ActionController::Routing::SEPARATORS << ';'",
+    reason.replace('ActionController', '::ActionController'),
+  ]);
+  assert.equal(JSON.parse(output), [['connect', ':controller/:id;:action']]);
+  // In a file that defines an ActionController of its own, the constant is the file's, not Rails'.
+  assert.is(portText("ActionController = Settings.ac\nActionController::Routing::SEPARATORS << ';'\n").reports[3], '  it uses ActionController::Routing::SEPARATORS, a constant defined elsewhere');
+});
+
 left('a Ruby 1.8 list hash of an odd length is the syntax error Ruby 1.8 made it, and mixing it with pairs is one too', () => {
   assert.equal(portText("map.connect 'a', { :controller, 'a', :action }\n").reports, ['config/routes.rb:1: syntax error: odd number list for Hash']);
   assert.match(portText("map.connect 'a', { :controller, 'a', :action => 'b' }\n").reports[0], /^config\/routes\.rb:1: syntax error: unexpected/);
