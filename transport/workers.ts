@@ -99,8 +99,6 @@ function primaryLogger(): Logger {
 interface Slot {
   readonly index: number;
   worker: Worker | null;
-  /** The worker a reload is starting to take this one's place, until it listens. */
-  next: Worker | null;
   startedAt: number;
   /** Deaths soon after starting, in a row. */
   quickDeaths: number;
@@ -115,7 +113,7 @@ interface Relay {
 }
 
 export function servePrimary(settings: ClusterSettings, log: Logger = primaryLogger()): Promise<RunningCluster> {
-  const slots: Slot[] = Array.from({ length: settings.count }, (_, index) => ({ index, worker: null, next: null, startedAt: 0, quickDeaths: 0, restart: null }));
+  const slots: Slot[] = Array.from({ length: settings.count }, (_, index) => ({ index, worker: null, startedAt: 0, quickDeaths: 0, restart: null }));
   /** Workers a reload replaced, draining. */
   const retiring = new Set<Worker>();
   /** What a reload's replacement waits on: its listening, or its end before it listened. */
@@ -134,13 +132,11 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   let closing: Promise<void> | null = null;
   let allExited: (() => void) | null = null;
 
-  const home = workingDirectory();
   const live = (): Worker[] => slots.flatMap((s) => (s.worker !== null && !s.worker.isDead() ? [s.worker] : []));
   /** Every worker process there is: serving, starting in a reload, or draining after one. */
-  const everyWorker = (): Worker[] => [...live(), ...slots.flatMap((s) => (s.next !== null ? [s.next] : [])), ...retiring];
+  const everyWorker = (): Worker[] => [...live(), ...replacing.keys(), ...retiring];
 
   const fork = (slot: Slot): Worker => {
-    cluster.setupPrimary({ cwd: home });
     const worker = cluster.fork({ [WORKER_ENV]: '1', SIGNALBOX_WORKER_INDEX: String(slot.index) });
     worker.on('message', (message: unknown) => onMessage(worker, message));
     // The IPC channel may close under a message being sent; the exit that follows says what happened.
@@ -158,7 +154,6 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
   /** Starts a worker to take `slot`'s place; once it listens, the one it replaces drains. Rejects if it cannot start. */
   const replace = (slot: Slot): Promise<void> => new Promise<void>((resolve, reject) => {
     const worker = fork(slot);
-    slot.next = worker;
     const timer = setTimeout(() => {
       failed(new Error(`A worker did not listen within ${RELOAD_START_MS / 1000} s of starting`));
       worker.process.kill('SIGKILL');
@@ -166,14 +161,12 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     const failed = (why: Error): void => {
       clearTimeout(timer);
       replacing.delete(worker);
-      if (slot.next === worker) slot.next = null;
       reject(why);
     };
     replacing.set(worker, {
       listened() {
         clearTimeout(timer);
         replacing.delete(worker);
-        slot.next = null;
         const old = slot.worker;
         slot.worker = worker;
         slot.startedAt = performance.now();
@@ -239,8 +232,9 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
     const message = clusterMessage(raw);
     if (message === null) return;
     if (message.signalbox === 'failed') {
-      // A worker's failed start (the cluster's or a reload's) is answered with it; a worker that fails later is logged by its exit.
-      if (!heard.has(worker.id)) failures.set(worker.id, { message: message.message, code: message.code });
+      // A failed start, the cluster's or a reload's, is answered with it; a worker restarted after a death that
+      // fails is logged by its exit (kept, its reasons would pile up as it fails again and again).
+      if (!everListened || replacing.has(worker)) failures.set(worker.id, { message: message.message, code: message.code });
     } else if (message.signalbox === 'expire') {
       const id = `${worker.id}:${message.id}`;
       const others = live().filter((w) => w !== worker && listening.has(w.id));
@@ -285,7 +279,6 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
       else fail();
       return;
     }
-    failures.delete(worker.id);
     if (retiring.delete(worker)) {
       log.info({ worker_pid: worker.process.pid, code, signal }, `worker ${worker.process.pid} ${how} after it was replaced`);
       if (closing !== null && everyWorker().length === 0) allExited?.();
@@ -354,6 +347,8 @@ export function servePrimary(settings: ClusterSettings, log: Logger = primaryLog
 
   let onListening: (worker: Worker, address: { port: number }) => void = () => {};
   if (process.env.NODE_CLUSTER_SCHED_POLICY === undefined) cluster.schedulingPolicy = cluster.SCHED_NONE;
+  // Every worker, the first and a reload's, starts there (see workingDirectory).
+  cluster.setupPrimary({ cwd: workingDirectory() });
   cluster.on('exit', onExit);
   return new Promise<RunningCluster>((resolve, reject) => {
     onListening = (worker, address) => {
