@@ -492,7 +492,7 @@ class Evaluator {
   #procLiteral(node: NodeOf<'call'>, scope: Scope): RubyProc | null {
     if (node.block === null || node.args.length > 0) return null;
     const kernel = node.receiver === null && (node.name === 'lambda' || node.name === 'proc') && !this.#defined.has(node.name) && scope.lookup(node.name) === null;
-    const procNew = node.name === 'new' && node.receiver?.type === 'const' && node.receiver.scope === null && node.receiver.name === 'Proc' && scope.lookup('Proc') === null;
+    const procNew = node.name === 'new' && isOwnConstant(node.receiver, 'Proc', scope);
     return kernel || procNew ? new RubyProc(node.block, scope) : null;
   }
 
@@ -804,7 +804,7 @@ class Evaluator {
           // for Rails 2 and 3, `if Rails::VERSION::MAJOR >= 3`) takes the branch Rails 2 took. Which 2.x is not
           // one answer: Signalbox draws 2.1.2's routes with 2.2's :only, :except and :shallow.
           if (node.name === 'MAJOR') return 2;
-          throw new NotPorted(`it uses ${this.#text(node)}: the port reads routes for Rails 2 (Rails::VERSION::MAJOR is 2), but not for one release of it`);
+          throw this.#oneRelease(node);
         }
         if (node.scope !== null && isRailsRouting(node.scope, scope)) {
           // Rails' own routing settings, not the application's: Signalbox keeps their Rails defaults, and a file that
@@ -869,7 +869,7 @@ class Evaluator {
         return value;
       }
       case 'index': {
-        if (node.receiver.type === 'const' && node.receiver.scope === null && node.receiver.name === 'ENV' && scope.lookup('ENV') === null) {
+        if (isOwnConstant(node.receiver, 'ENV', scope)) {
           const [variable] = this.#arguments(node.args, scope);
           if (node.args.length === 1 && typeof variable === 'string' && ENV_VARIABLES.has(variable)) return this.#environment(`ENV['${variable}']`);
           throw new NotPorted(`it reads ${this.#text(node)}, an environment variable the port does not know`);
@@ -910,7 +910,12 @@ class Evaluator {
     if (typeof other !== 'string') throw new NotPorted(`it compares ${this.#text(node)}, the Rails version, with something other than a string`);
     const answers = new Set(RAILS_2_RELEASES.map((release) => compareStrings(node.op, versionOnLeft ? release : other, versionOnLeft ? other : release)));
     if (answers.size === 1) return answers.has(true);
-    throw new NotPorted(`it uses ${this.#text(node)}: the port reads routes for Rails 2 (Rails::VERSION::MAJOR is 2), but not for one release of it`);
+    throw this.#oneRelease(node);
+  }
+
+  /** What a file that asks which Rails 2 release runs it is told: Signalbox follows no single one. */
+  #oneRelease(node: Node): NotPorted {
+    return new NotPorted(`it uses ${this.#text(node)}: the port reads routes for Rails 2 (Rails::VERSION::MAJOR is 2), but not for one release of it`);
   }
 
   #key(v: Value): HashKey {
@@ -1382,10 +1387,22 @@ function isPlain(v: Value): v is null | boolean | number | string | Sym {
   return v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string' || v instanceof Sym;
 }
 
+/**
+ * The top-level constant `name` (`Name` or `::Name`), when the file has not given the name a meaning of its
+ * own: Ruby's or Rails' own, which the port knows.
+ */
+function isOwnConstant(node: Node | null, name: string, scope: Scope): boolean {
+  return node !== null && node.type === 'const' && node.scope === null && node.name === name && (node.top || scope.lookup(name) === null);
+}
+
+/** `Rails.<name>` without arguments or block, Rails' own. */
+function isRailsCall(node: Node, name: string, scope: Scope): boolean {
+  return node.type === 'call' && node.name === name && node.args.length === 0 && node.block === null && isOwnConstant(node.receiver, 'Rails', scope);
+}
+
 /** `Rails.env` (Rails' own, unless the file gives `Rails` a meaning). */
 function isRailsEnv(node: Node, scope: Scope): boolean {
-  return node.type === 'call' && node.name === 'env' && node.args.length === 0 && node.block === null && node.receiver?.type === 'const'
-    && node.receiver.scope === null && node.receiver.name === 'Rails' && scope.lookup('Rails') === null;
+  return isRailsCall(node, 'env', scope);
 }
 
 const REGEXP_OPTIONS: Readonly<Record<string, number>> = { IGNORECASE: 1, EXTENDED: 2, MULTILINE: 4 };
@@ -1403,26 +1420,23 @@ const DATE_NAMES: Readonly<Record<string, readonly (string | null)[]>> = {
 
 /** `Date` or `DateTime` (or `::Date`, `::DateTime`) when the file has not given the name a meaning of its own. */
 function isCoreDate(node: Node, scope: Scope): boolean {
-  return node.type === 'const' && node.scope === null && (node.name === 'Date' || node.name === 'DateTime') && (node.top || scope.lookup(node.name) === null);
+  return isOwnConstant(node, 'Date', scope) || isOwnConstant(node, 'DateTime', scope);
 }
 
 /** `Rails::VERSION` (or `::Rails::VERSION`) when the file has not given `Rails` a meaning of its own. */
 function isRailsVersion(node: Node, scope: Scope): boolean {
-  return node.type === 'const' && node.name === 'VERSION' && node.scope !== null && node.scope.type === 'const' && node.scope.scope === null
-    && node.scope.name === 'Rails' && (node.scope.top || scope.lookup('Rails') === null);
+  return node.type === 'const' && node.name === 'VERSION' && isOwnConstant(node.scope, 'Rails', scope);
 }
 
 /** `ActionController::Routing` (with or without a leading `::`), when the file has not given `ActionController` a meaning of its own. */
 function isRailsRouting(node: Node, scope: Scope): boolean {
-  return node.type === 'const' && node.name === 'Routing' && node.scope !== null && node.scope.type === 'const' && node.scope.scope === null
-    && node.scope.name === 'ActionController' && (node.scope.top || scope.lookup('ActionController') === null);
+  return node.type === 'const' && node.name === 'Routing' && isOwnConstant(node.scope, 'ActionController', scope);
 }
 
 /** `Rails.version` or `Rails::VERSION::STRING` (with or without a leading `::`), when the file has not given `Rails` a meaning of its own. */
 function isRailsVersionString(node: Node, scope: Scope): boolean {
   if (node.type === 'const') return node.name === 'STRING' && node.scope !== null && isRailsVersion(node.scope, scope);
-  return node.type === 'call' && node.name === 'version' && node.args.length === 0 && node.block === null && node.receiver?.type === 'const'
-    && node.receiver.scope === null && node.receiver.name === 'Rails' && (node.receiver.top || scope.lookup('Rails') === null);
+  return isRailsCall(node, 'version', scope);
 }
 
 /** The version strings of Rails 2's releases: a comparison with one is decided when all of them answer it alike. */
@@ -1447,7 +1461,7 @@ function compareStrings(op: string, left: string, right: string): boolean {
 
 /** `Regexp` (or `::Regexp`) when the file has not given the name a meaning of its own. */
 function isCoreRegexp(node: Node, scope: Scope): boolean {
-  return node.type === 'const' && node.scope === null && node.name === 'Regexp' && (node.top || scope.lookup('Regexp') === null);
+  return isOwnConstant(node, 'Regexp', scope);
 }
 
 /** Ruby's `Regexp.escape`: metacharacters and space get a backslash, whitespace controls their escape. */
