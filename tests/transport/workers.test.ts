@@ -179,6 +179,16 @@ test('an app whose build throws fails the start with the error\'s message, not o
   assert.equal(failed, { message: 'A worker could not start: this app cannot start', code: null });
 });
 
+/**
+ * A cluster whose workers read their code's version from a file as they build the app (`X-Version`), as a
+ * deploy's code: `deploy(version)` changes what the workers started next load.
+ */
+async function deployedCluster(options: Parameters<typeof clusterProcess>[0]): Promise<{ c: ClusterProcess; deploy: (version: string) => void }> {
+  const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
+  writeFileSync(file, 'one');
+  return { c: await cluster(options, { SIGNALBOX_TEST_VERSION_FILE: file }), deploy: (version) => writeFileSync(file, version) };
+}
+
 /** Keep-alive clients requesting without pause until `stop()`; each answer or error is kept. */
 function steadyClients(c: ClusterProcess, count: number): { answers: Answer[]; errors: string[]; stop(): Promise<void> } {
   const answers: Answer[] = [];
@@ -205,9 +215,7 @@ function steadyClients(c: ClusterProcess, count: number): { answers: Answer[]; e
 }
 
 test('SIGHUP replaces the workers one at a time with ones that load the app afresh, and neither keep-alive nor tunnel clients lose a request meanwhile', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
-  writeFileSync(file, 'one');
-  const c = await cluster({ workers: 2, shutdownTimeoutMs: 10_000 }, { SIGNALBOX_TEST_VERSION_FILE: file });
+  const { c, deploy } = await deployedCluster({ workers: 2, shutdownTimeoutMs: 10_000 });
   const clients = steadyClients(c, 6);
   const t = await tunnel(`ws://127.0.0.1:${c.port}/_tunnel`, { reconnect: { minMs: 10, maxMs: 50, retries: 100 }, timeoutMs: PATIENCE_MS });
   const tunnelled: string[] = [];
@@ -224,7 +232,7 @@ test('SIGHUP replaces the workers one at a time with ones that load the app afre
   });
   try {
     assert.ok(await eventually(() => clients.answers.length >= 100), 'under way');
-    writeFileSync(file, 'two');
+    deploy('two');
     c.child.kill('SIGHUP');
     await c.waitForLog((l) => l.msg === 'reload complete');
     const replaced = c.logs.filter((l) => typeof l.replaced_pid === 'number').map((l) => l.replaced_pid);
@@ -269,14 +277,12 @@ test('a reload starts its workers through the link the primary was started in, s
 });
 
 test('a SIGHUP during a reload runs another once it ends, so the workers end with the code of the last signal', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
-  writeFileSync(file, 'one');
-  const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_VERSION_FILE: file });
-  writeFileSync(file, 'two');
+  const { c, deploy } = await deployedCluster({ workers: 2 });
+  deploy('two');
   c.child.kill('SIGHUP');
   // The first worker replaced has the code as it was; the code changes again before the second is.
   await c.waitForLog((l) => typeof l.replaced_pid === 'number');
-  writeFileSync(file, 'three');
+  deploy('three');
   c.child.kill('SIGHUP');
   c.child.kill('SIGHUP');
   assert.ok(await eventually(() => c.logs.filter((l) => l.msg === 'reload complete').length === 2), 'two reloads, the second shared');
@@ -286,17 +292,15 @@ test('a SIGHUP during a reload runs another once it ends, so the workers end wit
 });
 
 test('a reload whose new workers cannot start leaves the running ones serving and says why; the next reload goes through', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'signalbox-reload-')), 'version');
-  writeFileSync(file, 'one');
-  const c = await cluster({ workers: 2 }, { SIGNALBOX_TEST_VERSION_FILE: file });
-  writeFileSync(file, 'broken');
+  const { c, deploy } = await deployedCluster({ workers: 2 });
+  deploy('broken');
   c.child.kill('SIGHUP');
   const failed = await c.waitForLog((l) => typeof l.msg === 'string' && l.msg.startsWith('reload failed'));
   assert.is(failed.msg, 'reload failed: A worker could not start: this version of the app cannot start; the workers running keep serving');
   const during = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
   assert.ok(during.every((a) => a.status === 200 && a.headers['x-version'] === 'one'), JSON.stringify(during.map((a) => [a.status, a.headers['x-version']])));
   assert.ok(c.workers.every((pid) => { try { process.kill(pid, 0); return true; } catch { return false; } }), 'the workers it would have replaced still run');
-  writeFileSync(file, 'three');
+  deploy('three');
   c.child.kill('SIGHUP');
   await c.waitForLog((l) => l.msg === 'reload complete');
   const after = await requestsUntil(c, '/slow/show', (a) => a.length >= 20);
