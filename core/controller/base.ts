@@ -35,6 +35,7 @@ import type { Params } from '../request/param-values.ts';
 import { absoluteLocation, assertTarget, redirectBody, relativeLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
+import { sendData, sendFile, type SendDataOptions, type SendFileOptions, type SendTarget } from './send-file.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
@@ -341,6 +342,32 @@ export class Controller<Shape extends ControllerShape = {}> {
       this.response.content_type ??= 'text/html';
       this.response.body = redirectBody(location);
     });
+  }
+
+  /**
+   * Sends bytes as a download (or shown inline): a CSV export, a generated PDF. `type` is a content type or a
+   * registered format's name (`csv`); the default is `application/octet-stream`, as a download.
+   * @example this.send_data(csv, { filename: 'posts.csv', type: 'text/csv' })
+   * @example this.send_data(png, { type: 'image/png', disposition: 'inline' })
+   */
+  send_data(data: string | Uint8Array, options: SendDataOptions = {}): void {
+    const fill = sendData(this.#sendTarget(), data, options);
+    performRender(this, 'send_data', fill);
+  }
+
+  /**
+   * Sends the file at `path` as a download (or shown inline), from disk as the transport reads it, with its
+   * base name as the file name. A path that is no file the process can read is a `MissingFile` (500). A path
+   * taken from the request can name any file the process may read: decide in the action which it sends.
+   * @example this.send_file(`exports/${report.id}.pdf`, { type: 'application/pdf' })
+   */
+  send_file(path: string, options: SendFileOptions = {}): void {
+    const fill = sendFile(this.#sendTarget(), path, options);
+    performRender(this, 'send_file', fill);
+  }
+
+  #sendTarget(): SendTarget {
+    return { response: this.response, mime: this.request.mime, setStatus: (status) => setStatus(this.response, status) };
   }
 
   /**

@@ -28,6 +28,7 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
     'expire_page', 'expire_action', 'expire_fragment', 'default_url_options', 'authenticate_with_http_basic',
     'authenticate_or_request_with_http_basic', 'request_http_basic_authentication', 'read_fragment', 'write_fragment', 'fragment_exist',
   ],
+  'ActionController::Streaming, and its options': ['send_data', 'send_file', 'buffer_size', 'x_sendfile', 'url_based_filename'],
   'verify options': ['add_flash', 'add_headers'],
   'caches_action options and cache stores (ActiveSupport::Cache::Store)': ['cache_path', 'expires_in', 'delete_matched'],
   'RedisCacheStore options (Rails 5.2)': ['connect_timeout', 'read_timeout'],
