@@ -269,7 +269,7 @@ export class Controller<Shape extends ControllerShape = {}> {
 
   /**
    * Renders a response body: `{ text }`, `{ json }`, `{ xml }`, `{ html }`, `{ js }`, `{ nothing: true }`,
-   * `{ action }` or `{ template }`, with `status`, `location`, `content_type`, `layout`.
+   * `{ action }`, `{ template }` or `{ partial }` (alone, without a layout), with `status`, `location`, `content_type`, `layout`.
    * A string names an action's template.
    * @example this.render({ json: post, status: 'created', location: post })
    */
