@@ -15,6 +15,7 @@
  * (core/controller/action-state.ts) is kept off the instance, so a
  * controller's own names are Rails' API and the application's.
  */
+import type { Logger } from 'pino';
 import { ActionControllerError, ArgumentError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import { checkOptionNames, shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
@@ -245,6 +246,11 @@ export class Controller<Shape extends ControllerShape = {}> {
     return runOf(this).wiring.session.data as Session & Declared<Shape, 'session'>;
   }
 
+  /** The app's logger (pino), its lines carrying this request's `reqId`: `this.logger.info({ order: id }, 'order placed')`. */
+  get logger(): Logger {
+    return runOf(this).wiring.logger;
+  }
+
   /** Messages for the next request (`flash.set('notice', ...)`), or this one (`flash.now`). */
   get flash(): Flash {
     return runOf(this).wiring.session.flash;
@@ -342,6 +348,22 @@ export class Controller<Shape extends ControllerShape = {}> {
       this.response.content_type ??= 'text/html';
       this.response.body = redirectBody(location);
     });
+  }
+
+  /**
+   * Lets browsers and shared caches keep the response for `seconds`: `Cache-Control: max-age=<seconds>, private`
+   * (`public: true` for `public`, for shared caches too), with any other directive given (`{ 'max-stale': 60 }`,
+   * `{ 'must-revalidate': true }`). Directives already set stay, but for `no-cache` and those set again.
+   * @example this.expires_in(20 * 60)
+   * @example this.expires_in(3 * 3600, { public: true })
+   */
+  expires_in(seconds: number, options: Readonly<Record<string, string | number | boolean>> = {}): void {
+    this.response.set_header('Cache-Control', expiresIn(this.response.header('Cache-Control'), seconds, options));
+  }
+
+  /** `Cache-Control: no-cache`: nothing keeps the response without asking again. */
+  expires_now(): void {
+    this.response.set_header('Cache-Control', 'no-cache');
   }
 
   /**
@@ -515,6 +537,32 @@ function renderOptions(options: unknown): RenderOptions {
   checkOptionNames('render', options, RENDER_OPTIONS);
   return options as RenderOptions;
 }
+
+/**
+ * The Cache-Control `expires_in` sets, as Rails 2.2's: what was there, less `no-cache` and the directives set
+ * again, then `max-age`, `private` (or `public`), then the other directives given.
+ */
+function expiresIn(current: string | string[] | undefined, seconds: number, options: Readonly<Record<string, string | number | boolean>>): string {
+  if (!(Number.isInteger(seconds) && seconds >= 0)) throw new ArgumentError(`expires_in takes a whole number of seconds, not ${shownValue(seconds)}`);
+  if (options === null || typeof options !== 'object') throw new ArgumentError(`expires_in options must be an object, not ${shownValue(options)}`);
+  const added = [`max-age=${seconds}`, options.public === true ? 'public' : 'private'];
+  for (const [name, value] of Object.entries(options)) {
+    if (name === 'public' || name === 'private' || value === false) continue;
+    if (!DIRECTIVE.test(name) || (value !== true && !DIRECTIVE_VALUE.test(String(value)))) {
+      throw new ArgumentError(`expires_in: ${shownValue(name)} is no Cache-Control directive with a plain value (letters, digits and -, and a value without commas, quotes or spaces)`);
+    }
+    added.push(value === true ? name : `${name}=${String(value)}`);
+  }
+  const named = new Set(added.map(directiveName));
+  // `private` and `public` replace each other.
+  named.add('private').add('public').add('no-cache');
+  const kept = (Array.isArray(current) ? current.join(',') : current ?? '').split(',').map((d) => d.trim()).filter((d) => d !== '' && !named.has(directiveName(d)));
+  return [...kept, ...added].join(', ');
+}
+
+const DIRECTIVE = /^[A-Za-z][A-Za-z0-9-]*$/;
+const DIRECTIVE_VALUE = /^[A-Za-z0-9.-]+$/;
+const directiveName = (directive: string): string => directive.split('=', 1)[0]!.trim().toLowerCase();
 
 function setStatus(response: Response, status: number | string): void {
   response.status = statusCode(status);

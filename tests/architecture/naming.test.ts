@@ -27,6 +27,7 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
     'action_name', 'controller_name', 'controller_path', 'redirect_to', 'respond_to', 'url_for', 'reset_session', 'form_authenticity_token',
     'expire_page', 'expire_action', 'expire_fragment', 'default_url_options', 'authenticate_with_http_basic',
     'authenticate_or_request_with_http_basic', 'request_http_basic_authentication', 'read_fragment', 'write_fragment', 'fragment_exist',
+    'expires_in', 'expires_now',
   ],
   'ActionController::Streaming, and its options': ['send_data', 'send_file', 'buffer_size', 'x_sendfile', 'url_based_filename'],
   'verify options': ['add_flash', 'add_headers'],
