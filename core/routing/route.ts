@@ -10,7 +10,8 @@ import { ArgumentError, RoutingError } from '../errors.ts';
 import { rubySymbolHint } from '../options.ts';
 import { isAnchored, isRequirementInput, searchRegExp, toRequirement, type Requirement } from './requirement.ts';
 import type { Route, RouteRequirement, Segment } from './types.ts';
-import { toParam, withoutTrailingSlashes } from './params.ts';
+import { fixedHash } from './fixed.ts';
+import { isPlainObject, toParam, withoutTrailingSlashes } from './params.ts';
 
 /** Methods a route condition may name. HEAD is answered by GET routes, so it may not be named. */
 export const HTTP_METHODS = Object.freeze(['get', 'head', 'post', 'put', 'delete', 'options'] as const);
@@ -301,6 +302,9 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       // Rails kept a list as it was given (`map.root :controller => 'pages', :path => ['home']`): params held the
       // list, as a glob's parts are, and generation compared the value with ==.
       routeRequirements[key] = Object.freeze(value.map((v: unknown) => toParam(v) ?? ''));
+    } else if (isPlainObject(value) && typeof value.to_param !== 'function' && key !== 'controller' && key !== 'action') {
+      // And a hash the same way (`with_options(:member => {...})` around named routes, a misspelt :requirements).
+      routeRequirements[key] = fixedHash(key, value);
     } else if (value !== undefined) {
       routeRequirements[key] = toParam(value) ?? '';
     }
