@@ -32,6 +32,7 @@ function fixedObject(key: string, value: Record<string, unknown>, depth: number)
 
 function fixedLeaf(key: string, value: unknown, depth: number): FixedLeaf {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value;
   if (Array.isArray(value)) {
     if (depth > MAX_DEPTH) throw new ArgumentError(`:${key} nests hashes or lists more than ${MAX_DEPTH} deep (does it contain itself?)`);
     return Object.freeze(value.map((v: unknown) => fixedLeaf(key, v, depth + 1)));
@@ -48,16 +49,18 @@ export function isFixedHash(value: unknown): value is FixedHash {
 
 /** A recognition's own copy of a fixed list or hash: what one action does to it, the next request does not see. */
 export function copyFixed(value: FixedLeaf): ParamLeaf {
-  if (value === null || typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(copyFixed);
   const out: Record<string, ParamLeaf> = {};
   for (const name of Object.keys(value)) out[name] = copyFixed((value as FixedHash)[name]);
   return out;
 }
 
-/** Rails' `hash[key] == value` for a fixed value: text by `to_param`, a list only equals a list, a hash only a hash. */
+/** Rails' `hash[key] == value` for a fixed value: text by `to_param`, a boolean itself, a list only a list, a hash only a hash. */
 export function matchesFixedLeaf(given: unknown, fixed: FixedLeaf): boolean {
   if (fixed === null || typeof fixed === 'string') return toParam(given) === fixed;
+  // Ruby's true and false equal only themselves: not the text "true", nor a key left out.
+  if (typeof fixed === 'boolean') return given === fixed;
   if (Array.isArray(fixed)) {
     return Array.isArray(given) && given.length === fixed.length && given.every((v, i) => matchesFixedLeaf(v, fixed[i]));
   }

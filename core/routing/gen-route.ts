@@ -23,8 +23,8 @@ export interface GenRoute {
   readonly actionReq: string | RegExp | null;
 }
 
-/** A fixed value a route requires of a key: a value, a list of values, a hash, or nil. */
-export type FixedValue = string | readonly string[] | FixedHash | null;
+/** A fixed value a route requires of a key: a value, a boolean, a list of values, a hash, or nil. */
+export type FixedValue = string | boolean | readonly string[] | FixedHash | null;
 
 /** A pattern requirement, as against a fixed value, a fixed list or hash, or nil. */
 export function isRequirement(req: RouteRequirement | undefined): req is Requirement {

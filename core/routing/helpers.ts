@@ -245,8 +245,8 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   const g = table.named.get(name);
   if (!g) return null;
   const kind = kindText as 'url' | 'path';
-  const lists = Object.entries(g.shell).filter(([, v]) => v !== null && typeof v === 'object') as [string, FixedLeaf][];
-  // Rails' Route#defaults holds every fixed requirement, a list (`path: ['home']`) or hash too; each call gets its own copy of one.
+  const lists = Object.entries(g.shell).filter(([, v]) => v !== null && typeof v !== 'string') as [string, FixedLeaf][];
+  // Rails' Route#defaults holds every fixed requirement, a boolean, list (`path: ['home']`) or hash too; each call gets its own copy of one.
   const defaults = (): UrlOptions => (lists.length === 0 ? g.route.defaults : { ...g.route.defaults, ...Object.fromEntries(lists.map(([k, v]) => [k, copyFixed(v)])) });
   const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...defaults(), use_route: name, only_path: kind === 'path', ...(options ?? {}) });
   if (hash) {

@@ -130,18 +130,18 @@ function readFirst(this: TrieLeaf, path: string, len: number, at: Positions, esc
  * come in as data, so the hundreds of leaves of a resource table share a few functions, each optimised
  * once and building objects of one hidden class.
  */
-type ReaderFactory = (decode: (text: string, path: string) => string, values: readonly (string | readonly string[] | null)[]) => Reader;
+type ReaderFactory = (decode: (text: string, path: string) => string, values: readonly (string | boolean | readonly string[] | null)[]) => Reader;
 const READERS = new Map<string, ReaderFactory>();
 // Shapes come from route declarations; the limit only keeps a process that draws endless tables bounded.
 const READER_LIMIT = 1000;
 
 function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader | null {
   const prelude: string[] = [];
-  const values: (string | readonly string[] | null)[] = [];
+  const values: (string | boolean | readonly string[] | null)[] = [];
   // A fixed hash (`member: { remove: 'get' }`) is copied through its nesting by the generic reader.
   if (Object.values(shell).some((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) return null;
   // A fixed list (`path: ['home']`) is copied for each request, as a glob's parts are made for each.
-  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: values[${values.push(v as string | readonly string[] | null) - 1}]${Array.isArray(v) ? '.slice()' : ''}`);
+  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: values[${values.push(v as string | boolean | readonly string[] | null) - 1}]${Array.isArray(v) ? '.slice()' : ''}`);
   groups.forEach((g, j) => {
     const part = (from: string, to: string) => `(escaped ? decode(path.slice(${from}, ${to}), path) : path.slice(${from}, ${to}))`;
     switch (g.kind) {

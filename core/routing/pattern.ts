@@ -98,7 +98,7 @@ export function parameterShell(route: Route): Params {
   const shell: Params = {};
   for (const key in route.requirements) {
     const req = route.requirements[key];
-    if (typeof req === 'string' || req === null) shell[key] = req;
+    if (typeof req === 'string' || typeof req === 'boolean' || req === null) shell[key] = req;
     // A list or hash is the route's own: each recognition gets a copy of it.
     else if (Array.isArray(req)) shell[key] = [...req];
     else if (isFixedHash(req)) shell[key] = copyFixed(req) as ParamHash;

@@ -302,6 +302,10 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       // Rails kept a list as it was given (`map.root :controller => 'pages', :path => ['home']`): params held the
       // list, as a glob's parts are, and generation compared the value with ==.
       routeRequirements[key] = Object.freeze(value.map((v: unknown) => toParam(v) ?? ''));
+    } else if (typeof value === 'boolean' && key !== 'controller' && key !== 'action') {
+      // Rails kept true and false as given too (`:format => false`, `:secure => true`): params held the boolean,
+      // and generation took the route only for the same boolean.
+      routeRequirements[key] = value;
     } else if (isPlainObject(value) && typeof value.to_param !== 'function' && key !== 'controller' && key !== 'action') {
       // And a hash the same way (`with_options(:member => {...})` around named routes, a misspelt :requirements).
       routeRequirements[key] = fixedHash(key, value);
@@ -315,7 +319,8 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
     const segment = keySegment(keys, key);
     if (!segment) throw new ArgumentError(`${key}: No matching segment exists; cannot assign default`);
     segment.optional = true;
-    if (value === null || value === undefined) continue;
+    // Rails assigned `default.to_param if default`: false makes the segment optional, as nil does, with no default.
+    if (value === null || value === undefined || value === false) continue;
     const param = toParam(value);
     if (segment.type === 'glob') {
       if (param !== null && param.trim() !== '') throw new RoutingError('paths cannot have non-empty default values');

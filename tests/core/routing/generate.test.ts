@@ -297,4 +297,34 @@ test('an option given as a hash stays a hash: recognition returns its own copy, 
   throwsA(() => draw((map) => map.connect('x', { controller: 'x', loop: cyclic })), ArgumentError, /loop/);
 });
 
+test('an option given as true or false stays a boolean: recognition returns it, and generation wants the same boolean', () => {
+  for (const recognizer of ['tree', 'linear'] as const) {
+    const set = draw((map) => {
+      map.named('tag', 'todos/tag/:name', { controller: 'todos', action: 'tag', format: false, name: /.*/ });
+      map.named('secure_login', 'login', { controller: 'sessions', action: 'new', secure: true });
+      map.connect(':controller/:action/:id');
+    }, { recognizer });
+    assertRecognizes(set, 'GET /todos/tag/a.b', { controller: 'todos', action: 'tag', format: false, name: 'a.b' });
+    assertRecognizes(set, 'GET /login', { controller: 'sessions', action: 'new', secure: true });
+    // Rails compared the value with ==: the text "true" is not true, and a key left out is not false.
+    assert.is(set.generate({ controller: 'sessions', action: 'new', secure: true }), '/login');
+    assert.is(set.generate({ controller: 'sessions', action: 'new', secure: 'true' }), '/sessions/new?secure=true');
+    assert.is(set.generate({ controller: 'todos', action: 'tag', name: 'x', format: false }), '/todos/tag/x');
+    assert.is(set.generate({ controller: 'todos', action: 'tag', name: 'x' }), '/todos/tag?name=x');
+    const h = helpersOf(set);
+    assert.equal(h.hash_for_secure_login_path(), { controller: 'sessions', action: 'new', secure: true, use_route: 'secure_login', only_path: true });
+    assert.is(h.secure_login_path(), '/login');
+    assert.is(h.tag_path('a.b'), '/todos/tag/a.b');
+  }
+});
+
+test('false as a path key\'s default makes the segment optional without a default, as Rails\' `if default` read it', () => {
+  const set = draw((map) => {
+    map.named('page', 'pages/:title', { controller: 'pages', action: 'show', title: false });
+  });
+  assertRecognizes(set, 'GET /pages', { controller: 'pages', action: 'show' });
+  assertRecognizes(set, 'GET /pages/about', { controller: 'pages', action: 'show', title: 'about' });
+  assert.is(set.generate({ controller: 'pages', action: 'show' }), '/pages');
+});
+
 test.run();
