@@ -73,3 +73,21 @@ export function untraced<E extends Error>(make: () => E): E {
 
 /** Node's longest timer, in ms (about 24.8 days): a timer set for longer fires after 1 ms instead. */
 export const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `value` without the run of the characters `codes` it ends with. A loop, where a pattern such as `/\/+$/`
+ * is tried from every position of a long run, and even the lookbehind form (`/(?<!\/)\/+$/`), linear in
+ * V8, is found backtracking by the ReDoS check on a loaded machine.
+ */
+export function withoutTrailing(value: string, codes: readonly number[]): string {
+  let end = value.length;
+  while (end > 0 && codes.includes(value.charCodeAt(end - 1))) end--;
+  return end === value.length ? value : value.slice(0, end);
+}
+
+const SLASH = [0x2f];
+
+/** `value` without the slashes it ends with. */
+export function withoutTrailingSlashes(value: string): string {
+  return withoutTrailing(value, SLASH);
+}

@@ -23,6 +23,7 @@ import { etagOf } from '../http/etag.ts';
 import { writeFileAtomicSync } from './atomic.ts';
 import { sameVersion, stampOf, type FileStamp } from './file-stamp.ts';
 import { registeredExtension } from './keys.ts';
+import { withoutTrailingSlashes } from '../util.ts';
 
 export interface PageCacheSettings {
   /** Where pages go (created on the first write). */
@@ -127,7 +128,7 @@ export class PageCache {
     this.directory = resolve(settings.directory);
     this.#mime = settings.mime;
     this.#log = settings.log;
-    this.#root = (settings.relative_url_root ?? '').replace(/(?<!\/)\/+$/, '');
+    this.#root = withoutTrailingSlashes(settings.relative_url_root ?? '');
   }
 
   /** Pages written and not expired. */

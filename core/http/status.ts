@@ -8,6 +8,7 @@
  *   statusCode('404 Eat Dirt')              // 404
  */
 import { UnknownStatus } from '../errors.ts';
+import { withoutTrailing } from '../util.ts';
 
 /** Code → reason phrase, exactly Rails 2.1's `STATUS_CODES` (1xx and the WebDAV codes included). */
 export const STATUS_CODES: Readonly<Record<number, string>> = Object.freeze({
@@ -112,12 +113,11 @@ export function statusCode(status: number | string): number {
  * @example headOptionHeaderName('x_custom_header') // 'X-Custom-Header'
  */
 export function headOptionHeaderName(key: string): string {
-  return key
-    .replace(/_/g, '-')
-    // Ruby's split drops trailing empty fields, so a trailing dash disappears.
-    // The lookbehind lets only the start of a run try to reach the end: linear in a long run of dashes.
-    .replace(/(?<!-)-+$/, '')
+  // Ruby's split drops trailing empty fields, so a trailing dash disappears.
+  return withoutTrailing(key.replace(/_/g, '-'), DASH)
     .split('-')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
     .join('-');
 }
+
+const DASH = [0x2d];

@@ -14,6 +14,7 @@ import { parse as parseCookie } from 'cookie';
 import { IpSpoofing } from '../errors.ts';
 import type { MimeRegistry, MimeType } from '../mime/types.ts';
 import { isUnsafeKey } from './param-values.ts';
+import { withoutTrailing, withoutTrailingSlashes } from '../util.ts';
 
 /** The request facts these functions read. Header names are lower-case. */
 export interface RequestEnv {
@@ -206,7 +207,7 @@ export function requestUriAndPath(target: string, relativeUrlRoot = ''): { reque
   const q = requestUri.indexOf('?');
   let path = q < 0 ? requestUri : requestUri.slice(0, q);
   if (relativeUrlRoot === '') return { request_uri: requestUri, path: path || '/' };
-  const root = relativeUrlRoot.replace(/(?<!\/)\/+$/, '');
+  const root = withoutTrailingSlashes(relativeUrlRoot);
   if (root !== '' && (path === root || path.startsWith(`${root}/`))) path = path.slice(root.length);
   return { request_uri: requestUri, path: path || '/' };
 }
@@ -279,8 +280,8 @@ export function contentTypeOf(headers: Readonly<Record<string, string | undefine
   const raw = headers['content-type'];
   if (raw === undefined) return null;
   // Only the ends are trimmed: `application/json\ta` is not JSON. (Each end on its own: one alternation
-  // over both ends retries a long inner run of blanks from every position in it.)
-  const essence = raw.split(/[,;]/, 1)[0].replace(/^[ \t]+/, '').replace(/(?<![ \t])[ \t]+$/, '').toLowerCase();
+  // over both ends retries a long inner run of blanks from every position in it; the end by a loop.)
+  const essence = withoutTrailing(raw.split(/[,;]/, 1)[0].replace(/^[ \t]+/, ''), BLANKS).toLowerCase();
   return essence === '' ? null : registry.lookup(essence);
 }
 
@@ -315,7 +316,8 @@ let lastValidHost: string | null = null;
  */
 export function hostAllowed(hosts: readonly (string | RegExp)[], hostWithPort: string): boolean {
   const name = hostWithPort.toLowerCase().replace(/\.$/, '');
-  const bare = name.replace(/:\d+$/, '');
+  const colon = portColon(name);
+  const bare = colon < 0 ? name : name.slice(0, colon);
   return hosts.some((entry) => {
     if (entry instanceof RegExp) {
       const match = entry.exec(bare);
@@ -326,3 +328,6 @@ export function hostAllowed(hosts: readonly (string | RegExp)[], hostWithPort: s
     return allowed === name || allowed === bare;
   });
 }
+
+/** Space and tab, the blanks around a header value's parts. */
+const BLANKS = [0x20, 0x09];

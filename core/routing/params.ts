@@ -4,7 +4,9 @@
  * (`CGI.escape`, with `Hash#to_query` / `Array#to_query` for nested values).
  */
 import { ArgumentError } from '../errors.ts';
-import { isPlainObject } from '../util.ts';
+import { isPlainObject, withoutTrailingSlashes } from '../util.ts';
+
+export { withoutTrailingSlashes };
 
 // Routing's modules take it from here; it lives in core/util.ts, beside the other small helpers.
 export { isPlainObject };
@@ -70,13 +72,6 @@ export function mountPoint(value: unknown): string {
 /** Whether `value` may be a mount point: '' or a path starting with '/', with no query, fragment or space. */
 export function isMountPoint(value: string): boolean {
   return (value === '' || value.startsWith('/')) && !/[?#\s]/.test(value);
-}
-
-/** `value` without the slashes it ends with (a loop: `/\/+$/` backtracks quadratically on a long run of slashes). */
-export function withoutTrailingSlashes(value: string): string {
-  let end = value.length;
-  while (end > 0 && value.charCodeAt(end - 1) === 47) end--;
-  return end === value.length ? value : value.slice(0, end);
 }
 
 // Characters RFC 2396 allows unescaped in a path segment (unreserved plus `:@&=+$,;`).

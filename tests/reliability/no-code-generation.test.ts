@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { functionFromSource, generatesCode } from '../../core/generated-code.ts';
+import { allowMoreTime } from '../harness/deadline.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -46,6 +47,8 @@ test('under --disallow-code-generation-from-strings, functionFromSource answers 
 });
 
 test('the routing and request corpus, the routing and hash-generation properties and the engine suite pass in a process that refuses code generation', async () => {
+  // A few thousand tests in a process of their own: long by design, over a minute on a host shared with other suites.
+  allowMoreTime(180_000);
   const ran = await node(['--disallow-code-generation-from-strings', '--import', 'tsx', 'tests/harness/run.ts', 'tests', '^(acceptance/.*|machines/.*|core/routing/(properties|hash-generate))\\.test\\.ts$']);
   // The runner's closing line (each suite prints a count of its own before it).
   const summary = [...ran.stdout.matchAll(/^(\d+) passed, (\d+) failed, \d+ skipped$/gm)].at(-1);
