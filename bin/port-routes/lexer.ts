@@ -421,7 +421,9 @@ class Lexer {
     const prev = out[out.length - 1];
     const afterDot = prev !== undefined && prev.type === 'op' && (prev.value === '.' || prev.value === '&.' || (prev.value === '::' && !/^[A-Z]/.test(name)));
     const afterDef = prev !== undefined && prev.type === 'kw' && prev.value === 'def';
-    if (src[p] === ':' && src[p + 1] !== ':' && !/[?!]$/.test(name) && this.#state(out) !== 'end') {
+    // A method's name (after `.` or `def`) is never a hash key: `map.resources:posts` calls resources with the
+    // symbol :posts, as Ruby reads it.
+    if (src[p] === ':' && src[p + 1] !== ':' && !/[?!]$/.test(name) && !afterDot && !afterDef && this.#state(out) !== 'end') {
       this.#pos = p + 1;
       push('label', name, start, line);
       return;
