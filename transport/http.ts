@@ -39,6 +39,7 @@ import { MULTIPART } from './request-head.ts';
 import { headRefusal } from './head-checks.ts';
 import { createInspector, inspectSettings, type InspectOptions, type Inspector } from './inspect/index.ts';
 import { servePrimary, type RunningCluster } from './workers.ts';
+import { guardProcess } from './process-faults.ts';
 import { joinCluster, tellPrimary } from './worker.ts';
 import { handleStopSignals } from './stop-signals.ts';
 
@@ -347,6 +348,8 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
   if (upgrades.size > 0) routeUpgrades(server, app, upgrades, plain);
 
   let closing: Promise<void> | null = null;
+  /** Takes the server out of the process's fault handling (transport/process-faults.ts) once it has closed. */
+  let unguard = (): void => {};
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolveClose) => {
       signals.off();
@@ -368,6 +371,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
         server.close();
         lane?.stop();
         app.log.info({ ms: Math.round(performance.now() - started) }, 'server closed');
+        unguard();
         resolveClose();
       });
     });
@@ -383,6 +387,7 @@ function serveOne(app: App, options: ServeOptions, role: RunningServer['role']):
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      if (closing === null) unguard = guardProcess({ log: app.log, close });
       resolveServe({ role, server, port: address.port, host: address.address, url: `http://${host}:${address.port}`, tunnel, inspector, close });
     });
   });

@@ -2,9 +2,11 @@
  * A worker of `serve(app, { workers: N })`: its server is an ordinary
  * `serve()` on the shared port; this wires it to the primary. The primary's
  * shutdown message drains the server (as SIGTERM would) and ends the
- * process; the app's cache expiries go to the other workers through the
- * primary, and theirs are applied here. Internal to the transports.
+ * process, and so does the primary's going away; the app's cache expiries
+ * go to the other workers through the primary, and theirs are applied here.
+ * Internal to the transports.
  */
+import cluster from 'node:cluster';
 import type { App } from '../machines/app.ts';
 import type { RelayedExpiry } from '../core/caching/relay.ts';
 import { isThenable } from '../core/util.ts';
@@ -58,15 +60,29 @@ export function joinCluster(app: App, close: () => Promise<void>): void {
     },
   });
   let stopping = false;
+  const drain = (): void => {
+    stopping = true;
+    void close().then(() => app.close()).finally(() => process.exit(0));
+  };
+  // The channel closes without a shutdown when the primary is gone (killed, crashed, out of memory). Node's
+  // cluster then exits the worker at once, cutting off the requests it is answering, unless
+  // `exitedAfterDisconnect` is set: it is, and the worker drains instead, as at a shutdown, then exits, since
+  // nothing would restart it or stop it any more. The listening socket closes with the drain, so a primary
+  // started again can take the port. A drain under way when the primary goes goes on.
+  cluster.worker?.once('disconnect', () => {
+    cluster.worker!.exitedAfterDisconnect = true;
+    if (stopping) return;
+    app.log.warn('the primary is gone (its channel closed): draining, then exiting');
+    drain();
+  });
   process.on('message', (raw: unknown) => {
     const message = clusterMessage(raw);
     if (message === null) return;
     switch (message.signalbox) {
       case 'shutdown':
         if (stopping) return;
-        stopping = true;
         app.log.info('shutting down at the primary\'s request');
-        void close().then(() => app.close()).finally(() => process.exit(0));
+        drain();
         return;
       case 'expire': {
         const acknowledge = (): void => send({ signalbox: 'expired', id: message.id });

@@ -24,6 +24,9 @@
  *   the drain of `shutdownTimeoutMs` (transport/http.ts); the primary resolves
  *   once all have exited, or at that deadline plus a second, when any worker
  *   left is killed. A second signal kills the workers and exits at once.
+ * - A primary that dies without a shutdown leaves its workers to drain as at
+ *   one and exit (transport/worker.ts), not to end at once with their
+ *   requests, as Node's cluster would have them.
  * - Workers accept connections from the shared socket themselves (the
  *   cluster's SCHED_NONE policy) rather than being handed them by the
  *   primary (round-robin): a worker that dies then takes with it only the

@@ -2,12 +2,15 @@
  * What a development error page tells about the request, read from its
  * run: method and path, the controller and action it reached, its
  * parameters and session when they were read, and for a routing error the
- * route table, for an unknown action the actions there are. Reading them
+ * route table, for an unknown action the actions there are, for a route
+ * helper no route defines the one it most likely meant. Reading them
  * never throws: a request that failed while its body was parsed shows no
  * parameters rather than a second error. Parameters and session are what
  * the request itself carried, shown only to the machine that sent it.
  */
-import { UnknownAction } from '../errors.ts';
+import { TemplateError, UnknownAction } from '../errors.ts';
+import { meantName } from '../options.ts';
+import { helperNames } from '../routing/helpers.ts';
 import { routeRows } from '../routing/print.ts';
 import { rescueTemplate, type RescueFacts } from './rescue-pages.ts';
 import type { RequestRun } from './run.ts';
@@ -28,8 +31,23 @@ export function rescueFacts(run: RequestRun, error: unknown): RescueFacts {
     session: run.session?.loaded === true ? run.session.data : null,
     ...(template === 'routing_error' ? { routes: routeRows(run.app.routes.routes) } : {}),
     ...(error instanceof UnknownAction && klass !== undefined ? { actions: [...attempt(() => klass.action_methods(), new Set<string>())].sort() } : {}),
+    ...meantHelper(run, error),
     root: run.app.root,
   };
+}
+
+/**
+ * A route helper called that no route defines (`v.edit_notes_path is not a function`, for `edit_note_path`):
+ * its name, and the helper of the drawn routes it most likely meant. Only a name that reads as a route
+ * helper's (`_path`, `_url`) is looked up.
+ */
+function meantHelper(run: RequestRun, error: unknown): Pick<RescueFacts, 'helper'> {
+  const thrown = error instanceof TemplateError ? error.cause : error;
+  if (!(thrown instanceof TypeError)) return {};
+  const missing = /(\w+_(?:path|url)) is not a function/.exec(thrown.message)?.[1];
+  if (missing === undefined) return {};
+  const known = new Set(Object.keys(run.app.routes.named).flatMap(helperNames));
+  return { helper: { missing, meant: attempt(() => meantName(missing, known), null) } };
 }
 
 function attempt<T>(read: () => T, otherwise: T): T {

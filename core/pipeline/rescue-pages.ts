@@ -33,6 +33,8 @@ export interface RescueFacts {
   readonly routes?: readonly RouteRow[];
   /** The controller's actions, listed under an unknown action. */
   readonly actions?: readonly string[];
+  /** A route helper called that no route defines, and the one of the drawn routes it most likely meant (null: none is near). */
+  readonly helper?: { readonly missing: string; readonly meant: string | null };
   /** The application's directory: frames under it are shown relative to it. */
   readonly root?: string;
 }
@@ -98,9 +100,17 @@ function exceptionPage(error: unknown, facts: RescueFacts): string {
   return layout(`${name}${where(facts)}`, `<h1>${escape(name)}${escape(where(facts))}</h1>
 <pre class="message">${escape(messageOf(error))}</pre>
 ${template}
+${helperHint(facts)}
 ${tracesSection(traced, facts)}
 ${causes(error, facts)}
 ${requestSection(facts)}`);
+}
+
+function helperHint(facts: RescueFacts): string {
+  const helper = facts.helper;
+  if (helper === undefined) return '';
+  const meant = helper.meant === null ? '' : ` Did you mean <code>${escape(helper.meant)}</code>?`;
+  return `<p class="hint">No route defines <code>${escape(helper.missing)}</code>.${meant} A named route's helpers are its name with <code>_path</code> and <code>_url</code>; <code>signalbox routes</code> lists the names.</p>`;
 }
 
 function where(facts: RescueFacts): string {

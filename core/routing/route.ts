@@ -46,7 +46,7 @@ export function buildRoute(rawPath: string, options: RouteOptions, index: number
   const segments = scanSegments(path, keys);
   const { defaults, requirements, conditions } = divideOptions(keys, options);
   const routeRequirements = assignOptions(segments, keys, defaults, requirements);
-  const methods = methodCondition(conditions);
+  const methods = methodCondition(conditions, rawPath);
 
   const segmentKeys: string[] = [];
   const routeDefaults: Record<string, string> = {};
@@ -372,7 +372,8 @@ const METHOD_LISTS = new Map<string, readonly string[]>();
 // The usual condition is one method name; remember its validated list by the name as written.
 const SINGLE_METHODS = new Map<string, readonly string[]>();
 
-function methodCondition(conditions: Record<string, unknown>): readonly string[] | null {
+/** The route's `:conditions => { :method }` as upper-case names, checked; the errors name the route by its path, which a routes file of many connects needs. */
+function methodCondition(conditions: Record<string, unknown>, rawPath: string): readonly string[] | null {
   const method = conditions.method;
   if (method === undefined || method === null) return null;
   if (typeof method === 'string') {
@@ -382,10 +383,12 @@ function methodCondition(conditions: Record<string, unknown>): readonly string[]
   const list = Array.isArray(method) ? method.map((m) => String(m).toLowerCase()) : [String(method).toLowerCase()];
   for (const m of list) {
     if (m === 'head') {
-      throw new ArgumentError('HTTP method HEAD is invalid in route conditions. HEAD requests are answered by GET routes, returning just the response headers');
+      throw new ArgumentError(`HTTP method HEAD is invalid in route conditions (route ${JSON.stringify(rawPath)}). HEAD requests are answered by GET routes, returning just the response headers`);
     }
     if (!(HTTP_METHODS as readonly string[]).includes(m)) {
-      throw new ArgumentError(`Invalid HTTP method specified in route conditions: ${JSON.stringify(conditions)}${rubySymbolHint(method) || ': use get, post, put, delete or options'}`);
+      // `:any` is a resource's word for an extra action that takes every method; a plain route that does has no condition.
+      const meant = rubySymbolHint(method) || (m === 'any' ? ': a route that takes every method has no :method condition (:any is for a resource\'s :member, :collection and :new actions)' : ': use get, post, put, delete or options');
+      throw new ArgumentError(`Invalid HTTP method specified in route conditions: ${JSON.stringify(conditions)} (route ${JSON.stringify(rawPath)})${meant}`);
     }
   }
   // Routes share one frozen list per distinct condition.

@@ -30,7 +30,7 @@ test('a name or method written as a Ruby symbol is refused with the plain string
     [(map) => map.resources(':posts'), 'resources: resource names must be words, got ":posts"', 'posts'],
     [(map) => map.resources('posts', { has_many: ':comments' }), ':has_many takes a name, a list of names or a hash of names; association names must be words, got ":comments"', 'comments'],
     [(map) => map.resources('posts', { member: { publish: ':put' } }), 'Invalid HTTP method ":put" for the publish action', 'put'],
-    [(map) => map.connect('feed', { controller: 'posts', conditions: { method: ':get' } }), 'Invalid HTTP method specified in route conditions: {"method":":get"}', 'get'],
+    [(map) => map.connect('feed', { controller: 'posts', conditions: { method: ':get' } }), 'Invalid HTTP method specified in route conditions: {"method":":get"} (route "feed")', 'get'],
     [(map) => map.namespace(':admin', () => {}), 'namespace names must be words, got ":admin"', 'admin'],
     [(map) => map.resources('posts', { controller: ':articles' }), 'resources: :controller must be a controller name, got ":articles"', 'articles'],
   ];
@@ -47,7 +47,20 @@ test('a method that is no HTTP method is refused with the methods there are', ()
   assert.is(refusal((map) => map.resources('posts', { member: { publish: 'putt' } })).message,
     'Invalid HTTP method "putt" for the publish action: use get, post, put, delete, options or any');
   assert.is(refusal((map) => map.connect('feed', { controller: 'posts', conditions: { method: 'fetch' } })).message,
-    'Invalid HTTP method specified in route conditions: {"method":"fetch"}: use get, post, put, delete or options');
+    'Invalid HTTP method specified in route conditions: {"method":"fetch"} (route "feed"): use get, post, put, delete or options');
+});
+
+/**
+ * `map.connect 'feed/:id', :controller => 'feeds', :conditions => { :method => :any }` (a dead route in Rails
+ * 2.1, refused from 2.2 on) was refused without saying which route, in a routes file of many connects.
+ */
+test('a connect whose :method condition is :any is refused naming the route, and what to write instead', () => {
+  const error = refusal((map) => {
+    map.resources('posts');
+    map.connect('feed/:id', { controller: 'feeds', action: 'show', conditions: { method: 'any' } });
+  });
+  assert.instance(error, ArgumentError);
+  assert.is(error.message, 'Invalid HTTP method specified in route conditions: {"method":"any"} (route "feed/:id"): a route that takes every method has no :method condition (:any is for a resource\'s :member, :collection and :new actions)');
 });
 
 /** `map.connect 'x', :controller => 'posts'` ported as `{ ':controller': 'posts' }` said only that no controller was given. */

@@ -120,6 +120,32 @@ test('SIGTERM to the primary drains every worker: requests in flight are answere
   for (const pid of c.workers) assert.throws(() => process.kill(pid, 0), 'every worker is gone');
 });
 
+test('a primary killed outright leaves its workers to drain: requests in flight are answered, then each worker exits and the port is free', async () => {
+  const c = await cluster({ workers: 2, shutdownTimeoutMs: 20_000 });
+  const slow = [c.get('/slow/show?ms=800'), c.get('/slow/show?ms=800'), c.get('/slow/show?ms=800')];
+  await sleep(200);
+  c.child.kill('SIGKILL');
+  const answers = await Promise.all(slow.map((p) => p.catch((error: Error) => error.message)));
+  assert.ok(answers.every((a) => typeof a !== 'string' && a.status === 200 && a.body.startsWith('slept 800')), JSON.stringify(answers));
+  const gone = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  assert.ok(await eventually(() => c.workers.every(gone)), 'every worker exited');
+  assert.is(c.logs.filter((l) => l.msg === 'the primary is gone (its channel closed): draining, then exiting').length, 2, 'both workers said why they drained');
+  // Nothing holds the port: a server started again can listen on it.
+  const again = createServer();
+  await new Promise<void>((resolve, reject) => {
+    again.once('error', reject);
+    again.listen(c.port, '127.0.0.1', resolve);
+  });
+  await new Promise((resolve) => again.close(resolve));
+});
+
 test('SIGTERM while the workers are still starting: each drains once it listens, and the primary exits 0 at once, not at the deadline', async () => {
   // A deadline far beyond the workers' start, however loaded the machine: exiting before it shows nobody waited for it.
   const { starting: c, listening } = startCluster({ workers: 2, shutdownTimeoutMs: 40_000 }, { SIGNALBOX_TEST_START_DELAY_MS: '800' });

@@ -222,9 +222,9 @@ test("a segment's requirement with JavaScript's s flag, Ruby's multiline option,
 });
 
 test('head or an unknown method in conditions is refused', () => {
-  throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: 'head' } })), ArgumentError, 'HTTP method HEAD is invalid in route conditions. HEAD requests are answered by GET routes, returning just the response headers');
+  throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: 'head' } })), ArgumentError, 'HTTP method HEAD is invalid in route conditions (route "x"). HEAD requests are answered by GET routes, returning just the response headers');
   throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: ['get', 'HEAD'] } })), ArgumentError);
-  throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: 'patch' } })), ArgumentError, 'Invalid HTTP method specified in route conditions: {"method":"patch"}: use get, post, put, delete or options');
+  throwsA(() => draw((map) => map.connect('x', { controller: 'x', conditions: { method: 'patch' } })), ArgumentError, 'Invalid HTTP method specified in route conditions: {"method":"patch"} (route "x"): use get, post, put, delete or options');
 });
 
 test('a route name declared again names the later route, and both routes stay', () => {

@@ -57,6 +57,34 @@ test('a template that throws is a TemplateError (500) naming the template, with 
   assert.match(res.body, 'Caused by TypeError');
 });
 
+test('a route helper no route defines, in a template or an action, is named on the local error page with the helper meant', async () => {
+  class NotesController extends Controller {
+    show(): void {}
+    edit(): void {
+      this.redirect_to((this.routes as unknown as Record<string, (id: string) => string>).edit_notes_path!(String(this.params.id)));
+    }
+  }
+  const app = appWith({ notes: NotesController }, {
+    views: memoryViews({ 'notes/show.html': (v) => html`<a href="${(v as unknown as Record<string, (id: number) => string>).archive_path!(1)}">Archive</a>` }),
+    config: { consider_all_requests_local: true },
+    draw: (map) => {
+      map.resources('notes');
+    },
+  });
+  const acted = await call(app, 'GET /notes/1/edit', { remoteAddress: '127.0.0.1' });
+  assert.is(acted.status, 500);
+  assert.match(acted.body, 'No route defines <code>edit_notes_path</code>. Did you mean <code>edit_note_path</code>?');
+  const shown = await call(app, 'GET /notes/1', { remoteAddress: '127.0.0.1' });
+  assert.is(shown.status, 500);
+  assert.match(shown.body, '<h1>TemplateError in NotesController#show</h1>');
+  assert.match(shown.body, 'No route defines <code>archive_path</code>.');
+  assert.not.match(shown.body, 'Did you mean', 'no helper is near enough to name');
+  // Only names that read as route helpers are looked up.
+  const other = await call(viewing({ 'pages/go.html': (v) => String((v as unknown as Record<string, () => string>).shout!()) }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  assert.is(other.status, 500);
+  assert.not.match(other.body, 'No route defines');
+});
+
 test('a helper called detached from its view says how to call it', async () => {
   const res = await call(viewing({ 'pages/go.html': (v) => { const { link_to } = v; return String(link_to('Home', '/')); } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.is(res.status, 500);
