@@ -27,6 +27,7 @@ export const ERROR_STATUS = Object.freeze({
   SBX_ERR_DOUBLE_RENDER: 500,
   SBX_ERR_REDIRECT_BACK: 500,
   SBX_ERR_MISSING_TEMPLATE: 500,
+  SBX_ERR_MISSING_FILE: 500,
   SBX_ERR_ACTION_CONTROLLER: 500,
   SBX_ERR_BAD_REQUEST: 400,
   SBX_ERR_PARAMS_ENCODING: 400,
@@ -188,6 +189,16 @@ export class InvalidAuthenticityToken extends SignalboxError {
 export class DoubleRenderError extends SignalboxError {
   constructor() {
     super('SBX_ERR_DOUBLE_RENDER', 'Render and/or redirect were called multiple times in this action. You may only call render OR redirect, and at most once per action.');
+  }
+}
+
+/** `send_file` of a path that is no file the process can read (Rails' `MissingFile`). */
+export class MissingFile extends SignalboxError {
+  readonly path: string;
+  constructor(path: string, cause?: unknown) {
+    super('SBX_ERR_MISSING_FILE', `Cannot read file ${path}`);
+    this.path = path;
+    if (cause !== undefined) this.cause = cause;
   }
 }
 

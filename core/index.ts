@@ -3,6 +3,7 @@ export * from './routing/index.ts';
 export * from './errors.ts';
 export { Controller, type ControllerClass, type ControllerShape, type Declared, type ControllerWiring, type FragmentName, type RenderArgument } from './controller/base.ts';
 export type { RenderOptions } from './controller/render.ts';
+export type { SendDataOptions, SendFileOptions } from './controller/send-file.ts';
 export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
 export type { ForgeryOptions, ForgeryVerdict, VerifyOptions } from './controller/declarations.ts';
 export { Flash } from './session/flash.ts';

@@ -35,6 +35,7 @@ import { compileMachine } from './compile.ts';
 import { type CompiledMachine } from './compiled-machine.ts';
 import { runWithXState } from './engine-xstate.ts';
 import { requestMachine } from './request.machine.ts';
+import { defaultLogger } from './terminal-log.ts';
 import { Tracer, type TraceListener } from './trace.ts';
 
 export type Engine = 'compiled' | 'xstate';
@@ -162,7 +163,7 @@ export function createApp(options: CreateAppOptions): App {
   const log = options.logger === false
     ? pino({ level: 'silent' })
     // pino's own base fields, pid and hostname, tell the lines of several workers and machines apart.
-    : (options.logger ?? pino({ level: environment === 'test' ? 'silent' : 'info' }));
+    : (options.logger ?? defaultLogger(environment));
   for (const warning of earlyWarnings) log.warn(warning);
   if (!generatesCode()) log.info('code generation from strings is refused in this process: routing and the request walk run their interpreted forms, with the same answers, more slowly');
   const controllers = options.controllers instanceof Map

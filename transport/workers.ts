@@ -40,7 +40,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import { realpathSync } from 'node:fs';
 import { handleStopSignals } from './stop-signals.ts';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { defaultLogger } from '../machines/terminal-log.ts';
 import { ArgumentError } from '../core/errors.ts';
 import { clusterMessage, WORKER_ENV, type ClusterMessage } from './cluster-messages.ts';
 
@@ -96,7 +97,7 @@ export function webConcurrency(env: Readonly<Record<string, string | undefined>>
 
 /** The primary's own log: pino's base fields (pid, hostname) and `role: "primary"`; a worker it speaks of is `worker_pid`. */
 function primaryLogger(): Logger {
-  return pino({ level: process.env.NODE_ENV === 'test' ? 'silent' : 'info' }).child({ role: 'primary' });
+  return defaultLogger(process.env.NODE_ENV ?? 'development').child({ role: 'primary' });
 }
 
 interface Slot {

@@ -118,6 +118,8 @@ export class CacheRun {
     if (c.response.status !== 200) return;
     if (this.#caching.generation !== this.#generation) return this.#skip('a cache was expired while it rendered');
     if (c.flashHeld()) return this.#skip('it was rendered with a flash');
+    // The body is on disk, sent as the transport reads it (send_file): there is nothing here to keep.
+    if (c.response.file !== null) return this.#skip('it sends a file from disk');
     if (this.#page !== null) this.#writePage();
     if (this.#action !== null && this.#key !== null) return this.#writeAction(this.#action, this.#key);
   }

@@ -8,6 +8,7 @@
  * module, as Fastify keeps its own state under symbols. Templates, which read
  * a controller's properties by name, can never reach it.
  */
+import type { Logger } from 'pino';
 import { ActionControllerError, DoubleRenderError } from '../errors.ts';
 import type { CacheRun } from '../caching/action-run.ts';
 import type { Caching } from '../caching/caching.ts';
@@ -34,6 +35,8 @@ export interface ControllerWiring {
   readonly action_name: string;
   /** App-wide objects given to `createApp({ services })`: data stores, clients, configuration. */
   readonly services: Readonly<Record<string, unknown>>;
+  /** The app's logger for this request: its lines carry the request's `reqId`. */
+  readonly logger: Logger;
   /** The app's caches (`caches_page`, `caches_action`, expiry); absent when the controller runs outside an app. */
   readonly caching?: Caching;
   /** Records what the caches did for this request, for the `X-Cache` header and the log line. */

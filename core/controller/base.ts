@@ -15,6 +15,7 @@
  * (core/controller/action-state.ts) is kept off the instance, so a
  * controller's own names are Rails' API and the application's.
  */
+import type { Logger } from 'pino';
 import { ActionControllerError, ArgumentError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import { checkOptionNames, shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
@@ -35,6 +36,7 @@ import type { Params } from '../request/param-values.ts';
 import { absoluteLocation, assertTarget, redirectBody, relativeLocation } from './redirect.ts';
 import { respondTo, type RespondBlock, type RespondHandlers } from './respond-to.ts';
 import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
+import { sendData, sendFile, type SendDataOptions, type SendFileOptions, type SendTarget } from './send-file.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
@@ -244,6 +246,11 @@ export class Controller<Shape extends ControllerShape = {}> {
     return runOf(this).wiring.session.data as Session & Declared<Shape, 'session'>;
   }
 
+  /** The app's logger (pino), its lines carrying this request's `reqId`: `this.logger.info({ order: id }, 'order placed')`. */
+  get logger(): Logger {
+    return runOf(this).wiring.logger;
+  }
+
   /** Messages for the next request (`flash.set('notice', ...)`), or this one (`flash.now`). */
   get flash(): Flash {
     return runOf(this).wiring.session.flash;
@@ -268,7 +275,7 @@ export class Controller<Shape extends ControllerShape = {}> {
 
   /**
    * Renders a response body: `{ text }`, `{ json }`, `{ xml }`, `{ html }`, `{ js }`, `{ nothing: true }`,
-   * `{ action }` or `{ template }`, with `status`, `location`, `content_type`, `layout`.
+   * `{ action }`, `{ template }` or `{ partial }` (alone, without a layout), with `status`, `location`, `content_type`, `layout`.
    * A string names an action's template.
    * @example this.render({ json: post, status: 'created', location: post })
    */
@@ -341,6 +348,48 @@ export class Controller<Shape extends ControllerShape = {}> {
       this.response.content_type ??= 'text/html';
       this.response.body = redirectBody(location);
     });
+  }
+
+  /**
+   * Lets browsers and shared caches keep the response for `seconds`: `Cache-Control: max-age=<seconds>, private`
+   * (`public: true` for `public`, for shared caches too), with any other directive given (`{ 'max-stale': 60 }`,
+   * `{ 'must-revalidate': true }`). Directives already set stay, but for `no-cache` and those set again.
+   * @example this.expires_in(20 * 60)
+   * @example this.expires_in(3 * 3600, { public: true })
+   */
+  expires_in(seconds: number, options: Readonly<Record<string, string | number | boolean>> = {}): void {
+    this.response.set_header('Cache-Control', expiresIn(this.response.header('Cache-Control'), seconds, options));
+  }
+
+  /** `Cache-Control: no-cache`: nothing keeps the response without asking again. */
+  expires_now(): void {
+    this.response.set_header('Cache-Control', 'no-cache');
+  }
+
+  /**
+   * Sends bytes as a download (or shown inline): a CSV export, a generated PDF. `type` is a content type or a
+   * registered format's name (`csv`); the default is `application/octet-stream`, as a download.
+   * @example this.send_data(csv, { filename: 'posts.csv', type: 'text/csv' })
+   * @example this.send_data(png, { type: 'image/png', disposition: 'inline' })
+   */
+  send_data(data: string | Uint8Array, options: SendDataOptions = {}): void {
+    const fill = sendData(this.#sendTarget(), data, options);
+    performRender(this, 'send_data', fill);
+  }
+
+  /**
+   * Sends the file at `path` as a download (or shown inline), from disk as the transport reads it, with its
+   * base name as the file name. A path that is no file the process can read is a `MissingFile` (500). A path
+   * taken from the request can name any file the process may read: decide in the action which it sends.
+   * @example this.send_file(`exports/${report.id}.pdf`, { type: 'application/pdf' })
+   */
+  send_file(path: string, options: SendFileOptions = {}): void {
+    const fill = sendFile(this.#sendTarget(), path, options);
+    performRender(this, 'send_file', fill);
+  }
+
+  #sendTarget(): SendTarget {
+    return { response: this.response, mime: this.request.mime, setStatus: (status) => setStatus(this.response, status) };
   }
 
   /**
@@ -488,6 +537,32 @@ function renderOptions(options: unknown): RenderOptions {
   checkOptionNames('render', options, RENDER_OPTIONS);
   return options as RenderOptions;
 }
+
+/**
+ * The Cache-Control `expires_in` sets, as Rails 2.2's: what was there, less `no-cache` and the directives set
+ * again, then `max-age`, `private` (or `public`), then the other directives given.
+ */
+function expiresIn(current: string | string[] | undefined, seconds: number, options: Readonly<Record<string, string | number | boolean>>): string {
+  if (!(Number.isInteger(seconds) && seconds >= 0)) throw new ArgumentError(`expires_in takes a whole number of seconds, not ${shownValue(seconds)}`);
+  if (options === null || typeof options !== 'object') throw new ArgumentError(`expires_in options must be an object, not ${shownValue(options)}`);
+  const added = [`max-age=${seconds}`, options.public === true ? 'public' : 'private'];
+  for (const [name, value] of Object.entries(options)) {
+    if (name === 'public' || name === 'private' || value === false) continue;
+    if (!DIRECTIVE.test(name) || (value !== true && !DIRECTIVE_VALUE.test(String(value)))) {
+      throw new ArgumentError(`expires_in: ${shownValue(name)} is no Cache-Control directive with a plain value (letters, digits and -, and a value without commas, quotes or spaces)`);
+    }
+    added.push(value === true ? name : `${name}=${String(value)}`);
+  }
+  const named = new Set(added.map(directiveName));
+  // `private` and `public` replace each other.
+  named.add('private').add('public').add('no-cache');
+  const kept = (Array.isArray(current) ? current.join(',') : current ?? '').split(',').map((d) => d.trim()).filter((d) => d !== '' && !named.has(directiveName(d)));
+  return [...kept, ...added].join(', ');
+}
+
+const DIRECTIVE = /^[A-Za-z][A-Za-z0-9-]*$/;
+const DIRECTIVE_VALUE = /^[A-Za-z0-9.-]+$/;
+const directiveName = (directive: string): string => directive.split('=', 1)[0]!.trim().toLowerCase();
 
 function setStatus(response: Response, status: number | string): void {
   response.status = statusCode(status);

@@ -11,7 +11,8 @@ import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
 import type { ViewClass, ViewHost } from '../views/host.ts';
-import { renderInLayout, renderView } from '../views/render.ts';
+import { renderInLayout, renderPartialAlone, renderView } from '../views/render.ts';
+import type { PartialOptions } from '../views/view.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import { runOf } from './action-state.ts';
 import { declarationsOf } from './declarations.ts';
@@ -49,11 +50,23 @@ export interface RenderOptions {
   readonly locals?: Record<string, unknown>;
   /** The template's format (`xml` renders `<name>.xml`), instead of the request's. */
   readonly format?: string;
+  /**
+   * A partial alone, without a layout (an Ajax request's fragment): `comment` renders `<controller path>/_comment`,
+   * `shared/menu` renders `shared/_menu`, and `true` the action's own (`_<action>`).
+   */
+  readonly partial?: string | true;
+  /** With `partial`: the value of the local named after the partial. */
+  readonly object?: unknown;
+  /** With `partial`: renders it once per item, as a template's `v.render({ partial, collection })` does. */
+  readonly collection?: Iterable<unknown>;
+  /** With `partial` and `collection`: a partial rendered between the items. */
+  readonly spacer_template?: string;
 }
 
 /** Every option `render` takes: the keys of `RenderOptions`. */
 export const RENDER_OPTIONS: ReadonlySet<string> = new Set([
   'text', 'json', 'callback', 'xml', 'html', 'js', 'nothing', 'action', 'template', 'status', 'location', 'content_type', 'layout', 'locals', 'format',
+  'partial', 'object', 'collection', 'spacer_template',
 ]);
 
 const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -110,7 +123,34 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
     res.body = ' ';
     return;
   }
+  if (options.partial !== undefined) return renderPartialBody(c, options, options.partial);
   return renderTemplate(c, options);
+}
+
+/** `render({ partial })`: the partial alone, with no layout, in the template format, typed as that format. */
+function renderPartialBody(c: Renderer, options: RenderOptions, given: string | true): void | Promise<void> {
+  const format = options.format ?? templateFormat(c);
+  // `true` is Rails' default template name, the action's own, as a partial: `<controller path>/_<action>`.
+  const partial = given === true ? c.action_name : given;
+  const views = c.views;
+  if (views === null) return Promise.reject(new MissingTemplate([`(no views directory)/${c.controller_path}/_${partial}.${format}`]));
+  const wanted: PartialOptions = {
+    partial,
+    ...(options.locals !== undefined ? { locals: options.locals } : {}),
+    ...('object' in options ? { object: options.object } : {}),
+    ...(options.collection !== undefined ? { collection: options.collection } : {}),
+    ...(options.spacer_template !== undefined ? { spacer_template: options.spacer_template } : {}),
+  };
+  let rendered: string | Promise<string>;
+  try {
+    rendered = renderPartialAlone(views, viewClass(c.constructor), c, format, wanted);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return thenOrNow(rendered, (markup) => {
+    c.response.content_type ??= c.request.mime.get(format)?.string ?? 'text/html';
+    c.response.body = markup;
+  });
 }
 
 function textInLayout(c: Renderer, options: RenderOptions, layout: string | true, text: string): void | Promise<void> {

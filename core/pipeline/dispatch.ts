@@ -5,6 +5,7 @@
  * controller's UnknownAction (404 unless rescued), raised past its before
  * filters.
  */
+import type { Logger } from 'pino';
 import { dispatch } from '../controller/dispatch.ts';
 import { SessionHandle } from '../session/session.ts';
 import { InvalidAuthenticityToken, InvalidResponseHeader, NotAcceptable, RoutingError, UnknownStatus } from '../errors.ts';
@@ -138,6 +139,7 @@ class RequestWiring implements ControllerWiring {
   #helpers: Helpers | null = null;
   #cookies: CookieJar | null = null;
   #session: SessionHandle | null = null;
+  #logger: Logger | null = null;
   readonly #run: RequestRun;
 
   constructor(run: RequestRun, readonly controller_path: string, readonly action_name: string) {
@@ -161,6 +163,11 @@ class RequestWiring implements ControllerWiring {
   /** The session handle, if anything has asked for it. */
   get madeSession(): SessionHandle | null {
     return this.#session;
+  }
+
+  /** A child of the app's logger, made on first use: most actions log nothing of their own. */
+  get logger(): Logger {
+    return (this.#logger ??= this.#run.app.log.child({ reqId: this.#run.id }));
   }
 
   get cookies(): CookieJar {

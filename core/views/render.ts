@@ -104,6 +104,22 @@ export function renderInLayout(
   return views.refresh === undefined ? inLayout() : refreshed(views, views.refresh).then(inLayout);
 }
 
+/**
+ * A partial on its own, as a controller's `render({ partial, object | collection, locals })` answers (the
+ * fragment an Ajax request asks for): found and run as a template's `v.render` would, with no layout. The
+ * partial is looked up first, so a directory still loading its templates is waited for.
+ */
+export function renderPartialAlone(views: ViewResolver, klass: ViewClass, host: ViewHost, format: string, options: PartialOptions): string | Promise<string> {
+  const alone = (): string | Promise<string> => {
+    const wanted = typeof options.partial === 'string' ? `${partialPath(host, options.partial).name}.${format}` : null;
+    return thenOrNow(wanted === null ? null : views.find([wanted]), () => {
+      const scope: Scope = { views, host, klass, format, content: null, partials: partialsFor(foundFor(views, klass, host.controller_path), format), renderPartial };
+      return renderPartial(scope, options).value;
+    });
+  };
+  return views.refresh === undefined ? alone() : refreshed(views, views.refresh).then(alone);
+}
+
 function renderFound(views: ViewResolver, klass: ViewClass, host: ViewHost, name: string, format: string, layoutOption: string | boolean | undefined, locals: Readonly<Record<string, unknown>> | null): Rendered {
   const found = foundFor(views, klass, host.controller_path);
   const key = layoutOption === undefined ? name : `${name}\0${String(layoutOption)}`;

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
-import { appWith, call } from '../../support/harness.ts';
+import { appWith, call, captureLogs } from '../../support/harness.ts';
 
 const test = suite('a controller instance answers one request');
 
@@ -190,6 +190,30 @@ test('cookies.get reads the request cookies', async () => {
 test('form_authenticity_token is a string forms can carry', async () => {
   const res = await call(acting((c) => c.render({ text: typeof c.form_authenticity_token() })), 'GET /pages/go');
   assert.is(res.body, 'string');
+});
+
+test('expires_in lets caches keep the answer for so many seconds, private unless public; expires_now asks them not to', async () => {
+  const kept = await call(acting((c) => { c.expires_in(20 * 60); c.render({ text: 'cached a while' }); }), 'GET /pages/go');
+  assert.is(kept.headers['Cache-Control'], 'max-age=1200, private', 'an ETag does not take it back');
+  assert.ok(kept.headers.ETag);
+  const shared = await call(acting((c) => { c.expires_in(3 * 3600, { public: true, 'max-stale': 60, 'must-revalidate': true, private: false }); c.head('ok'); }), 'GET /pages/go');
+  assert.is(shared.headers['Cache-Control'], 'max-age=10800, public, max-stale=60, must-revalidate');
+  const twice = await call(acting((c) => { c.expires_in(60); c.expires_in(120, { public: true }); c.head('ok'); }), 'GET /pages/go');
+  assert.is(twice.headers['Cache-Control'], 'max-age=120, public', 'set again, a directive is replaced, not repeated');
+  assert.is((await call(acting((c) => { c.expires_in(60); c.expires_now(); c.head('ok'); }), 'GET /pages/go')).headers['Cache-Control'], 'no-cache');
+  for (const wrong of [(c: Controller) => c.expires_in(-1), (c: Controller) => c.expires_in(1.5), (c: Controller) => c.expires_in(60, { 'max-age, evil': 1 })]) {
+    assert.is((await call(acting((c) => { wrong(c); c.head('ok'); }), 'GET /pages/go')).status, 500);
+  }
+});
+
+test('logger is the app\'s, its lines carrying the request\'s reqId', async () => {
+  const { logger, lines } = captureLogs();
+  const app = appWith({ posts: class extends Controller { index(): void { this.logger.info({ order: 7 }, 'order placed'); this.head('ok'); } } }, { ...postRoutes, logger });
+  await call(app, 'GET /posts');
+  const placed = lines.find((l) => l.msg === 'order placed');
+  assert.ok(placed, JSON.stringify(lines));
+  assert.is(placed!.order, 7);
+  assert.is(placed!.reqId, lines.find((l) => l.msg === 'request completed')!.reqId);
 });
 
 test.run();

@@ -3,6 +3,7 @@
  * scoping, inheritance), `rescue_from` at request time, and which method
  * names are actions at all.
  */
+import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultErrorPage } from '../../../core/pipeline/default-pages.ts';
@@ -95,6 +96,7 @@ function wiringFor(action: string): ControllerWiring {
   return {
     request, response, routes, helpers: routes.helpers(), session: new SessionHandle(NULL_SESSION_STORE, request),
     cookies: new CookieJar(() => request.cookies, response), views: null, controller_path: 'pages', action_name: action, services: {},
+    logger: pino({ level: 'silent' }),
   };
 }
 

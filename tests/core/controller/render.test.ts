@@ -6,7 +6,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, html, memoryViews, type Template, type View } from '../../../core/index.ts';
-import { appWith, call, type ControllerClass } from '../../support/harness.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appWith, call, tempDir, type ControllerClass } from '../../support/harness.ts';
 
 /** One controller whose `go` action runs `body`; with templates when given. */
 function renderer(body: (c: Controller) => void, templates?: Record<string, Template>, extra: Partial<Parameters<typeof appWith>[1]> = {}) {
@@ -369,6 +371,51 @@ test('without any views, the error says there is no views directory', async () =
   const app = appWith({ pages: PagesController }, { config: { consider_all_requests_local: true } });
   const res = await call(app, 'GET /pages/go', { remoteAddress: '127.0.0.1' });
   assert.match(res.body, '(no views directory)/pages/go.html');
+});
+
+test('a partial renders alone, without the layout: with an object, a collection and a spacer, locals, in the request\'s format', async () => {
+  const templates: Record<string, Template> = {
+    'layouts/application.html': (v) => html`<html>${v.yield()}</html>`,
+    'pages/_post.html': ((v: View<{ post: Post; post_counter?: number; tag?: string }>) => html`<li>${v.post.title}${v.post_counter ?? ''}${v.tag ?? ''}</li>`) as Template,
+    'pages/_sep.html': () => '|',
+    'pages/_go.html': () => 'the action\'s own',
+    'pages/_post.js': ((v: View<{ post: Post }>) => `add(${v.post.id})`) as Template,
+    'shared/_notice.html': ((v: View<{ text: string }>) => html`<p>${v.text}</p>`) as Template,
+  };
+  const posts = [new Post(1, 'A'), new Post(2, 'B')];
+  const one = await call(renderer((c) => c.render({ partial: 'post', object: posts[0], locals: { tag: '!' } }), templates), 'GET /pages/go');
+  assert.is(one.status, 200);
+  assert.is(one.body, '<li>A!</li>', 'no layout');
+  assert.is(one.headers['Content-Type'], 'text/html; charset=utf-8');
+  const many = await call(renderer((c) => c.render({ partial: 'post', collection: posts, spacer_template: 'sep', status: 'created' }), templates), 'GET /pages/go');
+  assert.is(many.status, 201);
+  assert.is(many.body, '<li>A0</li>|<li>B1</li>');
+  assert.is((await call(renderer((c) => c.render({ partial: 'shared/notice', locals: { text: '<hi>' } }), templates), 'GET /pages/go')).body, '<p>&lt;hi&gt;</p>');
+  assert.is((await call(renderer((c) => c.render({ partial: true }), templates), 'GET /pages/go')).body, 'the action\'s own');
+  const js = await call(renderer((c) => c.render({ partial: 'post', object: posts[1] }), templates), 'GET /pages/go?format=js');
+  assert.is(js.body, 'add(2)');
+  assert.is(js.headers['Content-Type'], 'text/javascript; charset=utf-8');
+  assert.is((await call(renderer((c) => c.render({ partial: 'post', collection: [] }), templates), 'GET /pages/go')).body, '');
+});
+
+test('a partial that does not exist is a MissingTemplate naming it', async () => {
+  const res = await call(renderer((c) => c.render({ partial: 'nothing_here' }), {}, { config: { consider_all_requests_local: true } }), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+  assert.is(res.status, 500);
+  assert.match(res.body, 'Missing template');
+  assert.match(res.body, 'pages/_nothing_here.html');
+});
+
+test('a partial from a views directory renders on the first request, while the directory is still loading', async () => {
+  const dir = tempDir('partial-alone');
+  try {
+    mkdirSync(join(dir.path, 'pages'));
+    writeFileSync(join(dir.path, 'pages', '_row.html.js'), 'export default (v) => `<tr>${v.row}</tr>`;\n');
+    const res = await call(renderer((c) => c.render({ partial: 'row', collection: ['a', 'b'] }), undefined, { views: dir.path }), 'GET /pages/go');
+    assert.is(res.status, 200);
+    assert.is(res.body, '<tr>a</tr><tr>b</tr>');
+  } finally {
+    dir.remove();
+  }
 });
 
 test.run();

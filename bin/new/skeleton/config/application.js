@@ -15,7 +15,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * @typedef {object} ApplicationOptions
  * @property {import('signalbox').AppConfig['environment']} [environment] default: NODE_ENV, else development
- * @property {import('signalbox').CreateAppOptions['logger']} [logger] default: one JSON line per request on stdout (none in test)
+ * @property {import('signalbox').CreateAppOptions['logger']} [logger] default: one line per request on stdout (JSON, or a readable line on a terminal in development; none in test)
  * @property {NoteStore} [notes] the notes; a fresh store with one note by default
  */
 
