@@ -6,7 +6,10 @@
  * controller class's `ViewClass` (core/views/host.ts), made once per class;
  * the view context shares the controller's names, never its internals.
  */
-import { BadRequest, MissingTemplate } from '../errors.ts';
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { ArgumentError, BadRequest, MissingTemplate } from '../errors.ts';
+import { shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
 import type { Response } from '../http/response.ts';
 import { DEFAULT_TOKEN_PARAM } from '../session/token.ts';
@@ -61,12 +64,17 @@ export interface RenderOptions {
   readonly collection?: Iterable<unknown>;
   /** With `partial` and `collection`: a partial rendered between the items. */
   readonly spacer_template?: string;
+  /**
+   * A file's content as the body (`public/404.html`, with `status: 404`), typed by its extension, with no
+   * layout unless one is asked for. Read from the process's working directory when relative.
+   */
+  readonly file?: string;
 }
 
 /** Every option `render` takes: the keys of `RenderOptions`. */
 export const RENDER_OPTIONS: ReadonlySet<string> = new Set([
   'text', 'json', 'callback', 'xml', 'html', 'js', 'nothing', 'action', 'template', 'status', 'location', 'content_type', 'layout', 'locals', 'format',
-  'partial', 'object', 'collection', 'spacer_template',
+  'partial', 'object', 'collection', 'spacer_template', 'file',
 ]);
 
 const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
@@ -124,8 +132,35 @@ export function renderBody(c: Renderer, options: RenderOptions): void | Promise<
     return;
   }
   if (options.partial !== undefined) return renderPartialBody(c, options, options.partial);
+  if (options.file !== undefined) return renderFile(c, options, options.file);
   return renderTemplate(c, options);
 }
+
+/**
+ * `render({ file })`: the file's text as the body, as Rails 2.1's `render :file => "#{RAILS_ROOT}/public/404.html"`
+ * sent a static page (a page without ERB tags renders as it is written). Typed by its extension, the app's
+ * MIME types asked first (text/html when none is known). A template module is not sent as text: it is
+ * rendered with `template`. A file that cannot be read is a MissingTemplate naming it.
+ */
+async function renderFile(c: Renderer, options: RenderOptions, path: unknown): Promise<void> {
+  if (typeof path !== 'string' || path === '') throw new ArgumentError(`render's file is the path of a file, not ${shownValue(path)}`);
+  const extension = extname(path).slice(1).toLowerCase();
+  if (SCRIPTS.has(extension)) throw new ArgumentError(`render({ file: ${JSON.stringify(path)} }) sends a file's text; a template module is rendered with render({ template: 'controller/action' })`);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const missing = new MissingTemplate([path]);
+    missing.cause = error;
+    throw missing;
+  }
+  const res = c.response;
+  res.content_type ??= (extension === '' ? undefined : c.request.mime.lookup_by_extension(extension)?.string) ?? 'text/html';
+  if (options.layout !== undefined && options.layout !== false && c.views !== null) return textInLayout(c, options, options.layout, text);
+  res.body = text;
+}
+
+const SCRIPTS: ReadonlySet<string> = new Set(['js', 'mjs', 'cjs', 'ts', 'mts', 'cts']);
 
 /** `render({ partial })`: the partial alone, with no layout, in the template format, typed as that format. */
 function renderPartialBody(c: Renderer, options: RenderOptions, given: string | true): void | Promise<void> {

@@ -308,6 +308,16 @@ export class Request {
     return this.headers.referer;
   }
 
+  /**
+   * The body as text, decoded as UTF-8 (Rails' `raw_post`): what a webhook's JSON or a form arrived as.
+   * Empty for a body streamed to the parser (a multipart upload). A signature over the bytes is checked
+   * against `body`, which keeps them as they came.
+   */
+  get raw_post(): string {
+    const body = this.body;
+    return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  }
+
   get user_agent(): string | undefined {
     return this.headers['user-agent'];
   }

@@ -86,7 +86,8 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
   // arbitrary extensions from growing any per-format state. A bare `?format` (null) names none, like
   // an empty one: the Accept header decides, as everywhere else the parameter is read.
   const format = request.parameters.format;
-  if (format !== undefined && format !== null && format !== '' && (typeof format !== 'string' || request.format === null)) {
+  // A route that declares `:format => false` names none either: Rails read `params[:format] ? ... : accepts.first`.
+  if (format !== undefined && format !== null && format !== '' && format !== false && (typeof format !== 'string' || request.format === null)) {
     // Untraced, as every refusal a client can ask for as often as it likes: a stack names only the framework.
     return Promise.reject(untraced(() => new NotAcceptable([], `Unknown format ${JSON.stringify(String(format).slice(0, 40))}`)));
   }

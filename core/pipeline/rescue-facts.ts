@@ -44,8 +44,8 @@ export function rescueFacts(run: RequestRun, error: unknown): RescueFacts {
 function meantHelper(run: RequestRun, error: unknown): Pick<RescueFacts, 'helper'> {
   const thrown = error instanceof TemplateError ? error.cause : error;
   if (!(thrown instanceof TypeError)) return {};
-  const missing = /(\w+_(?:path|url)) is not a function/.exec(thrown.message)?.[1];
-  if (missing === undefined) return {};
+  const missing = calledName(thrown.message);
+  if (missing === null || !HELPER_NAME.test(missing)) return {};
   const known = new Set(Object.keys(run.app.routes.named).flatMap(helperNames));
   return { helper: { missing, meant: attempt(() => meantName(missing, known), null) } };
 }
@@ -61,4 +61,17 @@ function attempt<T>(read: () => T, otherwise: T): T {
 function pathOf(url: string): string {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
+}
+
+const NOT_A_FUNCTION = ' is not a function';
+const HELPER_NAME = /_(?:path|url)$/;
+const WORD = /\w/;
+
+/** The name V8 says is no function (`v.edit_notes_path is not a function` -> `edit_notes_path`), read back from the words, or null. */
+function calledName(message: string): string | null {
+  const end = message.indexOf(NOT_A_FUNCTION);
+  if (end <= 0) return null;
+  let start = end;
+  while (start > 0 && WORD.test(message[start - 1]!)) start--;
+  return start === end ? null : message.slice(start, end);
 }

@@ -3,10 +3,10 @@
  * requirement checks, whole-value patterns and the controller and action it
  * serves. Both the reference generator and the compiled ones start here.
  */
-import { toParam } from './params.ts';
+import { matchesFixedLeaf } from './fixed.ts';
 import { searchRegExp, wholeValueRegExp } from './requirement.ts';
 import type { Requirement } from './requirement.ts';
-import type { Route, RouteRequirement, Segment } from './types.ts';
+import type { FixedHash, Route, RouteRequirement, Segment } from './types.ts';
 
 /** A route prepared for generation (internal: built once per route set). */
 export interface GenRoute {
@@ -23,18 +23,17 @@ export interface GenRoute {
   readonly actionReq: string | RegExp | null;
 }
 
-/** A fixed value a route requires of a key: a value, a list of values, or nil. */
-export type FixedValue = string | readonly string[] | null;
+/** A fixed value a route requires of a key: a value, a boolean, a list of values, a hash, or nil. */
+export type FixedValue = string | boolean | readonly string[] | FixedHash | null;
 
-/** A pattern requirement, as against a fixed value, a fixed list or nil. */
+/** A pattern requirement, as against a fixed value, a fixed list or hash, or nil. */
 export function isRequirement(req: RouteRequirement | undefined): req is Requirement {
-  return typeof req === 'object' && req !== null && !Array.isArray(req);
+  return typeof req === 'object' && req !== null && !Array.isArray(req) && typeof (req as { source?: unknown }).source === 'string';
 }
 
-/** Rails' `hash[key] == value` for a fixed requirement: a list only equals a list of the same values. */
+/** Rails' `hash[key] == value` for a fixed requirement: a list only equals a list of the same values, a hash an equal hash. */
 export function matchesFixed(given: unknown, fixed: FixedValue): boolean {
-  if (!Array.isArray(fixed)) return toParam(given) === fixed;
-  return Array.isArray(given) && given.length === fixed.length && given.every((v, i) => toParam(v) === fixed[i]);
+  return matchesFixedLeaf(given, fixed);
 }
 
 export function prepareRoute(route: Route): GenRoute {

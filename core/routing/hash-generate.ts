@@ -314,8 +314,9 @@ function compileRoute(g: GenRoute): RouteFn {
   const keys = g.route.significant_keys;
   // A key Object.prototype answers for (`constructor`, `toString`) reads differently from a copied hash.
   if (keys.some((k) => k in Object.prototype || k === '__proto__' || k === 'only_path')) return deferAlways;
-  // A list requirement (`path: ['home']`) is compared element by element: the reference generator does that.
-  if (g.checks.some((c) => Array.isArray(c.value))) return deferAlways;
+  // A list requirement (`path: ['home']`) is compared element by element, a hash key by key, a boolean as itself:
+  // the reference generator does that.
+  if (g.checks.some((c) => c.value !== null && typeof c.value !== 'string')) return deferAlways;
   const q = JSON.stringify;
   const res: RegExp[] = [];
   const re = (r: RegExp) => `res[${res.push(r) - 1}]`;

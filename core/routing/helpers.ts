@@ -20,7 +20,9 @@
 import { ArgumentError, MissingHost, UrlGenerationError } from '../errors.ts';
 import { generateFromValues, inspect, type Generator } from './generate.ts';
 import type { GenRoute } from './gen-route.ts';
+import type { FixedLeaf } from './types.ts';
 import { compileFastGenerator } from './fast-generate.ts';
+import { copyFixed } from './fixed.ts';
 import { underscore, type Inflector } from './inflector.ts';
 import { cgiEscape, isPlainObject, mountPoint, toParam } from './params.ts';
 
@@ -243,9 +245,9 @@ function namedImpl(table: HelperTable, helper: string): Impl | null {
   const g = table.named.get(name);
   if (!g) return null;
   const kind = kindText as 'url' | 'path';
-  const lists = Object.entries(g.route.requirements).filter(([, v]) => Array.isArray(v)) as [string, readonly string[]][];
-  // Rails' Route#defaults holds every fixed requirement, a list (`path: ['home']`) too; each call gets its own copy of one.
-  const defaults = (): UrlOptions => (lists.length === 0 ? g.route.defaults : { ...g.route.defaults, ...Object.fromEntries(lists.map(([k, v]) => [k, [...v]])) });
+  const lists = Object.entries(g.shell).filter(([, v]) => v !== null && typeof v !== 'string') as [string, FixedLeaf][];
+  // Rails' Route#defaults holds every fixed requirement, a boolean, list (`path: ['home']`) or hash too; each call gets its own copy of one.
+  const defaults = (): UrlOptions => (lists.length === 0 ? g.route.defaults : { ...g.route.defaults, ...Object.fromEntries(lists.map(([k, v]) => [k, copyFixed(v)])) });
   const hashFor = (options: UrlOptions | undefined): UrlOptions => ({ ...defaults(), use_route: name, only_path: kind === 'path', ...(options ?? {}) });
   if (hash) {
     return (...args) => {

@@ -13,7 +13,8 @@
  */
 import { functionFromSource } from '../generated-code.ts';
 import { assignCapture, decodeCapture, extractParams, parameterShell, type CompiledPattern } from './pattern.ts';
-import type { KeySegment, Params, Route } from './types.ts';
+import { copyFixed } from './fixed.ts';
+import type { FixedLeaf, KeySegment, ParamHash, Params, Route } from './types.ts';
 
 export type Group =
   | { readonly kind: 'static'; readonly text: string }
@@ -129,16 +130,18 @@ function readFirst(this: TrieLeaf, path: string, len: number, at: Positions, esc
  * come in as data, so the hundreds of leaves of a resource table share a few functions, each optimised
  * once and building objects of one hidden class.
  */
-type ReaderFactory = (decode: (text: string, path: string) => string, values: readonly (string | readonly string[] | null)[]) => Reader;
+type ReaderFactory = (decode: (text: string, path: string) => string, values: readonly (string | boolean | readonly string[] | null)[]) => Reader;
 const READERS = new Map<string, ReaderFactory>();
 // Shapes come from route declarations; the limit only keeps a process that draws endless tables bounded.
 const READER_LIMIT = 1000;
 
 function compileReader(shell: Params, groups: readonly Group[], absentGlobs: readonly string[]): Reader | null {
   const prelude: string[] = [];
-  const values: (string | readonly string[] | null)[] = [];
+  const values: (string | boolean | readonly string[] | null)[] = [];
+  // A fixed hash (`member: { remove: 'get' }`) is copied through its nesting by the generic reader.
+  if (Object.values(shell).some((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) return null;
   // A fixed list (`path: ['home']`) is copied for each request, as a glob's parts are made for each.
-  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: values[${values.push(v) - 1}]${Array.isArray(v) ? '.slice()' : ''}`);
+  const fields: string[] = Object.entries(shell).map(([k, v]) => `${JSON.stringify(k)}: values[${values.push(v as string | boolean | readonly string[] | null) - 1}]${Array.isArray(v) ? '.slice()' : ''}`);
   groups.forEach((g, j) => {
     const part = (from: string, to: string) => `(escaped ? decode(path.slice(${from}, ${to}), path) : path.slice(${from}, ${to}))`;
     switch (g.kind) {
@@ -170,14 +173,15 @@ function compileReader(shell: Params, groups: readonly Group[], absentGlobs: rea
 }
 
 function genericReader(route: Route, shell: Params, groups: readonly Group[], absentGlobs: readonly string[], whole: CompiledPattern | null): Reader {
-  const lists = Object.keys(shell).filter((k) => Array.isArray(shell[k]));
+  // A fixed list or hash is the route's own: each request gets its own copy.
+  const owned = Object.keys(shell).filter((k) => shell[k] !== null && typeof shell[k] === 'object');
   return (path, len) => {
     if (whole !== null) {
       const m = whole.regexp.exec(path);
       if (m) return extractParams(route, whole, m, path);
     }
     const params: Params = { ...shell };
-    for (const key of lists) params[key] = [...(shell[key] as string[])];
+    for (const key of owned) params[key] = copyFixed(shell[key] as FixedLeaf) as string[] | ParamHash;
     // `len` 0 is `/` (or '') read as no component; `/` read as one empty component comes with `len` 1.
     const segs = len === 0 ? [] : path.slice(1, len).split('/');
     for (let j = 0; j < groups.length; j++) {

@@ -11,7 +11,8 @@ import { MalformedPathError } from '../errors.ts';
 import { escapeRegExp } from '../util.ts';
 import { compileRequirement, countCaptures } from './requirement.ts';
 import { escapePathComponent, unescapePathComponent } from './params.ts';
-import type { KeySegment, Params, Route, Segment } from './types.ts';
+import { copyFixed, isFixedHash } from './fixed.ts';
+import type { KeySegment, ParamHash, Params, Route, Segment } from './types.ts';
 
 /** The default pattern of a dynamic segment: anything up to the next separator. */
 export const DEFAULT_SEGMENT_SOURCE = '[^/.?]+';
@@ -97,9 +98,10 @@ export function parameterShell(route: Route): Params {
   const shell: Params = {};
   for (const key in route.requirements) {
     const req = route.requirements[key];
-    if (typeof req === 'string' || req === null) shell[key] = req;
-    // A list is the route's own: each recognition gets a copy of it.
+    if (typeof req === 'string' || typeof req === 'boolean' || req === null) shell[key] = req;
+    // A list or hash is the route's own: each recognition gets a copy of it.
     else if (Array.isArray(req)) shell[key] = [...req];
+    else if (isFixedHash(req)) shell[key] = copyFixed(req) as ParamHash;
   }
   return shell;
 }

@@ -3,7 +3,7 @@
  * the fixed `{controller, action}`, in aligned columns.
  */
 import { isRequirement } from './gen-route.ts';
-import type { Route } from './types.ts';
+import type { FixedHash, Route } from './types.ts';
 
 export interface RouteRow {
   readonly name: string;
@@ -12,7 +12,7 @@ export interface RouteRow {
   readonly controller: string | null;
   readonly action: string | null;
   /** Every requirement on a key outside the path, patterns as `/source/flags`, nil options as null. */
-  readonly requirements: Readonly<Record<string, string | readonly string[] | null>>;
+  readonly requirements: Readonly<Record<string, string | boolean | readonly string[] | FixedHash | null>>;
 }
 
 /** One row per route, as plain data (what `--json` prints). */

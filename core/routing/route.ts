@@ -10,7 +10,8 @@ import { ArgumentError, RoutingError } from '../errors.ts';
 import { rubySymbolHint } from '../options.ts';
 import { isAnchored, isRequirementInput, searchRegExp, toRequirement, type Requirement } from './requirement.ts';
 import type { Route, RouteRequirement, Segment } from './types.ts';
-import { toParam, withoutTrailingSlashes } from './params.ts';
+import { fixedHash } from './fixed.ts';
+import { isPlainObject, toParam, withoutTrailingSlashes } from './params.ts';
 
 /** Methods a route condition may name. HEAD is answered by GET routes, so it may not be named. */
 export const HTTP_METHODS = Object.freeze(['get', 'head', 'post', 'put', 'delete', 'options'] as const);
@@ -301,6 +302,13 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
       // Rails kept a list as it was given (`map.root :controller => 'pages', :path => ['home']`): params held the
       // list, as a glob's parts are, and generation compared the value with ==.
       routeRequirements[key] = Object.freeze(value.map((v: unknown) => toParam(v) ?? ''));
+    } else if (typeof value === 'boolean' && key !== 'controller' && key !== 'action') {
+      // Rails kept true and false as given too (`:format => false`, `:secure => true`): params held the boolean,
+      // and generation took the route only for the same boolean.
+      routeRequirements[key] = value;
+    } else if (isPlainObject(value) && typeof value.to_param !== 'function' && key !== 'controller' && key !== 'action') {
+      // And a hash the same way (`with_options(:member => {...})` around named routes, a misspelt :requirements).
+      routeRequirements[key] = fixedHash(key, value);
     } else if (value !== undefined) {
       routeRequirements[key] = toParam(value) ?? '';
     }
@@ -311,7 +319,8 @@ function assignOptions(segments: MutableSegment[], keys: KeyIndex, defaults: Rec
     const segment = keySegment(keys, key);
     if (!segment) throw new ArgumentError(`${key}: No matching segment exists; cannot assign default`);
     segment.optional = true;
-    if (value === null || value === undefined) continue;
+    // Rails assigned `default.to_param if default`: false makes the segment optional, as nil does, with no default.
+    if (value === null || value === undefined || value === false) continue;
     const param = toParam(value);
     if (segment.type === 'glob') {
       if (param !== null && param.trim() !== '') throw new RoutingError('paths cannot have non-empty default values');

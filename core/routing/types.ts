@@ -33,10 +33,21 @@ export type KeySegment = Extract<Segment, { key: string }>;
 
 /**
  * A route-level requirement: a fixed value (`action: 'show'`), a fixed list (`path: ['home']`: recognition
- * gives the list, generation wants an equal one), a pattern on a non-path key, or null for an option
- * declared nil (`id: null`: recognition gives `id: null`, generation wants no id).
+ * gives the list, generation wants an equal one), a fixed hash (`member: { remove: 'get' }`, the same way),
+ * true or false as given, a pattern on a non-path key, or null for an option declared nil (`id: null`: recognition gives `id: null`,
+ * generation wants no id).
  */
-export type RouteRequirement = string | readonly string[] | Requirement | null;
+export type RouteRequirement = string | boolean | readonly string[] | FixedHash | Requirement | null;
+
+/**
+ * A hash given for a key the path lacks, as Rails kept it: `with_options(:member => {...})` around named
+ * routes, or a misspelt `:requirements`. Its values are kept as parameters are (strings, lists, hashes, nil).
+ */
+export interface FixedHash {
+  readonly [key: string]: FixedLeaf;
+}
+
+export type FixedLeaf = string | boolean | null | readonly FixedLeaf[] | FixedHash;
 
 export interface Route {
   /** Declaration order; the first matching route wins recognition. */
@@ -60,8 +71,15 @@ export interface Route {
   readonly significant_keys: readonly string[];
 }
 
-/** Recognised parameters: strings, arrays of strings for globs, and null for options declared nil. */
-export type Params = Record<string, string | string[] | null>;
+/** Recognised parameters: strings, arrays of strings for globs, null for options declared nil, and a route's fixed boolean or hash. */
+export type Params = Record<string, string | string[] | boolean | null | ParamHash>;
+
+/** A route's fixed hash as recognition returns it: a copy each request may change. */
+export interface ParamHash {
+  [key: string]: ParamLeaf;
+}
+
+export type ParamLeaf = string | boolean | null | ParamLeaf[] | ParamHash;
 
 /** Options handed to generation: anything with a `to_param`, arrays, nested hashes for the query. */
 export type GenerateOptions = Record<string, unknown>;

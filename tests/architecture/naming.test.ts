@@ -52,7 +52,7 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   ],
   'ActionView: render :partial options, and ActionView::Base settings': ['spacer_template', 'cache_template_loading'],
   'AbstractRequest, and its CGI environment (etag_matches: 2.2)': [
-    'request_uri', 'query_string', 'path_parameters', 'query_parameters', 'request_parameters', 'content_type', 'template_format', 'port_string',
+    'request_uri', 'raw_post', 'query_string', 'path_parameters', 'query_parameters', 'request_parameters', 'content_type', 'template_format', 'port_string',
     'host_with_port', 'remote_ip', 'user_agent', 'etag_matches', 'remote_addr', 'server_addr', 'server_name', 'server_port', 'server_software',
   ],
   'AbstractResponse (set_header and delete_header: Rails 5)': ['redirected_to', 'set_header', 'delete_header'],

@@ -216,4 +216,12 @@ test('logger is the app\'s, its lines carrying the request\'s reqId', async () =
   assert.is(placed!.reqId, lines.find((l) => l.msg === 'request completed')!.reqId);
 });
 
+test('request.raw_post is the body as text, as it came', async () => {
+  const seen: string[] = [];
+  const app = acting((c) => { seen.push(c.request.raw_post); c.head('ok'); });
+  await call(app, 'POST /pages/go', { body: '{"event":"paid","amount":"12€"}', headers: { 'content-type': 'application/json' } });
+  await call(app, 'GET /pages/go');
+  assert.equal(seen, ['{"event":"paid","amount":"12€"}', '']);
+});
+
 test.run();

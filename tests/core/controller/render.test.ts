@@ -244,7 +244,7 @@ test('an option render does not take is an ArgumentError naming it, not a missin
   const local = { config: { consider_all_requests_local: true } };
   for (const [options, message] of [
     [{ txt: 'hello' }, 'Unknown render option "txt" (did you mean text?)'],
-    [{ file: '/etc/passwd' }, 'Unknown render option "file"'],
+    [{ update: true }, 'Unknown render option "update"'],
     [{ inline: '<%= 1 %>' }, 'Unknown render option "inline"'],
     [5, "render takes an options object or an action's name, not 5"],
     [['show'], "render takes an options object or an action's name, not an array"],
@@ -413,6 +413,33 @@ test('a partial from a views directory renders on the first request, while the d
     const res = await call(renderer((c) => c.render({ partial: 'row', collection: ['a', 'b'] }), undefined, { views: dir.path }), 'GET /pages/go');
     assert.is(res.status, 200);
     assert.is(res.body, '<tr>a</tr><tr>b</tr>');
+  } finally {
+    dir.remove();
+  }
+});
+
+test('a file renders as its text, typed by its extension, without a layout unless asked; a template module or a missing file is refused', async () => {
+  const dir = tempDir('render-file');
+  try {
+    writeFileSync(join(dir.path, '404.html'), '<h1>Not here</h1>');
+    writeFileSync(join(dir.path, 'feed.xml'), '<feed/>');
+    writeFileSync(join(dir.path, 'page.html.js'), 'export default () => "x";');
+    const templates: Record<string, Template> = { 'layouts/application.html': (v) => html`<main>${v.yield()}</main>` };
+    const page = await call(renderer((c) => c.render({ file: join(dir.path, '404.html'), status: 404 }), templates), 'GET /pages/go');
+    assert.is(page.status, 404);
+    assert.is(page.body, '<h1>Not here</h1>', 'no layout');
+    assert.is(page.headers['Content-Type'], 'text/html; charset=utf-8');
+    const laid = await call(renderer((c) => c.render({ file: join(dir.path, '404.html'), layout: true }), templates), 'GET /pages/go');
+    assert.is(laid.body, '<main><h1>Not here</h1></main>');
+    assert.is((await call(renderer((c) => c.render({ file: join(dir.path, 'feed.xml') })), 'GET /pages/go')).headers['Content-Type'], 'application/xml; charset=utf-8');
+    const local = { config: { consider_all_requests_local: true } };
+    const missing = await call(renderer((c) => c.render({ file: join(dir.path, 'nope.html') }), undefined, local), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+    assert.is(missing.status, 500);
+    assert.match(missing.body, 'Template is missing');
+    assert.match(missing.body, join(dir.path, 'nope.html'));
+    const module = await call(renderer((c) => c.render({ file: join(dir.path, 'page.html.js') }), undefined, local), 'GET /pages/go', { remoteAddress: '127.0.0.1' });
+    assert.is(module.status, 500);
+    assert.match(module.body, 'a template module is rendered with render({ template');
   } finally {
     dir.remove();
   }

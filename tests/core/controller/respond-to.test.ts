@@ -268,4 +268,21 @@ test('a registered alias can be forced: iphone answers its own block, sent as te
   assert.is(res.body, 'html');
 });
 
+test('a route that declares :format false names no format: the Accept header decides, over HTTP', async () => {
+  class TagsController extends Controller {
+    show(): void {
+      this.respond_to((format) => {
+        format.html(() => this.render({ text: `html ${JSON.stringify(this.params.name)} ${String(this.params.format)}` }));
+        format.json(() => this.render({ text: `json ${JSON.stringify(this.params.name)}` }));
+      });
+    }
+  }
+  // Rails put false in params, and request.format read `params[:format] ? ... : accepts.first`.
+  const app = appWith({ tags: TagsController }, { draw: (map) => map.named('tag', 'tags/:name', { controller: 'tags', action: 'show', format: false, name: /.*/ }) });
+  await withServer(app, {}, async (server) => {
+    assert.equal(await get(server, '/tags/a.b', { headers: { accept: 'text/html' } }).then((r) => [r.status, r.body]), [200, 'html "a.b" false']);
+    assert.equal(await get(server, '/tags/a.json', { headers: { accept: 'application/json' } }).then((r) => [r.status, r.body]), [200, 'json "a.json"']);
+  });
+});
+
 test.run();

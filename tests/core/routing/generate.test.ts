@@ -265,4 +265,66 @@ test('an option given as a list stays a list: recognition returns it as a glob r
   }
 });
 
+test('an option given as a hash stays a hash: recognition returns its own copy, generation wants an equal hash, and helpers pass it on', () => {
+  for (const recognizer of ['tree', 'linear'] as const) {
+    const set = draw((map) => {
+      // A resource option that with_options hands to a named route, and a misspelt :requirements: Rails kept
+      // each as a fixed value of the route, a hash in params.
+      map.with_options({ controller: 'home', member: { remove: 'get' } }, (home) => {
+        home.named('faq', 'help/faq', { action: 'faq' });
+      });
+      map.connect('schools/date/:year', { controller: 'schools', action: 'show_date', requirment: { year: /(19|20)\d\d/, order: ['desc', 2] } });
+      map.connect(':controller/:action/:id');
+    }, { recognizer });
+    assertRecognizes(set, 'GET /help/faq', { controller: 'home', action: 'faq', member: { remove: 'get' } });
+    assertRecognizes(set, 'GET /schools/date/2009', { controller: 'schools', action: 'show_date', requirment: { year: String(/(19|20)\d\d/), order: ['desc', '2'] }, year: '2009' });
+    // Each request gets its own hash: what one action does to it, the next request does not see.
+    (set.recognize('GET', '/help/faq').member as unknown as Record<string, string>).remove = 'changed';
+    assertRecognizes(set, 'GET /help/faq', { controller: 'home', action: 'faq', member: { remove: 'get' } });
+    // Rails compared the value with ==: only an equal hash takes the route.
+    assert.is(set.generate({ controller: 'home', action: 'faq', member: { remove: 'get' } }), '/help/faq');
+    assert.is(set.generate({ controller: 'home', action: 'faq' }), '/home/faq');
+    assert.is(set.generate({ controller: 'home', action: 'faq', member: { remove: 'post' } }), '/home/faq?member%5Bremove%5D=post');
+    assert.is(set.generate({ controller: 'home', action: 'faq', member: { remove: 'get', more: 'x' } }), '/home/faq?member%5Bmore%5D=x&member%5Bremove%5D=get');
+    assert.is(set.generate({ controller: 'home', action: 'faq', member: 'get' }), '/home/faq?member=get');
+    const h = helpersOf(set);
+    assert.equal(h.hash_for_faq_path(), { controller: 'home', action: 'faq', member: { remove: 'get' }, use_route: 'faq', only_path: true });
+    assert.is(h.faq_path(), '/help/faq');
+    assert.match(set.print(), /faq\s+\/help\/faq\s+\{controller: "home", member: \{"remove":"get"\}, action: "faq"\}/);
+  }
+  const cyclic: Record<string, unknown> = { a: 'b' };
+  cyclic.self = cyclic;
+  throwsA(() => draw((map) => map.connect('x', { controller: 'x', loop: cyclic })), ArgumentError, /loop/);
+});
+
+test('an option given as true or false stays a boolean: recognition returns it, and generation wants the same boolean', () => {
+  for (const recognizer of ['tree', 'linear'] as const) {
+    const set = draw((map) => {
+      map.named('tag', 'todos/tag/:name', { controller: 'todos', action: 'tag', format: false, name: /.*/ });
+      map.named('secure_login', 'login', { controller: 'sessions', action: 'new', secure: true });
+      map.connect(':controller/:action/:id');
+    }, { recognizer });
+    assertRecognizes(set, 'GET /todos/tag/a.b', { controller: 'todos', action: 'tag', format: false, name: 'a.b' });
+    assertRecognizes(set, 'GET /login', { controller: 'sessions', action: 'new', secure: true });
+    // Rails compared the value with ==: the text "true" is not true, and a key left out is not false.
+    assert.is(set.generate({ controller: 'sessions', action: 'new', secure: true }), '/login');
+    assert.is(set.generate({ controller: 'sessions', action: 'new', secure: 'true' }), '/sessions/new?secure=true');
+    assert.is(set.generate({ controller: 'todos', action: 'tag', name: 'x', format: false }), '/todos/tag/x');
+    assert.is(set.generate({ controller: 'todos', action: 'tag', name: 'x' }), '/todos/tag?name=x');
+    const h = helpersOf(set);
+    assert.equal(h.hash_for_secure_login_path(), { controller: 'sessions', action: 'new', secure: true, use_route: 'secure_login', only_path: true });
+    assert.is(h.secure_login_path(), '/login');
+    assert.is(h.tag_path('a.b'), '/todos/tag/a.b');
+  }
+});
+
+test('false as a path key\'s default makes the segment optional without a default, as Rails\' `if default` read it', () => {
+  const set = draw((map) => {
+    map.named('page', 'pages/:title', { controller: 'pages', action: 'show', title: false });
+  });
+  assertRecognizes(set, 'GET /pages', { controller: 'pages', action: 'show' });
+  assertRecognizes(set, 'GET /pages/about', { controller: 'pages', action: 'show', title: 'about' });
+  assert.is(set.generate({ controller: 'pages', action: 'show' }), '/pages');
+});
+
 test.run();
