@@ -152,6 +152,17 @@ class Lexer {
     }
   }
 
+  /**
+   * Whether the next token starts a statement: at the start of the file, after `;`, or after a line break that
+   * ends one (Ruby skips a line break where a value is still expected, as after `{` or `,`).
+   */
+  #statementStarts(out: readonly Token[]): boolean {
+    const last = out[out.length - 1];
+    if (last === undefined) return true;
+    if (last.type !== 'nl') return false;
+    return last.value === ';' || out.length === 1 || this.#state(out.slice(out.length - 2, out.length - 1)) !== 'beg';
+  }
+
   /** Whether an ambiguous character starts a value: always where one is expected, and after a method name when spaced like an argument. */
   #valueStarts(out: readonly Token[], space: boolean, next: string | undefined): boolean {
     const state = this.#state(out);
@@ -421,7 +432,9 @@ class Lexer {
     const prev = out[out.length - 1];
     const afterDot = prev !== undefined && prev.type === 'op' && (prev.value === '.' || prev.value === '&.' || (prev.value === '::' && !/^[A-Z]/.test(name)));
     const afterDef = prev !== undefined && prev.type === 'kw' && prev.value === 'def';
-    if (src[p] === ':' && src[p + 1] !== ':' && !/[?!]$/.test(name) && this.#state(out) !== 'end') {
+    // A method's name (after `.` or `def`) is never a hash key, nor is a name that starts a statement: Ruby reads
+    // `map.resources:posts` and a plugin file's `resources:posts` as calls with the symbol :posts.
+    if (src[p] === ':' && src[p + 1] !== ':' && !/[?!]$/.test(name) && !afterDot && !afterDef && !this.#statementStarts(out) && this.#state(out) !== 'end') {
       this.#pos = p + 1;
       push('label', name, start, line);
       return;

@@ -267,10 +267,15 @@ const PATH_WORD_BREAKERS = /[\s/.?:*#%]|[\u0000-\u001f\u007f]/u;
 /** The same but for '/': path words may span segments, one word per segment. */
 const PATH_WORDS_BREAKERS = /[\s.?:*#%]|[\u0000-\u001f\u007f]/u;
 
-// `:as` and `:path_names` replace path words; they may span segments (`/`), but not declare parameters or formats.
+// A whole segment written `:name`: Rails pasted these words into the route's path, where such a segment declares a
+// parameter as in any path (`:path_names => { :has_git_access => 'has_git_access/:user' }`).
+const PARAMETER_SEGMENT = /^:[A-Za-z_]\w*$/;
+
+// `:as` and `:path_names` replace path words; they may span segments (`/`) and declare parameters, but not globs,
+// formats or optional pieces, which a word cannot be told from.
 export function pathWords(option: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '' || PATH_WORDS_BREAKERS.test(value) || /^\/|\/$|\/\//.test(value)) {
-    throw new ArgumentError(`:${option} must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ${JSON.stringify(value) ?? String(value)}`);
+  if (typeof value !== 'string' || value === '' || /^\/|\/$|\/\//.test(value) || value.split('/').some((part) => !PARAMETER_SEGMENT.test(part) && PATH_WORDS_BREAKERS.test(part))) {
+    throw new ArgumentError(`:${option} must be path words: a string without whitespace, '.', '?', '*', '#' or '%', with '/' only between words and ':' only to start a parameter (:name); got ${JSON.stringify(value) ?? String(value)}`);
   }
   return value;
 }

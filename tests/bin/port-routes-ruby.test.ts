@@ -69,6 +69,19 @@ const CASES: Case[] = [
     draw: [['connect', 'a/:id', { controller: 'a', action: 'show', format: 'xml' }], ['connect', 'b', { controller: 'b' }]],
   },
   {
+    name: 'a method name written against its symbol argument (map.resources:posts) calls the method, not a hash key',
+    ruby: "map.resources:posts, :member => { :publish => :put }\nmap.with_options :controller => 'pages' do |pages|\n  pages.about'about', :action => 'about'\n  pages.resources:faqs, :only => :index\nend\n",
+    draw: [
+      ['resources', 'posts', { member: { publish: 'put' } }],
+      ['with_options', { controller: 'pages' }, { $block: [['about', 'about', { action: 'about' }], ['resources', 'faqs', { only: 'index' }]] }],
+    ],
+  },
+  {
+    name: 'a plugin\'s routes file starting a statement with a name against its symbol (resources:posts) calls the mapper, while a name against a symbol where a value is expected is still a hash key',
+    ruby: "resources:posts\nconnect 'a', {\n  controller: 'pages',\n  action: 'a' }\nconnect('b',\n  controller: 'pages'); resources:tags\n",
+    draw: [['resources', 'posts'], ['connect', 'a', { controller: 'pages', action: 'a' }], ['connect', 'b', { controller: 'pages' }], ['resources', 'tags']],
+  },
+  {
     name: 'Ruby 1.8\'s hash of a list of keys and values ({ key, value, ... }), which Rails 2.x ran on',
     ruby: "map.resources :posts, :has_many => { :comments, :votes }\nmap.connect 'a', {\n  :controller, 'a',\n  :action, 'b',\n}\n",
     draw: [['resources', 'posts', { has_many: { comments: 'votes' } }], ['connect', 'a', { controller: 'a', action: 'b' }]],

@@ -347,13 +347,28 @@ test('extra action names that would break their path are refused at declaration'
 });
 
 test(':as and :path_names must be path words, with slashes only between words', () => {
-  throwsA(() => draw((map) => map.resources('posts', { as: ':slug' })), ArgumentError, `:as must be path words: a string without whitespace, '.', '?', ':', '*', '#' or '%', with '/' only between words; got ":slug"`);
+  throwsA(() => draw((map) => map.resources('posts', { as: '*slug' })), ArgumentError, `:as must be path words: a string without whitespace, '.', '?', '*', '#' or '%', with '/' only between words and ':' only to start a parameter (:name); got "*slug"`);
+  throwsA(() => draw((map) => map.resources('posts', { as: 'blog:posts' })), ArgumentError, /got "blog:posts"$/);
+  throwsA(() => draw((map) => map.resources('posts', { path_names: { edit: 'edit/:' } })), ArgumentError, /^:path_names edit must be path words/);
   throwsA(() => draw((map) => map.resources('posts', { as: 5 as never })), ArgumentError, /got 5$/);
   throwsA(() => draw((map) => map.resources('posts', { as: 'blog/' })), ArgumentError, /got "blog\/"$/);
   throwsA(() => draw((map) => map.resource('account', { path_names: { edit: '*rest' } })), ArgumentError, /^:path_names edit must be path words/);
   throwsA(() => draw((map) => map.resources('posts', { path_names: { new: '' } })), ArgumentError, /^:path_names new must be path words/);
   const set = draw((map) => map.resources('posts', { as: 'blog/articles', path_names: { new: 'novo' } }));
   assertRouting(set, 'GET /blog/articles/novo', { controller: 'posts', action: 'new' });
+});
+
+test('a word of :path_names or :as may declare a parameter, as Rails pasted the words into the path: a member action at has_access/:user takes the resource\'s requirement on :user', () => {
+  const set = draw((map) => {
+    map.resources('projects', { member: { has_access: 'get' }, path_names: { has_access: 'has_access/:user' }, requirements: { user: /[^/?#]+/ } });
+    map.resources('pages', { as: ':locale/pages', path_names: { edit: 'edit/:section' } });
+  });
+  assertRouting(set, 'GET /projects/fuse/has_access/jane.doe', { controller: 'projects', action: 'has_access', id: 'fuse', user: 'jane.doe' });
+  assertRouting(set, 'GET /projects/fuse/has_access/jane.doe.xml', { controller: 'projects', action: 'has_access', id: 'fuse', user: 'jane.doe.xml' });
+  assert.is(helpersOf(set).has_access_project_path({ id: 'fuse', user: 'jane' }), '/projects/fuse/has_access/jane');
+  assert.is(set.generate({ controller: 'projects', action: 'has_access', id: 'fuse', user: 'jane' }), '/projects/fuse/has_access/jane');
+  assertRouting(set, 'GET /en/pages/3/edit/intro', { controller: 'pages', action: 'edit', locale: 'en', id: '3', section: 'intro' });
+  assert.is(helpersOf(set).edit_page_path({ locale: 'en', id: '3', section: 'intro' }), '/en/pages/3/edit/intro');
 });
 
 test('resource options of the wrong type are refused at declaration, naming the option', () => {

@@ -117,7 +117,7 @@ test('draw() refuses configuration it cannot use, naming the key', () => {
     [{ inflections: { irregular: [['octopus']] } }, 'draw(): inflections.irregular must be a list of [singular, plural] pairs, got [["octopus"]]'],
     [{ inflections: { uncountable: 'news' } }, 'draw(): inflections.uncountable must be a list of words, got "news"'],
     [{ inflections: { uncountables: ['news'] } }, /^Unknown draw\(\) inflections option "uncountables" \(did you mean uncountable\?\)$/],
-    [{ resources_path_names: { new: ':step' } }, /^:resources_path_names new must be path words/],
+    [{ resources_path_names: { new: '*step' } }, /^:resources_path_names new must be path words/],
     [{ resources_path_names: { preview: '' } }, /^:resources_path_names preview must be path words/],
     [{ resources_path_names: 'neu' }, 'draw(): resources_path_names must be a hash of action names to path words, got "neu"'],
   ];
