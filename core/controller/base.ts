@@ -28,7 +28,7 @@ import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, FORGERY_OPTIONS, VERIFY_OPTIONS,
   type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
-  type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
+  type ForgeryOptions, type LayoutChooser, type LayoutConditions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from '../session/flash.ts';
 import type { Session } from '../session/store.ts';
@@ -63,6 +63,23 @@ const NOT_ACTIONS = new Set(['constructor', 'method_missing']);
  */
 let INHERITED_NAMES: ReadonlySet<string> | null = null;
 const RESCUE_OPTIONS: ReadonlySet<string> = new Set(['with']);
+const SCOPE_NAMES: ReadonlySet<string> = new Set(['only', 'except']);
+
+/** `{ only: 'index' }` as `{ only: ['index'] }`, each name a string, as Rails' `normalize_conditions`; null for none given. */
+function normaliseConditions(conditions: { readonly only?: unknown; readonly except?: unknown } | undefined | null): LayoutConditions | null {
+  if (conditions === undefined || conditions === null) return null;
+  const out: { only?: string[]; except?: string[] } = {};
+  for (const key of ['only', 'except'] as const) {
+    const value = conditions[key];
+    if (value === undefined) continue;
+    const list = Array.isArray(value) ? value : [value];
+    for (const name of list) {
+      if (typeof name !== 'string') throw new ArgumentError(`layout's ${key} takes action names, got ${shownValue(name)}`);
+    }
+    out[key] = list as string[];
+  }
+  return Object.keys(out).length === 0 ? null : out;
+}
 
 // The per-request properties dispatch wires in: a method of one of these names would be shadowed by it.
 const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controller_path', 'views', 'services'];
@@ -185,10 +202,27 @@ export class Controller<Shape extends ControllerShape = {}> {
     for (const name of names) d.hidden.add(name);
   }
 
-  /** The layout for this controller's templates: a name under `layouts/`, or false for none. */
-  static layout(name: string | false): void {
-    if (name !== false && (typeof name !== 'string' || name === '')) throw new ArgumentError(`layout takes a layout's name, or false for none, got ${shownValue(name)}`);
-    declarationsOf(this).layout = name;
+  /**
+   * The layout for this controller's templates: a name under `layouts/`, false for none, or a function
+   * of the controller that chooses one per request (Rails' `layout proc { |c| ... }`; for `layout :method`,
+   * `(c) => c.method()`), answering a name, or false or null for none. `only` and `except` name the
+   * actions that get it: the others render without a layout, unless `render` names one.
+   * @example static { this.layout('admin', { except: ['login'] }) }
+   * @example static { this.layout((c) => (c.request.xhr ? false : 'standard')) }
+   */
+  static layout<C>(this: Declaring<C>, name: string | false | LayoutChooser<C>, conditions?: { readonly only?: string | readonly string[]; readonly except?: string | readonly string[] }): void {
+    if (name !== false && typeof name !== 'function' && (typeof name !== 'string' || name === '')) {
+      throw new ArgumentError(`layout takes a layout's name, false for none, or a function choosing one, got ${shownValue(name)}`);
+    }
+    if (conditions !== undefined && conditions !== null) {
+      if (typeof conditions !== 'object') throw new ArgumentError(`layout's conditions are { only } or { except }, got ${shownValue(conditions)}`);
+      checkOptionNames('layout', conditions, SCOPE_NAMES);
+    }
+    const d = declarationsOf(this);
+    d.layout = name;
+    // Rails kept the conditions in an inheritable hash that each `layout` call merges into.
+    const given = normaliseConditions(conditions);
+    if (given !== null) d.layoutConditions = { ...d.layoutConditions, ...given };
   }
 
   /**
