@@ -39,6 +39,7 @@ import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
 import { sendData, sendFile, type SendDataOptions, type SendFileOptions, type SendTarget } from './send-file.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
+import { localRequest } from '../request/env.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import { sumOf, type CacheTarget } from '../caching/caching.ts';
 import { cacheDeclaration } from '../caching/declarations.ts';
@@ -398,6 +399,30 @@ export class Controller<Shape extends ControllerShape = {}> {
   /** `Cache-Control: no-cache`: nothing keeps the response without asking again. */
   expires_now(): void {
     this.response.set_header('Cache-Control', 'no-cache');
+  }
+
+  /**
+   * Rails' `local_request?`: the request came from this machine (its peer and, behind a trusted proxy,
+   * its client are both loopback addresses), as a call through `app.handle` with no peer does.
+   */
+  get local_request(): boolean {
+    return this.request.remoteAddress === '' || localRequest(this.request.env);
+  }
+
+  /**
+   * Answers an error that no `rescue_from` handled, for a request that is not shown the development
+   * error page (any request in production), as Rails 2.1's `rescue_action_in_public` did: override it
+   * to answer with a page of your own (`render({ file: 'public/404.html', status: 404 })`, a redirect);
+   * what it throws (this default rethrows the error) is answered by the app's error page, as Rails'
+   * `super` rendered `public/500.html`.
+   * @example
+   *   rescue_action_in_public(error: unknown) {
+   *     if (error instanceof RecordNotFound) this.render({ file: 'public/404.html', status: 404 });
+   *     else super.rescue_action_in_public(error);
+   *   }
+   */
+  rescue_action_in_public(error: unknown): void | PromiseLike<void> {
+    throw error;
   }
 
   /**
