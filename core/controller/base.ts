@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { ActionControllerError, ArgumentError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import { checkOptionNames, shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
-import type { Response } from '../http/response.ts';
+import { contentTypeHeader, type Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers } from '../routing/index.ts';
@@ -261,6 +261,15 @@ export class Controller<Shape extends ControllerShape = {}> {
   views!: ViewResolver | null;
   /** App-wide objects given to `createApp({ services })` (a data store, say): `unknown` until the `services` of `Shape` declares them. */
   services!: Readonly<Record<string, unknown>> & Readonly<Declared<Shape, 'services'>>;
+
+  /**
+   * The response's headers as Rails 2.1's controller `headers` hash: `this.headers['Content-Type'] = ...`
+   * (kept through the render that follows, as `response.set_header` keeps it), `this.headers['X-Count'] = '5'`,
+   * `delete this.headers['ETag']`; read by any case, the Content-Type as it will be sent.
+   */
+  get headers(): Record<string, string | string[] | undefined> {
+    return headersOf(this.response);
+  }
 
   /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */
   get cookies(): CookieJar {
@@ -595,6 +604,37 @@ function renderOptions(options: unknown): RenderOptions {
   if (typeof options !== 'object' || Array.isArray(options)) throw new ArgumentError(`render takes an options object or an action's name, not ${shownValue(options)}`);
   checkOptionNames('render', options, RENDER_OPTIONS);
   return options as RenderOptions;
+}
+
+const HEADER_VIEWS = new WeakMap<Response, Record<string, string | string[] | undefined>>();
+
+/**
+ * A response's headers as a hash whose writes go through `set_header` and `delete_header`: written to
+ * `response.headers` directly, a Content-Type would be overwritten by the type the respond stage sends.
+ */
+function headersOf(response: Response): Record<string, string | string[] | undefined> {
+  let view = HEADER_VIEWS.get(response);
+  if (view !== undefined) return view;
+  const read = (name: string) => {
+    if (name.toLowerCase() !== 'content-type') return response.header(name);
+    return response.content_type === null ? undefined : contentTypeHeader(response.content_type, response.charset);
+  };
+  view = new Proxy(response.headers as Record<string, string | string[] | undefined>, {
+    get: (_, name) => (typeof name === 'string' ? read(name) : undefined),
+    set: (_, name, value) => {
+      if (typeof name !== 'string') return false;
+      if (value === undefined || value === null) response.delete_header(name);
+      else response.set_header(name, Array.isArray(value) ? value.map(String) : String(value));
+      return true;
+    },
+    deleteProperty: (_, name) => {
+      if (typeof name === 'string') response.delete_header(name);
+      return true;
+    },
+    has: (_, name) => typeof name === 'string' && read(name) !== undefined,
+  });
+  HEADER_VIEWS.set(response, view);
+  return view;
 }
 
 /**

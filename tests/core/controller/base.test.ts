@@ -45,6 +45,33 @@ test("one action shows a form on GET and takes it on POST, by request.post as Ra
   assert.is(put.body, 'form (put)', 'a form simulating PUT is not a post');
 });
 
+test("headers are the response's, as a Rails 2.1 controller's headers: a Content-Type set there stays through a render", async () => {
+  class FeedsController extends Controller {
+    show(): void {
+      this.headers['Content-Type'] = 'application/rss+xml; charset=utf-8';
+      this.headers['X-Count'] = '5';
+      this.render({ text: '<rss/>' });
+    }
+  }
+  class ScriptsController extends Controller {
+    show(): void {
+      this.headers['Content-Type'] ??= 'text/javascript; charset=iso-8859-1';
+      this.headers['Content-Type'] ??= 'text/plain';
+      this.headers['X-Gone'] = 'soon';
+      delete this.headers['x-gone'];
+      this.render({ text: `${'X-Gone' in this.headers} ${this.headers['content-type']}` });
+    }
+  }
+  const app = appWith({ feeds: FeedsController, scripts: ScriptsController });
+  const res = await call(app, 'GET /feeds/show');
+  assert.is(res.header('content-type'), 'application/rss+xml; charset=utf-8');
+  assert.is(res.header('x-count'), '5');
+  assert.is(res.body, '<rss/>');
+  const js = await call(app, 'GET /scripts/show');
+  assert.is(js.header('content-type'), 'text/javascript; charset=iso-8859-1', 'read back, as Rails\' ||= reads it');
+  assert.is(js.body, 'false text/javascript; charset=iso-8859-1');
+});
+
 test('head(status, headers) answers a bare status; option keys become header names', async () => {
   const res = await call(acting((c) => c.head('created', { location: new Post(4), x_custom_header: 'yes', content_md5: 'abc', skipped: null })), 'GET /pages/go');
   assert.is(res.status, 201);
