@@ -27,21 +27,27 @@ let exiting = false;
 /** Whoever else listens for `event` answers for it. */
 const othersListen = (event: 'unhandledRejection' | 'uncaughtException'): boolean => process.listenerCount(event) > 1;
 
+/** Logs the fault; a logger that is silent at that level (the test environment's) leaves it to standard error, as Node would print it. */
+function report(server: GuardedServer, level: 'error' | 'fatal', error: unknown, message: string): void {
+  if (server.log.isLevelEnabled(level)) server.log[level]({ err: error }, message);
+  else process.stderr.write(`${message}\n${error instanceof Error ? (error.stack ?? String(error)) : String(error)}\n`);
+}
+
 function onRejection(reason: unknown): void {
   const [server] = servers;
   if (server === undefined || othersListen('unhandledRejection')) return;
-  server.log.error({ err: reason }, 'unhandled promise rejection: a promise no code awaited or caught was rejected; the process goes on');
+  report(server, 'error', reason, 'unhandled promise rejection: a promise no code awaited or caught was rejected; the process goes on');
 }
 
 function onException(error: Error): void {
   const [server] = servers;
   if (server === undefined || othersListen('uncaughtException')) return;
   if (exiting) {
-    server.log.fatal({ err: error }, 'a second uncaught exception while draining: exiting now');
+    report(server, 'fatal', error, 'a second uncaught exception while draining: exiting now');
     process.exit(1);
   }
   exiting = true;
-  server.log.fatal({ err: error }, 'uncaught exception: draining, then exiting with code 1');
+  report(server, 'fatal', error, 'uncaught exception: draining, then exiting with code 1');
   void Promise.allSettled([...servers].map((s) => s.close())).finally(() => process.exit(1));
 }
 

@@ -54,6 +54,17 @@ test('an exception no code catches drains the server: requests in flight are ans
   assert.is((fatal!.err as { message?: string }).message, 'a timer went wrong');
 });
 
+test('with a silent logger (the test environment\'s) a fault is written to standard error with its stack, not lost', async () => {
+  const s = await server({ SIGNALBOX_TEST_SILENT_LOG: '1' });
+  assert.is((await get(s.port, '/faults/reject')).status, 200);
+  assert.ok(await eventually(() => s.logs.some((l) => /^\s+at FaultsController\.reject /.test(String(l.msg)))), JSON.stringify(s.logs));
+  const lines = s.logs.map((l) => String(l.msg));
+  const at = lines.indexOf('unhandled promise rejection: a promise no code awaited or caught was rejected; the process goes on');
+  assert.ok(at >= 0, JSON.stringify(lines));
+  assert.is(lines[at + 1], 'Error: the mailer is down');
+  assert.is((await get(s.port, '/slow/show?ms=10')).status, 200);
+});
+
 test('an application with its own handlers for both keeps them: nothing is logged for it, and nothing drains', async () => {
   const s = await server({ SIGNALBOX_TEST_OWN_FAULT_HANDLERS: '1' });
   assert.is((await get(s.port, '/faults/reject')).status, 200);
