@@ -5,7 +5,7 @@ export { Controller, type ControllerClass, type ControllerShape, type Declared, 
 export type { RenderOptions } from './controller/render.ts';
 export type { SendDataOptions, SendFileOptions } from './controller/send-file.ts';
 export type { Format, RespondHandlers, RespondBlock } from './controller/respond-to.ts';
-export type { ForgeryOptions, ForgeryVerdict, VerifyOptions } from './controller/declarations.ts';
+export type { ForgeryOptions, ForgeryVerdict, LayoutChooser, LayoutConditions, VerifyOptions } from './controller/declarations.ts';
 export { Flash } from './session/flash.ts';
 export { TOKEN_KEY, DEFAULT_TOKEN_PARAM } from './session/token.ts';
 export { encodeCredentials, decodeCredentials } from './controller/http-basic.ts';

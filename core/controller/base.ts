@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { ActionControllerError, ArgumentError, RedirectBackError, UnsafeUrlOptions } from '../errors.ts';
 import { checkOptionNames, shownValue } from '../options.ts';
 import type { Request } from '../http/request.ts';
-import type { Response } from '../http/response.ts';
+import { contentTypeHeader, type Response } from '../http/response.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { headOptionHeaderName, interpretStatus, statusCode } from '../http/status.ts';
 import type { Helpers } from '../routing/index.ts';
@@ -28,7 +28,7 @@ import type { ViewResolver } from '../views/resolver.ts';
 import {
   declarationsOf, splitFilterArgs, actionScope, skipping, FORGERY_FILTER, FORGERY_OPTIONS, VERIFY_OPTIONS,
   type ActionCacheOptionsFor, type AroundTarget, type Declaring, type FilterArguments, type FilterKind, type FilterTarget,
-  type ForgeryOptions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
+  type ForgeryOptions, type LayoutChooser, type LayoutConditions, type MethodName, type PageCacheOptionsFor, type RescueDeclaration, type RescueHandler, type RescueMatcher, type VerifyOptions,
 } from './declarations.ts';
 import type { Flash } from '../session/flash.ts';
 import type { Session } from '../session/store.ts';
@@ -39,6 +39,7 @@ import { RENDER_OPTIONS, renderBody, type RenderOptions } from './render.ts';
 import { sendData, sendFile, type SendDataOptions, type SendFileOptions, type SendTarget } from './send-file.ts';
 import { verifyAction } from './verification.ts';
 import { sessionToken } from '../session/token.ts';
+import { localRequest } from '../request/env.ts';
 import { authorizationHeader, decodeCredentials, quotedRealm } from './http-basic.ts';
 import { sumOf, type CacheTarget } from '../caching/caching.ts';
 import { cacheDeclaration } from '../caching/declarations.ts';
@@ -63,6 +64,23 @@ const NOT_ACTIONS = new Set(['constructor', 'method_missing']);
  */
 let INHERITED_NAMES: ReadonlySet<string> | null = null;
 const RESCUE_OPTIONS: ReadonlySet<string> = new Set(['with']);
+const SCOPE_NAMES: ReadonlySet<string> = new Set(['only', 'except']);
+
+/** `{ only: 'index' }` as `{ only: ['index'] }`, each name a string, as Rails' `normalize_conditions`; null for none given. */
+function normaliseConditions(conditions: { readonly only?: unknown; readonly except?: unknown } | undefined | null): LayoutConditions | null {
+  if (conditions === undefined || conditions === null) return null;
+  const out: { only?: string[]; except?: string[] } = {};
+  for (const key of ['only', 'except'] as const) {
+    const value = conditions[key];
+    if (value === undefined) continue;
+    const list = Array.isArray(value) ? value : [value];
+    for (const name of list) {
+      if (typeof name !== 'string') throw new ArgumentError(`layout's ${key} takes action names, got ${shownValue(name)}`);
+    }
+    out[key] = list as string[];
+  }
+  return Object.keys(out).length === 0 ? null : out;
+}
 
 // The per-request properties dispatch wires in: a method of one of these names would be shadowed by it.
 const REQUEST_STATE = ['request', 'response', 'params', 'action_name', 'controller_path', 'views', 'services'];
@@ -185,10 +203,27 @@ export class Controller<Shape extends ControllerShape = {}> {
     for (const name of names) d.hidden.add(name);
   }
 
-  /** The layout for this controller's templates: a name under `layouts/`, or false for none. */
-  static layout(name: string | false): void {
-    if (name !== false && (typeof name !== 'string' || name === '')) throw new ArgumentError(`layout takes a layout's name, or false for none, got ${shownValue(name)}`);
-    declarationsOf(this).layout = name;
+  /**
+   * The layout for this controller's templates: a name under `layouts/`, false for none, or a function
+   * of the controller that chooses one per request (Rails' `layout proc { |c| ... }`; for `layout :method`,
+   * `(c) => c.method()`), answering a name, or false or null for none. `only` and `except` name the
+   * actions that get it: the others render without a layout, unless `render` names one.
+   * @example static { this.layout('admin', { except: ['login'] }) }
+   * @example static { this.layout((c) => (c.request.xhr ? false : 'standard')) }
+   */
+  static layout<C>(this: Declaring<C>, name: string | false | LayoutChooser<C>, conditions?: { readonly only?: string | readonly string[]; readonly except?: string | readonly string[] }): void {
+    if (name !== false && typeof name !== 'function' && (typeof name !== 'string' || name === '')) {
+      throw new ArgumentError(`layout takes a layout's name, false for none, or a function choosing one, got ${shownValue(name)}`);
+    }
+    if (conditions !== undefined && conditions !== null) {
+      if (typeof conditions !== 'object') throw new ArgumentError(`layout's conditions are { only } or { except }, got ${shownValue(conditions)}`);
+      checkOptionNames('layout', conditions, SCOPE_NAMES);
+    }
+    const d = declarationsOf(this);
+    d.layout = name;
+    // Rails kept the conditions in an inheritable hash that each `layout` call merges into.
+    const given = normaliseConditions(conditions);
+    if (given !== null) d.layoutConditions = { ...d.layoutConditions, ...given };
   }
 
   /**
@@ -226,6 +261,15 @@ export class Controller<Shape extends ControllerShape = {}> {
   views!: ViewResolver | null;
   /** App-wide objects given to `createApp({ services })` (a data store, say): `unknown` until the `services` of `Shape` declares them. */
   services!: Readonly<Record<string, unknown>> & Readonly<Declared<Shape, 'services'>>;
+
+  /**
+   * The response's headers as Rails 2.1's controller `headers` hash: `this.headers['Content-Type'] = ...`
+   * (kept through the render that follows, as `response.set_header` keeps it), `this.headers['X-Count'] = '5'`,
+   * `delete this.headers['ETag']`; read by any case, the Content-Type as it will be sent.
+   */
+  get headers(): Record<string, string | string[] | undefined> {
+    return headersOf(this.response);
+  }
 
   /** The request's cookies to read, and the response's to write (`this.cookies.set('theme', 'dark')`). */
   get cookies(): CookieJar {
@@ -364,6 +408,30 @@ export class Controller<Shape extends ControllerShape = {}> {
   /** `Cache-Control: no-cache`: nothing keeps the response without asking again. */
   expires_now(): void {
     this.response.set_header('Cache-Control', 'no-cache');
+  }
+
+  /**
+   * Rails' `local_request?`: the request came from this machine (its peer and, behind a trusted proxy,
+   * its client are both loopback addresses), as a call through `app.handle` with no peer does.
+   */
+  get local_request(): boolean {
+    return this.request.remoteAddress === '' || localRequest(this.request.env);
+  }
+
+  /**
+   * Answers an error that no `rescue_from` handled, for a request that is not shown the development
+   * error page (any request in production), as Rails 2.1's `rescue_action_in_public` did: override it
+   * to answer with a page of your own (`render({ file: 'public/404.html', status: 404 })`, a redirect);
+   * what it throws (this default rethrows the error) is answered by the app's error page, as Rails'
+   * `super` rendered `public/500.html`.
+   * @example
+   *   rescue_action_in_public(error: unknown) {
+   *     if (error instanceof RecordNotFound) this.render({ file: 'public/404.html', status: 404 });
+   *     else super.rescue_action_in_public(error);
+   *   }
+   */
+  rescue_action_in_public(error: unknown): void | PromiseLike<void> {
+    throw error;
   }
 
   /**
@@ -536,6 +604,37 @@ function renderOptions(options: unknown): RenderOptions {
   if (typeof options !== 'object' || Array.isArray(options)) throw new ArgumentError(`render takes an options object or an action's name, not ${shownValue(options)}`);
   checkOptionNames('render', options, RENDER_OPTIONS);
   return options as RenderOptions;
+}
+
+const HEADER_VIEWS = new WeakMap<Response, Record<string, string | string[] | undefined>>();
+
+/**
+ * A response's headers as a hash whose writes go through `set_header` and `delete_header`: written to
+ * `response.headers` directly, a Content-Type would be overwritten by the type the respond stage sends.
+ */
+function headersOf(response: Response): Record<string, string | string[] | undefined> {
+  let view = HEADER_VIEWS.get(response);
+  if (view !== undefined) return view;
+  const read = (name: string) => {
+    if (name.toLowerCase() !== 'content-type') return response.header(name);
+    return response.content_type === null ? undefined : contentTypeHeader(response.content_type, response.charset);
+  };
+  view = new Proxy(response.headers as Record<string, string | string[] | undefined>, {
+    get: (_, name) => (typeof name === 'string' ? read(name) : undefined),
+    set: (_, name, value) => {
+      if (typeof name !== 'string') return false;
+      if (value === undefined || value === null) response.delete_header(name);
+      else response.set_header(name, Array.isArray(value) ? value.map(String) : String(value));
+      return true;
+    },
+    deleteProperty: (_, name) => {
+      if (typeof name === 'string') response.delete_header(name);
+      return true;
+    },
+    has: (_, name) => typeof name === 'string' && read(name) !== undefined,
+  });
+  HEADER_VIEWS.set(response, view);
+  return view;
 }
 
 /**

@@ -108,12 +108,42 @@ export interface VerifyOptions extends ActionScope {
   readonly add_headers?: Record<string, string>;
 }
 
+/** What a controller's layout is chosen by per request: the layout's name, or false (or null) for none. */
+export type LayoutChooser<C = never> = (controller: C) => string | false | null | undefined;
+// Stored without its controller's type: the declaration checked it, and render calls it with that controller.
+export type LayoutDeclaration = string | false | null | ((controller: never) => unknown);
+
+export interface LayoutConditions {
+  readonly only?: readonly string[];
+  readonly except?: readonly string[];
+}
+
+/**
+ * Rails 2.1's `action_has_layout?`: with `only`, the actions it lists; else with `except`, all but those;
+ * else every action. `only` is read first even when a later declaration added `except`, as Rails read it.
+ */
+export function actionHasLayout(conditions: LayoutConditions | null, action: string): boolean {
+  if (conditions === null) return true;
+  if (conditions.only !== undefined) return conditions.only.includes(action);
+  if (conditions.except !== undefined) return !conditions.except.includes(action);
+  return true;
+}
+
 export interface Declarations {
   readonly filters: Filter[];
   readonly rescues: RescueDeclaration[];
   forgery: ForgeryOptions | null;
   readonly hidden: Set<string>;
-  layout: string | false | null;
+  /**
+   * The declared layout: a name under `layouts/`, false for none, null to look one up, or a function
+   * of the controller choosing one per request (Rails' `layout proc { |c| ... }` and `layout :method`).
+   */
+  layout: LayoutDeclaration;
+  /**
+   * Rails' `layout_conditions`: the actions that get a layout (`only`) or do not (`except`), merged
+   * over the parent's by each `layout` call, as Rails' inheritable hash merged them; null when none.
+   */
+  layoutConditions: LayoutConditions | null;
   /** `caches_page` and `caches_action`, in declaration order (the last one naming an action wins). */
   readonly caches: CacheDeclaration[];
 }
@@ -142,6 +172,7 @@ export function declarationsOf(klass: object): Declarations {
     forgery: inherited?.forgery ?? null,
     hidden: new Set(inherited?.hidden ?? []),
     layout: inherited?.layout ?? null,
+    layoutConditions: inherited?.layoutConditions ?? null,
     caches: inherited ? [...inherited.caches] : [],
   };
   DECLARATIONS.set(klass, created);

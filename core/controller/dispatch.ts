@@ -7,7 +7,7 @@
  * and `rescue_from` handlers for whatever any of them throws.
  */
 import { InvalidAuthenticityToken, UnknownAction } from '../errors.ts';
-import type { Controller, ControllerClass } from './base.ts';
+import { Controller, type ControllerClass } from './base.ts';
 import { beginRun, runOf, type ActionRun, type ControllerWiring } from './action-state.ts';
 import { appliesTo, declarationsOf, type Filter, type ForgeryVerdict } from './declarations.ts';
 import { givenTokens, isSessionToken } from '../session/token.ts';
@@ -20,6 +20,8 @@ export interface DispatchOptions {
   readonly forgery: ForgeryVerdict;
   /** False turns forgery protection off for the whole app (the default in test mode). */
   readonly allow_forgery_protection: boolean;
+  /** Whether local requests get the development error page, not `rescue_action_in_public` (on in development). */
+  readonly consider_all_requests_local?: boolean;
 }
 
 const ACTIONS = new WeakMap<ControllerClass, Set<string>>();
@@ -50,11 +52,11 @@ export function dispatch(klass: ControllerClass, wiring: ControllerWiring, optio
   try {
     outcome = runChain(c, run, klass, wiring.action_name, options);
   } catch (error) {
-    return rescued(c, error);
+    return rescued(c, error, options);
   }
   // The continuations are made only when something awaits: most actions finish synchronously.
   if (!isThenable(outcome)) return finished(c);
-  return Promise.resolve(outcome).then(() => finished(c), (error: unknown) => rescued(c, error));
+  return Promise.resolve(outcome).then(() => finished(c), (error: unknown) => rescued(c, error, options));
 }
 
 /** The controller, once any template render still in flight is done; from then on its response is complete. */
@@ -73,15 +75,37 @@ function completed(c: Controller): Controller {
   return c;
 }
 
-/** Hands an unhandled error to `rescue_from`; rethrows when no handler matches. */
-function rescued(c: Controller, error: unknown): Controller | Promise<Controller> {
+/**
+ * Hands an unhandled error to `rescue_from`, then to an overridden `rescue_action_in_public` when the
+ * request is not one the development error page answers (Rails 2.1's `rescue_action`); rethrows what
+ * neither handled.
+ */
+function rescued(c: Controller, error: unknown, options: DispatchOptions): Controller | Promise<Controller> {
   return thenOrNow(rescue(c, error), (handled) => {
-    if (!handled) {
-      // The error page answers now: the action's own renders are over.
-      completed(c);
-      throw error;
+    if (handled) return finished(c);
+    // The default rethrows: a controller that keeps it gets the app's error page without a call in between.
+    if (c.rescue_action_in_public !== Controller.prototype.rescue_action_in_public && !(options.consider_all_requests_local === true && c.local_request)) {
+      return inPublic(c, error);
     }
-    return finished(c);
+    // The error page answers now: the action's own renders are over.
+    completed(c);
+    throw error;
+  });
+}
+
+/** Runs the controller's own `rescue_action_in_public`: what it throws (or rejects with) reaches the error page. */
+function inPublic(c: Controller, error: unknown): Controller | Promise<Controller> {
+  let outcome: Step;
+  try {
+    outcome = settle(c, c.rescue_action_in_public(error));
+  } catch (thrown) {
+    completed(c);
+    throw thrown;
+  }
+  if (!isThenable(outcome)) return finished(c);
+  return Promise.resolve(outcome).then(() => finished(c), (thrown: unknown) => {
+    completed(c);
+    throw thrown;
   });
 }
 

@@ -18,7 +18,7 @@ import { renderInLayout, renderPartialAlone, renderView } from '../views/render.
 import type { PartialOptions } from '../views/view.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import { runOf } from './action-state.ts';
-import { declarationsOf } from './declarations.ts';
+import { actionHasLayout, declarationsOf } from './declarations.ts';
 import { toXml } from './xml.ts';
 import { thenOrNow } from '../util.ts';
 
@@ -188,10 +188,15 @@ function renderPartialBody(c: Renderer, options: RenderOptions, given: string | 
   });
 }
 
-function textInLayout(c: Renderer, options: RenderOptions, layout: string | true, text: string): void | Promise<void> {
+function textInLayout(c: Renderer, options: RenderOptions, asked: string | true, text: string): void | Promise<void> {
   const format = options.format ?? templateFormat(c);
   let rendered: string | null | Promise<string | null>;
   try {
+    const layout = asked === true ? declaredLayout(c, true) : asked;
+    if (layout === false) {
+      c.response.body = text;
+      return;
+    }
     rendered = renderInLayout(c.views!, viewClass(c.constructor), c, text, format, layout, options.locals ?? null);
   } catch (error) {
     return Promise.reject(error);
@@ -208,7 +213,8 @@ function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<voi
   if (views === null) return Promise.reject(new MissingTemplate([`(no views directory)/${wanted}`]));
   let rendered: string | null | Promise<string | null>;
   try {
-    rendered = renderView(views, viewClass(c.constructor), c, wanted, format, options.layout, options.locals ?? null);
+    const layout = typeof options.layout === 'string' || options.layout === false ? options.layout : declaredLayout(c, options.layout);
+    rendered = renderView(views, viewClass(c.constructor), c, wanted, format, layout, options.locals ?? null);
   } catch (error) {
     // As when the template is asynchronous: the error reaches the request after the action returns.
     return Promise.reject(error);
@@ -271,6 +277,25 @@ function templateName(path: string, action: string, format: string): string {
   return name;
 }
 
+/**
+ * The layout a render that names none (or asks for `true`, the usual one) takes from the controller's
+ * declaration, as Rails 2.1's `pick_layout`: none for an action its `only` or `except` leaves out, else
+ * what a function declared chooses for this request (a name, or false or null for none). Given back
+ * unchanged when the declaration is a plain name, which the view layer looks up and keeps.
+ */
+function declaredLayout<O extends true | undefined>(c: Renderer, option: O): string | false | O {
+  const declarations = declarationsOf(c.constructor as never);
+  if (!actionHasLayout(declarations.layoutConditions, c.action_name)) return false;
+  const chooser = declarations.layout;
+  if (typeof chooser !== 'function') return option;
+  const chosen: unknown = chooser(c as never);
+  if (chosen === null || chosen === undefined || chosen === false) return false;
+  if (typeof chosen !== 'string' || chosen === '') {
+    throw new ArgumentError(`the layout function of ${c.constructor.name} answered ${shownValue(chosen)}: it answers a layout's name, or false or null for none`);
+  }
+  return chosen;
+}
+
 const VIEW_CLASSES = new WeakMap<object, ViewClass>();
 
 /** What every render of a controller class shares with its templates: its layout and its token parameter, read once. */
@@ -278,7 +303,9 @@ export function viewClass(klass: object): ViewClass {
   let found = VIEW_CLASSES.get(klass);
   if (found === undefined) {
     const declarations = declarationsOf(klass as never);
-    found = Object.freeze({ layout: declarations.layout, tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM });
+    // A layout chosen per request is chosen by declaredLayout and given to the view as the render's own.
+    const layout = typeof declarations.layout === 'function' ? null : declarations.layout;
+    found = Object.freeze({ layout, tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM });
     VIEW_CLASSES.set(klass, found);
   }
   return found;

@@ -162,7 +162,8 @@ export class Request {
 
   /** The method as actions see it: lower-case, `_method` applied to POSTs, HEAD read as GET. */
   get method(): string {
-    return this.#method ??= this.#computeMethod();
+    const m = this.request_method;
+    return m === 'head' ? 'get' : m;
   }
 
   /** True when the client sent HEAD (the method still reads `get`). */
@@ -170,16 +171,43 @@ export class Request {
     return this.rawMethod === 'HEAD';
   }
 
+  /**
+   * Rails' `request_method`: the method with `_method` applied, but HEAD (sent, or simulated with
+   * `_method=head`) kept as `head`, where `method` reads it as `get`.
+   */
+  get request_method(): string {
+    return this.#method ??= this.#computeMethod();
+  }
+
+  /** Rails' `get?`: a GET, or a HEAD, which Rails answers as a GET. */
+  get get(): boolean {
+    return this.method === 'get';
+  }
+
+  /** Rails' `post?`: a POST that no `_method` turned into another method. */
+  get post(): boolean {
+    return this.method === 'post';
+  }
+
+  /** Rails' `put?`: a PUT, or a POST carrying `_method=put`. */
+  get put(): boolean {
+    return this.method === 'put';
+  }
+
+  /** Rails' `delete?`: a DELETE, or a POST carrying `_method=delete`. */
+  get delete(): boolean {
+    return this.method === 'delete';
+  }
+
   // `_method` may name any accepted method, as in Rails; only a string counts (an array or hash is ignored).
   #computeMethod(): string {
     const raw = this.#lowerMethod;
-    if (raw === 'head') return 'get';
     if (raw === 'post') {
       const simulated = this.request_parameters._method ?? this.query_parameters._method;
       if (typeof simulated === 'string' && simulated.trim() !== '') {
         const m = simulated.trim().toLowerCase();
         if (!ACCEPTED_METHODS.has(m)) throw new UnknownHttpMethod(simulated, IMPLEMENTED);
-        return m === 'head' ? 'get' : m;
+        return m;
       }
     }
     return raw;

@@ -101,7 +101,11 @@ export function dispatchAction(run: RequestRun): void | Promise<void> {
 }
 
 function runAction(run: RequestRun, klass: ControllerClass, wiring: RequestWiring): void | Promise<void> {
-  const done = dispatch(klass, wiring, { forgery: run.forgery, allow_forgery_protection: run.app.config.allow_forgery_protection });
+  const done = dispatch(klass, wiring, {
+    forgery: run.forgery,
+    allow_forgery_protection: run.app.config.allow_forgery_protection,
+    consider_all_requests_local: run.app.config.consider_all_requests_local,
+  });
   if (isThenable(done)) return Promise.resolve(done).then((controller) => finish(run, controller, wiring));
   return finish(run, done, wiring);
 }

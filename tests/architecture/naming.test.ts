@@ -29,6 +29,7 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
     'authenticate_or_request_with_http_basic', 'request_http_basic_authentication', 'read_fragment', 'write_fragment', 'fragment_exist',
     'expires_in', 'expires_now',
   ],
+  'ActionController::Rescue': ['rescue_action_in_public', 'local_request'],
   'ActionController::Streaming, and its options': ['send_data', 'send_file', 'buffer_size', 'x_sendfile', 'url_based_filename'],
   'verify options': ['add_flash', 'add_headers'],
   'caches_action options and cache stores (ActiveSupport::Cache::Store)': ['cache_path', 'expires_in', 'delete_matched'],
@@ -52,7 +53,7 @@ const RAILS_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   ],
   'ActionView: render :partial options, and ActionView::Base settings': ['spacer_template', 'cache_template_loading'],
   'AbstractRequest, and its CGI environment (etag_matches: 2.2)': [
-    'request_uri', 'raw_post', 'query_string', 'path_parameters', 'query_parameters', 'request_parameters', 'content_type', 'template_format', 'port_string',
+    'request_uri', 'request_method', 'raw_post', 'query_string', 'path_parameters', 'query_parameters', 'request_parameters', 'content_type', 'template_format', 'port_string',
     'host_with_port', 'remote_ip', 'user_agent', 'etag_matches', 'remote_addr', 'server_addr', 'server_name', 'server_port', 'server_software',
   ],
   'AbstractResponse (set_header and delete_header: Rails 5)': ['redirected_to', 'set_header', 'delete_header'],

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller } from '../../../core/index.ts';
-import { appWith, call, captureLogs } from '../../support/harness.ts';
+import { appWith, call, captureLogs, form } from '../../support/harness.ts';
 
 const test = suite('a controller instance answers one request');
 
@@ -30,6 +30,47 @@ function acting(action: (c: Controller) => void, options: Parameters<typeof appW
   }
   return appWith({ pages: PagesController }, options);
 }
+
+test("one action shows a form on GET and takes it on POST, by request.post as Rails' request.post?", async () => {
+  class AccountController extends Controller {
+    login(): void {
+      if (this.request.post) this.redirect_to('/home');
+      else this.render({ text: `form (${this.request.request_method})` });
+    }
+  }
+  const app = appWith({ account: AccountController });
+  assert.is((await call(app, 'GET /account/login')).body, 'form (get)');
+  assert.is((await call(app, 'POST /account/login', form({ name: 'ann' }))).status, 302);
+  const put = await call(app, 'POST /account/login', form({ _method: 'put' }));
+  assert.is(put.body, 'form (put)', 'a form simulating PUT is not a post');
+});
+
+test("headers are the response's, as a Rails 2.1 controller's headers: a Content-Type set there stays through a render", async () => {
+  class FeedsController extends Controller {
+    show(): void {
+      this.headers['Content-Type'] = 'application/rss+xml; charset=utf-8';
+      this.headers['X-Count'] = '5';
+      this.render({ text: '<rss/>' });
+    }
+  }
+  class ScriptsController extends Controller {
+    show(): void {
+      this.headers['Content-Type'] ??= 'text/javascript; charset=iso-8859-1';
+      this.headers['Content-Type'] ??= 'text/plain';
+      this.headers['X-Gone'] = 'soon';
+      delete this.headers['x-gone'];
+      this.render({ text: `${'X-Gone' in this.headers} ${this.headers['content-type']}` });
+    }
+  }
+  const app = appWith({ feeds: FeedsController, scripts: ScriptsController });
+  const res = await call(app, 'GET /feeds/show');
+  assert.is(res.header('content-type'), 'application/rss+xml; charset=utf-8');
+  assert.is(res.header('x-count'), '5');
+  assert.is(res.body, '<rss/>');
+  const js = await call(app, 'GET /scripts/show');
+  assert.is(js.header('content-type'), 'text/javascript; charset=iso-8859-1', 'read back, as Rails\' ||= reads it');
+  assert.is(js.body, 'false text/javascript; charset=iso-8859-1');
+});
 
 test('head(status, headers) answers a bare status; option keys become header names', async () => {
   const res = await call(acting((c) => c.head('created', { location: new Post(4), x_custom_header: 'yes', content_md5: 'abc', skipped: null })), 'GET /pages/go');

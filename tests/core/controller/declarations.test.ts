@@ -194,8 +194,8 @@ test('a declaration refuses an option it does not take, pointing at the one a sl
     [(c) => any(c).rescue_from(RangeError, { wiht: 'ok' }), 'Unknown rescue_from option "wiht" (did you mean with?)'],
     [(c) => any(c).rescue_from(RangeError, 42), "rescue_from's handler is a method name or a function, got number"],
     [(c) => any(c).rescue_from(null, 'ok'), 'rescue_from takes error classes (or their names), got null'],
-    [(c) => any(c).layout(5), "layout takes a layout's name, or false for none, got 5"],
-    [(c) => any(c).layout(''), `layout takes a layout's name, or false for none, got ""`],
+    [(c) => any(c).layout(5), "layout takes a layout's name, false for none, or a function choosing one, got 5"],
+    [(c) => any(c).layout(''), `layout takes a layout's name, false for none, or a function choosing one, got ""`],
   ];
   for (const [declare, message] of cases) {
     assert.throws(declared(declare), (e: unknown) => e instanceof ArgumentError && e.message === message, message);

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, html, memoryViews, type Template, type View } from '../../../core/index.ts';
+import { ArgumentError, Controller, html, memoryViews, type Template, type View } from '../../../core/index.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appWith, call, tempDir, type ControllerClass } from '../../support/harness.ts';
@@ -336,6 +336,122 @@ test('static layout() picks the layout for every action, or none', async () => {
   assert.is(res.body, '<special><p>&lt;Hello&gt;</p></special>');
   res = await call(titled(() => {}, {}, (k) => k.layout(false)), 'GET /pages/go');
   assert.is(res.body, '<p>&lt;Hello&gt;</p>');
+});
+
+test("layout's only and except leave the other actions without a layout, unless render names one", async () => {
+  class PagesController extends Controller {
+    title = '<Hello>';
+    static {
+      this.layout('special', { except: 'other' });
+    }
+    go(): void {}
+    other(): void {}
+    named(): void {
+      this.render({ action: 'other', layout: 'special' });
+    }
+    usual(): void {
+      this.render({ text: 'plain', layout: true });
+    }
+  }
+  class OnlyController extends Controller {
+    title = '<Hello>';
+    static {
+      this.layout('special', { only: ['go'] });
+    }
+    go(): void {
+      this.render({ template: 'pages/go' });
+    }
+    other(): void {
+      this.render({ template: 'pages/other' });
+    }
+  }
+  const app = appWith({ pages: PagesController, only: OnlyController }, { views: memoryViews(VIEWS) });
+  assert.is((await call(app, 'GET /pages/go')).body, '<special><p>&lt;Hello&gt;</p></special>');
+  assert.is((await call(app, 'GET /pages/other')).body, 'other page', 'excepted: no layout at all, not even the application one');
+  assert.is((await call(app, 'GET /pages/named')).body, '<special>other page</special>', 'a layout render names is used');
+  assert.is((await call(app, 'GET /only/go')).body, '<special><p>&lt;Hello&gt;</p></special>');
+  assert.is((await call(app, 'GET /only/other')).body, 'other page');
+});
+
+test('layout: true asks for the usual layout, which the conditions still decide', async () => {
+  class PagesController extends Controller {
+    static {
+      this.layout('special', { only: 'go' });
+    }
+    go(): void {
+      this.render({ text: 'plain', layout: true });
+    }
+    other(): void {
+      this.render({ text: 'plain', layout: true });
+    }
+  }
+  const app = appWith({ pages: PagesController }, { views: memoryViews(VIEWS) });
+  assert.is((await call(app, 'GET /pages/go')).body, '<special>plain</special>');
+  assert.is((await call(app, 'GET /pages/other')).body, 'plain');
+});
+
+test('a subclass that declares a layout keeps its parent\'s conditions, as Rails merged them', async () => {
+  class ApplicationController extends Controller {
+    static {
+      this.layout('special', { except: 'other' });
+    }
+  }
+  class PagesController extends ApplicationController {
+    title = '<Hello>';
+    static {
+      this.layout('application');
+    }
+    go(): void {}
+    other(): void {}
+  }
+  const app = appWith({ pages: PagesController }, { views: memoryViews(VIEWS) });
+  assert.is((await call(app, 'GET /pages/go')).body, '<main><p>&lt;Hello&gt;</p></main>');
+  assert.is((await call(app, 'GET /pages/other')).body, 'other page');
+});
+
+test('a layout function chooses per request, as layout proc { |c| ... } did; false or null is none', async () => {
+  class PagesController extends Controller {
+    title = '<Hello>';
+    static {
+      this.layout((c: PagesController) => c.choose_layout());
+    }
+    go(): void {}
+    choose_layout(): string | null {
+      if (this.request.xhr) return null;
+      return this.params.plain === '1' ? 'application' : 'special';
+    }
+  }
+  const app = appWith({ pages: PagesController }, { views: memoryViews(VIEWS) });
+  assert.is((await call(app, 'GET /pages/go')).body, '<special><p>&lt;Hello&gt;</p></special>');
+  assert.is((await call(app, 'GET /pages/go?plain=1')).body, '<main><p>&lt;Hello&gt;</p></main>');
+  const xhr = await call(app, 'GET /pages/go', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+  assert.is(xhr.body, '<p>&lt;Hello&gt;</p>');
+});
+
+test('a layout function that answers something other than a name is a 500 naming what it answered', async () => {
+  class PagesController extends Controller {
+    static {
+      this.layout(() => 42 as unknown as string);
+    }
+    go(): void {}
+  }
+  const app = appWith({ pages: PagesController }, { views: memoryViews(VIEWS) });
+  const res = await call(app, 'GET /pages/go');
+  assert.is(res.status, 500);
+});
+
+test('layout refuses conditions it does not take, when the class is defined', () => {
+  const declare = (conditions: unknown) => () => {
+    class PagesController extends Controller {
+      static {
+        (this as unknown as { layout(n: string, c: unknown): void }).layout('special', conditions);
+      }
+    }
+    return PagesController;
+  };
+  assert.throws(declare({ exept: 'go' }), (e: unknown) => e instanceof ArgumentError && /did you mean except/.test(e.message));
+  assert.throws(declare({ only: [5] }), (e: unknown) => e instanceof ArgumentError && /only takes action names/.test(e.message));
+  assert.throws(declare('go'), (e: unknown) => e instanceof ArgumentError);
 });
 
 test('the format option renders <name>.<format> with that type', async () => {

@@ -49,6 +49,25 @@ test('_method in the body or the query simulates a method, for POST only', () =>
   assert.is(request({ method: 'PUT', url: '/x?_method=delete' }).method, 'put');
 });
 
+test("get, post, put and delete answer Rails' get?, post?, put? and delete?, _method applied", () => {
+  const which = (r: Request) => ['get', 'post', 'put', 'delete'].filter((m) => r[m as 'get' | 'post' | 'put' | 'delete']);
+  assert.equal(which(request({ method: 'GET' })), ['get']);
+  assert.equal(which(request({ method: 'HEAD' })), ['get'], 'a HEAD is answered as a GET, so get? holds');
+  assert.equal(which(post('/x', {})), ['post']);
+  assert.equal(which(post('/x', { _method: 'put' })), ['put'], 'a simulated PUT is no longer a post');
+  assert.equal(which(post('/x?_method=delete', {})), ['delete']);
+  assert.equal(which(request({ method: 'PUT' })), ['put']);
+  assert.equal(which(request({ method: 'OPTIONS' })), []);
+});
+
+test('request_method keeps HEAD, sent or simulated, where method reads it as get', () => {
+  assert.is(request({ method: 'HEAD' }).request_method, 'head');
+  assert.is(post('/x', { _method: 'head' }).request_method, 'head');
+  assert.is(post('/x', { _method: 'head' }).method, 'get');
+  assert.is(post('/x', { _method: 'put' }).request_method, 'put');
+  assert.is(request({ method: 'GET' }).request_method, 'get');
+});
+
 test('an unknown method, sent or simulated, is UnknownHttpMethod (501)', () => {
   for (const method of ['BREW', 'PATCH', 'TRACE', 'CONNECT', '']) {
     assert.throws(() => request({ method }), (e: unknown) => e instanceof UnknownHttpMethod && e.status === 501, method);
