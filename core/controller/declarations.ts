@@ -120,13 +120,11 @@ export interface LayoutConditions {
 
 /**
  * Rails 2.1's `action_has_layout?`: with `only`, the actions it lists; else with `except`, all but those;
- * else every action. `only` is read first even when a later declaration added `except`, as Rails read it.
+ * else every action. `only` is read first even when a later declaration added `except`, as Rails read it,
+ * and as `appliesTo` reads a filter's scope.
  */
 export function actionHasLayout(conditions: LayoutConditions | null, action: string): boolean {
-  if (conditions === null) return true;
-  if (conditions.only !== undefined) return conditions.only.includes(action);
-  if (conditions.except !== undefined) return !conditions.except.includes(action);
-  return true;
+  return conditions === null || appliesTo(conditions, action);
 }
 
 export interface Declarations {

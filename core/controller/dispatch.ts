@@ -95,18 +95,18 @@ function rescued(c: Controller, error: unknown, options: DispatchOptions): Contr
 
 /** Runs the controller's own `rescue_action_in_public`: what it throws (or rejects with) reaches the error page. */
 function inPublic(c: Controller, error: unknown): Controller | Promise<Controller> {
-  let outcome: Step;
+  const failed = (thrown: unknown): never => {
+    completed(c);
+    throw thrown;
+  };
+  let outcome: unknown;
   try {
-    outcome = settle(c, c.rescue_action_in_public(error));
+    outcome = c.rescue_action_in_public(error);
   } catch (thrown) {
-    completed(c);
-    throw thrown;
+    return failed(thrown);
   }
-  if (!isThenable(outcome)) return finished(c);
-  return Promise.resolve(outcome).then(() => finished(c), (thrown: unknown) => {
-    completed(c);
-    throw thrown;
-  });
+  // finished waits for a render the override started (a template), as after an action.
+  return thenOrNow(outcome, () => finished(c), failed);
 }
 
 /**

@@ -18,7 +18,7 @@ import { renderInLayout, renderPartialAlone, renderView } from '../views/render.
 import type { PartialOptions } from '../views/view.ts';
 import type { ViewResolver } from '../views/resolver.ts';
 import { runOf } from './action-state.ts';
-import { actionHasLayout, declarationsOf } from './declarations.ts';
+import { actionHasLayout, declarationsOf, type LayoutConditions } from './declarations.ts';
 import { toXml } from './xml.ts';
 import { thenOrNow } from '../util.ts';
 
@@ -192,12 +192,13 @@ function textInLayout(c: Renderer, options: RenderOptions, asked: string | true,
   const format = options.format ?? templateFormat(c);
   let rendered: string | null | Promise<string | null>;
   try {
-    const layout = asked === true ? declaredLayout(c, true) : asked;
+    const klass = viewClass(c.constructor);
+    const layout = asked === true ? declaredLayout(c, klass, true) : asked;
     if (layout === false) {
       c.response.body = text;
       return;
     }
-    rendered = renderInLayout(c.views!, viewClass(c.constructor), c, text, format, layout, options.locals ?? null);
+    rendered = renderInLayout(c.views!, klass, c, text, format, layout, options.locals ?? null);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -213,8 +214,9 @@ function renderTemplate(c: Renderer, options: RenderOptions): void | Promise<voi
   if (views === null) return Promise.reject(new MissingTemplate([`(no views directory)/${wanted}`]));
   let rendered: string | null | Promise<string | null>;
   try {
-    const layout = typeof options.layout === 'string' || options.layout === false ? options.layout : declaredLayout(c, options.layout);
-    rendered = renderView(views, viewClass(c.constructor), c, wanted, format, layout, options.locals ?? null);
+    const klass = viewClass(c.constructor);
+    const layout = typeof options.layout === 'string' || options.layout === false ? options.layout : declaredLayout(c, klass, options.layout);
+    rendered = renderView(views, klass, c, wanted, format, layout, options.locals ?? null);
   } catch (error) {
     // As when the template is asynchronous: the error reaches the request after the action returns.
     return Promise.reject(error);
@@ -283,11 +285,10 @@ function templateName(path: string, action: string, format: string): string {
  * what a function declared chooses for this request (a name, or false or null for none). Given back
  * unchanged when the declaration is a plain name, which the view layer looks up and keeps.
  */
-function declaredLayout<O extends true | undefined>(c: Renderer, option: O): string | false | O {
-  const declarations = declarationsOf(c.constructor as never);
-  if (!actionHasLayout(declarations.layoutConditions, c.action_name)) return false;
-  const chooser = declarations.layout;
-  if (typeof chooser !== 'function') return option;
+function declaredLayout<O extends true | undefined>(c: Renderer, klass: ControllerViewClass, option: O): string | false | O {
+  if (!actionHasLayout(klass.layoutConditions, c.action_name)) return false;
+  const chooser = klass.chooseLayout;
+  if (chooser === null) return option;
   const chosen: unknown = chooser(c as never);
   if (chosen === null || chosen === undefined || chosen === false) return false;
   if (typeof chosen !== 'string' || chosen === '') {
@@ -296,16 +297,29 @@ function declaredLayout<O extends true | undefined>(c: Renderer, option: O): str
   return chosen;
 }
 
-const VIEW_CLASSES = new WeakMap<object, ViewClass>();
+/** A controller class's `ViewClass`, with what its renders read of its layout declaration besides. */
+interface ControllerViewClass extends ViewClass {
+  /** `layout`'s `only` and `except`, null for none. */
+  readonly layoutConditions: LayoutConditions | null;
+  /** A layout declared as a function, which chooses one per request; null for a name or none. */
+  readonly chooseLayout: ((controller: never) => unknown) | null;
+}
 
-/** What every render of a controller class shares with its templates: its layout and its token parameter, read once. */
-export function viewClass(klass: object): ViewClass {
+const VIEW_CLASSES = new WeakMap<object, ControllerViewClass>();
+
+/** What every render of a controller class shares with its templates, and its layout rules: read once. */
+export function viewClass(klass: object): ControllerViewClass {
   let found = VIEW_CLASSES.get(klass);
   if (found === undefined) {
     const declarations = declarationsOf(klass as never);
+    const declared = declarations.layout;
     // A layout chosen per request is chosen by declaredLayout and given to the view as the render's own.
-    const layout = typeof declarations.layout === 'function' ? null : declarations.layout;
-    found = Object.freeze({ layout, tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM });
+    found = Object.freeze({
+      layout: typeof declared === 'function' ? null : declared,
+      tokenParam: declarations.forgery?.param ?? DEFAULT_TOKEN_PARAM,
+      layoutConditions: declarations.layoutConditions,
+      chooseLayout: typeof declared === 'function' ? declared : null,
+    });
     VIEW_CLASSES.set(klass, found);
   }
   return found;

@@ -47,7 +47,7 @@ function meantHelper(run: RequestRun, error: unknown): Pick<RescueFacts, 'helper
   const missing = calledName(thrown.message);
   if (missing === null || !HELPER_NAME.test(missing)) return {};
   const known = new Set(Object.keys(run.app.routes.named).flatMap(helperNames));
-  return { helper: { missing, meant: attempt(() => meantName(missing, known), null) } };
+  return { helper: { missing, meant: meantName(missing, known) } };
 }
 
 function attempt<T>(read: () => T, otherwise: T): T {

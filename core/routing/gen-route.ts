@@ -32,9 +32,7 @@ export function isRequirement(req: RouteRequirement | undefined): req is Require
 }
 
 /** Rails' `hash[key] == value` for a fixed requirement: a list only equals a list of the same values, a hash an equal hash. */
-export function matchesFixed(given: unknown, fixed: FixedValue): boolean {
-  return matchesFixedLeaf(given, fixed);
-}
+export { matchesFixedLeaf as matchesFixed };
 
 export function prepareRoute(route: Route): GenRoute {
   const checks: { key: string; value: FixedValue; re: RegExp | null }[] = [];

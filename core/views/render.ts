@@ -111,11 +111,11 @@ export function renderInLayout(
  */
 export function renderPartialAlone(views: ViewResolver, klass: ViewClass, host: ViewHost, format: string, options: PartialOptions): string | Promise<string> {
   const alone = (): string | Promise<string> => {
-    const wanted = typeof options.partial === 'string' ? `${partialPath(host, options.partial).name}.${format}` : null;
-    return thenOrNow(wanted === null ? null : views.find([wanted]), () => {
-      const scope: Scope = { views, host, klass, format, content: null, partials: partialsFor(foundFor(views, klass, host.controller_path), format), renderPartial };
-      return renderPartial(scope, options).value;
-    });
+    const partials = partialsFor(foundFor(views, klass, host.controller_path), format);
+    const run = (): string => renderPartial({ views, host, klass, format, content: null, partials, renderPartial }, options).value;
+    // Found once, a partial is kept with the others of its path: only the first render looks it up.
+    if (typeof options.partial !== 'string' || partials.has(options.partial)) return run();
+    return thenOrNow(views.find([`${partialPath(host, options.partial).name}.${format}`]), run);
   };
   return views.refresh === undefined ? alone() : refreshed(views, views.refresh).then(alone);
 }
